@@ -1,0 +1,60 @@
+// Package delta finds the delta blocks of a DELTA message body and validates
+// each one against delta_output_format_v0.1.md, strictly: a block that is not
+// valid JSON or breaks a structural rule is rejected alone, with a problem
+// that names the rule and quotes the spec's remediation.
+package delta
+
+import (
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+)
+
+// Operations.
+const (
+	OpAdd  = "ADD"
+	OpEdit = "EDIT"
+	OpKill = "KILL"
+)
+
+// Section ids (delta_output_format_v0.1.md, Valid Section Values), in artifact order.
+const (
+	ResearchThread      = "research_thread"
+	HypothesisSlate     = "hypothesis_slate"
+	PredictionsTable    = "predictions_table"
+	DiscriminativeTests = "discriminative_tests"
+	AssumptionLedger    = "assumption_ledger"
+	AnomalyRegister     = "anomaly_register"
+	AdversarialCritique = "adversarial_critique"
+)
+
+// Sections lists the seven section ids in artifact order.
+var Sections = []string{ResearchThread, HypothesisSlate, PredictionsTable, DiscriminativeTests, AssumptionLedger, AnomalyRegister, AdversarialCritique}
+
+// Prefix maps a section id to its item id prefix.
+var Prefix = map[string]string{
+	ResearchThread: "RT", HypothesisSlate: "H", PredictionsTable: "P", DiscriminativeTests: "T",
+	AssumptionLedger: "A", AnomalyRegister: "X", AdversarialCritique: "C",
+}
+
+// Delta is a validated delta operation.
+type Delta struct {
+	Op        string       // ADD, EDIT or KILL
+	Section   string       // one of Sections
+	Target    string       // target_id; "" for ADD ("RT" for research_thread EDITs given null)
+	Payload   *jsonv.Value // an object (KILL: may be an empty object when only reason is used)
+	Rationale string
+	Value     *jsonv.Value // the whole block object, for positions of fields
+}
+
+// Block is one delta block found in a body.
+type Block struct {
+	Index    int        // 0-based index among the body's delta blocks
+	Fence    body.Fence // where it is in the body
+	Raw      string     // the block's content
+	Delta    *Delta     // nil when the block was rejected
+	Problems []diag.Local
+}
+
+// Valid reports whether the block passed validation.
+func (b *Block) Valid() bool { return b.Delta != nil }

@@ -1,0 +1,114 @@
+// Package mailbox ingests Agent Mail exports (thread JSON, arrays, JSON Lines,
+// MCP/JSON-RPC envelopes, Git-archive folders), detected by content, into
+// messages grouped by thread.
+//
+// Ingest is two-pass so that a batch never holds every body at once: Scan
+// records each message's metadata and where its bytes are, without bodies;
+// ThreadRef.Load re-reads the bodies of one thread when it is compiled.
+package mailbox
+
+import (
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+// Message is one normalized Agent Mail message.
+type Message struct {
+	ID        string // id as text: 418 → "418"; string ids kept as given
+	Project   string // project (human key) when known
+	ThreadID  string // thread_id as given; "" when null or absent
+	ThreadKey string // the thread it is grouped into (see package doc)
+	Subject   string
+	From      string // from, else sender_name, sender, from_agent
+	To        []string
+	CC        []string
+	BCC       []string
+	// RecipientsKnown is false when the export left out to/cc/bcc
+	// (Python thread resources do), so "no recipients" is unknown, not empty.
+	RecipientsKnown bool
+	AckRequired     bool
+	AckSet          bool // ack_required was present in the export
+	Importance      string
+	CreatedRaw      string    // created_ts / created as written (or the archive file-name stamp)
+	Created         time.Time // UTC instant; zero when CreatedRaw is missing or invalid
+	TimeStyle       string    // format family of CreatedRaw (see TimeStyles), "" when invalid
+	HasBody         bool      // body_md was present as a string
+	Body            string    // body_md; only set on messages returned by ThreadRef.Load
+	Seq             int       // global input order: file order, then order inside the file
+	Src             Src
+	// FieldPos gives the file region of a field's value, keyed by the export's
+	// field name as written ("subject", "thread_id", "ack_required",
+	// "created_ts" or "created", "id", "from", "body_md"). Filled by Load.
+	FieldPos map[string]source.Pos
+}
+
+// Pos returns the region of field name (falling back to the message start).
+func (m *Message) Pos(name string) source.Pos {
+	if p, ok := m.FieldPos[name]; ok && p.Line > 0 {
+		return p
+	}
+	return source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+}
+
+// Src says where a message came from.
+type Src struct {
+	File string // input path as given on the command line, slash separated
+	Line int    // 1-based line of the message object (JSON) or of the file's first line (archive)
+	Col  int
+
+	// Body position mapping, filled by Load. For archive files the body is
+	// verbatim text starting at BodyLine; for JSON exports the body is a
+	// string literal whose raw bytes start at BodyLine:BodyCol, and bodyRaw
+	// maps decoded offsets to raw offsets.
+	bodyLine, bodyCol int
+	bodyEsc           []escape // JSON literals only: decoded→raw offset shifts
+	bodyVerbatim      bool     // archive: body bytes appear verbatim in the file
+	bodyIdx           *source.LineIndex
+	bodyApprox        bool // body came from JSON text embedded in a string: only the message line is known
+}
+
+// escape records that decoded offset Dec corresponds to raw offset Raw (both
+// relative to the start of the body), used to map positions inside a JSON
+// string literal back to the file.
+type escape struct{ Dec, Raw int }
+
+// TimeStyles lists the timestamp families IN-004 distinguishes.
+var TimeStyles = []string{
+	"rfc3339-z",      // 2026-01-14T15:09:41.003Z / …41Z
+	"rfc3339-offset", // 2026-01-14T15:09:41.003117+00:00
+	"naive-t",        // 2026-01-14T15:09:41.003117 (UTC assumed)
+	"naive-space",    // 2026-01-14 15:09:41.003117 (UTC assumed)
+	"epoch",          // 1768403381, …ms, …µs
+	"date",           // 2026-01-14
+	"archive-name",   // 2026-01-14T15-09-41Z from an archive file name
+}
+
+// Thread is one thread with its messages in protocol order: by instant, ties
+// by input order. Messages carry bodies.
+type Thread struct {
+	Key      string // grouping key (thread_id, or the root message id)
+	ThreadID string // thread_id as given by the messages ("" for id-keyed threads)
+	Project  string
+	Messages []*Message
+	// Findings are input problems of this thread (IN-002 … IN-005).
+	Findings []diag.Finding
+}
+
+// Batch is the result of Scan: every thread found in the inputs (bodies not
+// loaded), and problems that belong to no thread.
+type Batch struct {
+	Threads []*ThreadRef // sorted by Key
+	// Findings are input problems not tied to a thread: IN-001 unreadable
+	// input, unsupported shapes, toon exports, archive oddities.
+	Findings []diag.Finding
+	// Agents are agent names known from archive agents/*/profile.json files.
+	Agents []string
+	// Markdown lists input files that are not mailbox data but markdown
+	// (persisted artifacts and other .md files outside an archive's messages/
+	// tree), in walk order, for the artifact linter.
+	Markdown []string
+	// Files counts the input files read.
+	Files int
+}
