@@ -4,12 +4,29 @@
 // comments, all positioned by byte offsets into the body.
 package body
 
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
 // Doc is a parsed markdown body.
 type Doc struct {
 	Src      string
 	Headings []Heading // in document order
 	Fences   []Fence   // fenced code blocks (any container depth) and :::delta blocks, in document order
 	Comments []Comment // HTML comments (block or inline), in document order
+
+	// code holds the byte ranges of every code block (fenced, indented and
+	// :::delta) and code span, sorted by start; see InCode.
+	code    []span
+	codeMax []int // codeMax[i] is the largest end among code[:i+1]
 }
 
 // Heading is an ATX or setext heading.
@@ -20,6 +37,11 @@ type Heading struct {
 	// SectionEnd is the offset where the heading's section ends: the start of
 	// the next heading of the same or a higher level, or len(Src).
 	SectionEnd int
+	// Nested is true for a heading inside a block quote or a list item. The
+	// section of a top-level heading is ended by top-level headings only.
+	Nested bool
+	// Setext is true for an underlined (=== / ---) heading.
+	Setext bool
 }
 
 // Fence is a fenced block.
@@ -31,10 +53,767 @@ type Fence struct {
 	Start, End   int    // byte range of the whole block, fences included
 	ContentStart int    // byte offset where Content starts
 	Closed       bool   // false when the block runs to the end of its container
+
+	// FenceLen is the number of fence characters of the opening fence.
+	FenceLen int
+	// InfoStart and InfoEnd are the byte range of Info in the body; both are
+	// just after the opening fence characters when there is no info string.
+	InfoStart, InfoEnd int
+	// Nested is true for a fence inside a block quote or a list item.
+	Nested bool
+	// Segs, when not nil, says where Content comes from: Content is the
+	// concatenation of, for each segment, Padding spaces (an expanded tab)
+	// followed by Src[Start:Stop]. It is nil when Content is exactly
+	// Src[ContentStart:ContentStart+len(Content)], which is the case for every
+	// fence that is not inside a block quote or list item. Use BodyOffset.
+	Segs []Seg
+}
+
+// Seg is a piece of a fence's content in the source: Padding spaces, then
+// the bytes Start..Stop.
+type Seg struct {
+	Start, Stop, Padding int
+}
+
+// BodyOffset maps a byte offset in Content to a byte offset in the body.
+// Offsets inside an expanded tab map to the tab; offsets at or past the end
+// of Content map to the end of the content.
+func (f *Fence) BodyOffset(off int) int {
+	if off < 0 {
+		off = 0
+	}
+	if f.Segs == nil {
+		if off > len(f.Content) {
+			off = len(f.Content)
+		}
+		return f.ContentStart + off
+	}
+	pos := 0
+	for _, s := range f.Segs {
+		n := s.Padding + s.Stop - s.Start
+		if off < pos+n {
+			in := off - pos - s.Padding
+			if in < 0 {
+				in = 0
+			}
+			return s.Start + in
+		}
+		pos += n
+	}
+	if len(f.Segs) == 0 {
+		return f.ContentStart
+	}
+	return f.Segs[len(f.Segs)-1].Stop
 }
 
 // Comment is an HTML comment <!-- … -->.
 type Comment struct {
 	Text       string // inner text, trimmed
 	Start, End int
+}
+
+type span struct{ start, end int }
+
+// md is shared: goldmark's parser keeps no per-document state outside the
+// parser.Context that Parse creates, so one instance serves every goroutine.
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+
+// Parse parses a message body. Offsets in the result are byte offsets into src.
+func Parse(src string) *Doc { return parseAt(src, 0) }
+
+// ParseFile parses a markdown file that may start with a YAML front matter
+// block ("---" line, YAML, "---" or "..." line). The front matter is not
+// parsed as markdown (goldmark would read it as a thematic break and a setext
+// heading); front is its YAML text, src[frontStart:frontEnd]. Without front
+// matter front is "" and frontStart = frontEnd = -1. All offsets in d are
+// relative to the whole src.
+func ParseFile(src string) (front string, frontStart, frontEnd int, d *Doc) {
+	fs, fe, bodyStart, ok := FrontMatter(src)
+	if !ok {
+		return "", -1, -1, Parse(src)
+	}
+	return src[fs:fe], fs, fe, parseAt(src, bodyStart)
+}
+
+// FrontMatter finds a YAML front matter block at the very start of src (after
+// an optional UTF-8 byte order mark): a line "---", then the YAML, then a line
+// "---" or "...". It returns the YAML's byte range and the offset where the
+// markdown after the block starts.
+func FrontMatter(src string) (start, end, bodyStart int, ok bool) {
+	i := 0
+	if strings.HasPrefix(src, "\ufeff") {
+		i = 3
+	}
+	first, next := lineAt(src, i)
+	if strings.TrimRight(first, " \t\r") != "---" || next < 0 {
+		return 0, 0, 0, false
+	}
+	start = next
+	for p := next; p >= 0 && p < len(src); {
+		line, n := lineAt(src, p)
+		if t := strings.TrimRight(line, " \t\r"); t == "---" || t == "..." {
+			if n < 0 {
+				n = len(src)
+			}
+			return start, p, n, true
+		}
+		p = n
+	}
+	return 0, 0, 0, false
+}
+
+// lineAt returns the line starting at i (without its "\n") and the offset of
+// the next line, or -1 when the line is the last one.
+func lineAt(s string, i int) (string, int) {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return s[i : i+j], i + j + 1
+	}
+	return s[i:], -1
+}
+
+// parseAt parses src[base:] and positions everything relative to src.
+func parseAt(src string, base int) *Doc {
+	b := []byte(src[base:])
+	root := md.Parser().Parse(text.NewReader(b), parser.WithContext(parser.NewContext()))
+	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}}
+	_ = ast.Walk(root, w.visit)
+	w.finish()
+	return w.d
+}
+
+type walker struct {
+	src    []byte
+	str    string // the same bytes as src, for substrings without copies
+	base   int
+	d      *Doc
+	depth  int // block quotes and list items around the current node
+	fences []*ast.FencedCodeBlock
+	nested []bool
+}
+
+func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	switch x := n.(type) {
+	case *ast.Blockquote, *ast.ListItem:
+		if entering {
+			w.depth++
+		} else {
+			w.depth--
+		}
+	case *ast.Heading:
+		if entering {
+			w.heading(x)
+		}
+	case *ast.FencedCodeBlock:
+		if entering {
+			w.fences = append(w.fences, x)
+			w.nested = append(w.nested, w.depth > 0)
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.CodeBlock:
+		if entering {
+			if l := x.Lines(); l.Len() > 0 {
+				w.d.code = append(w.d.code, span{w.base + l.At(0).Start, w.base + l.At(l.Len()-1).Stop})
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.CodeSpan:
+		if entering {
+			w.codeSpan(x)
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.HTMLBlock:
+		if entering {
+			segs := make([]text.Segment, 0, x.Lines().Len()+1)
+			for i := 0; i < x.Lines().Len(); i++ {
+				segs = append(segs, x.Lines().At(i))
+			}
+			if x.HasClosure() {
+				segs = append(segs, x.ClosureLine)
+			}
+			w.comments(segs, false)
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.RawHTML:
+		if entering && x.Segments.Len() > 0 {
+			segs := make([]text.Segment, x.Segments.Len())
+			for i := range segs {
+				segs[i] = x.Segments.At(i)
+			}
+			w.comments(segs, true)
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	return ast.WalkContinue, nil
+}
+
+// codeSpan records the range of an inline code span, backticks included.
+func (w *walker) codeSpan(x *ast.CodeSpan) {
+	pos := x.Pos()
+	if pos < 0 {
+		return
+	}
+	src := w.src
+	n := 0
+	for pos+n < len(src) && src[pos+n] == '`' {
+		n++
+	}
+	end := pos + n
+	for c := x.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok && t.Segment.Stop > end {
+			end = t.Segment.Stop
+		}
+	}
+	for end < len(src) && src[end] != '`' {
+		end++
+	}
+	k := 0
+	for end+k < len(src) && src[end+k] == '`' && k < n {
+		k++
+	}
+	w.d.code = append(w.d.code, span{w.base + pos, w.base + end + k})
+}
+
+func (w *walker) heading(x *ast.Heading) {
+	src := w.src
+	lines := x.Lines()
+	// goldmark's Pos is off when a container prefix holds a tab, so the
+	// heading line is re-read from the source.
+	ref := clampPos(x.Pos(), len(src))
+	if lines.Len() > 0 {
+		ref = lines.At(0).Start
+	}
+	m := skipContainer(src, lineStart(src, ref))
+	if lines.Len() == 0 {
+		// An empty ATX heading: goldmark's Pos is off by up to 3 bytes when
+		// a tab is in the container prefix, possibly past the end of the
+		// heading's line. Prefer the previous line when it is such a line
+		// and no earlier heading holds it.
+		prev := -1
+		if n := len(w.d.Headings); n > 0 {
+			prev = w.d.Headings[n-1].Start - w.base
+		}
+		if ls := lineStart(src, clampPos(ref-3, len(src))); ls != lineStart(src, ref) {
+			if n := skipContainer(src, ls); isATX(src, n) && n > prev && bytes.IndexByte(src[ls:n], '\t') >= 0 {
+				m = n
+			}
+		}
+	}
+	h := Heading{Level: x.Level, Nested: w.depth > 0}
+	switch {
+	case isATX(src, m) && (lines.Len() == 0 || m < lines.At(0).Start):
+		h.Start, h.End = m, lineEnd(src, m)
+	case lines.Len() == 0:
+		h.Start, h.End = ref, ref
+	default:
+		h.Setext = true
+		h.Start = ref
+		ul := nextLine(src, lines.At(lines.Len()-1).Start)
+		h.End = lineEnd(src, ul)
+		if ul >= len(src) {
+			h.End = lineEnd(src, ref)
+		}
+	}
+	h.Start += w.base
+	h.End += w.base
+	var sb strings.Builder
+	plainText(x, src, &sb)
+	h.Text = strings.TrimSpace(sb.String())
+	w.d.Headings = append(w.d.Headings, h)
+}
+
+func clampPos(p, n int) int {
+	if p < 0 {
+		return 0
+	}
+	if p > n {
+		return n
+	}
+	return p
+}
+
+// lineStart returns the start of the line containing i.
+func lineStart(src []byte, i int) int {
+	if i > len(src) {
+		i = len(src)
+	}
+	for i > 0 && src[i-1] != '\n' {
+		i--
+	}
+	return i
+}
+
+// skipContainer skips block-quote markers, list markers and indentation at
+// the start of a line.
+func skipContainer(src []byte, i int) int {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || c == '>':
+			i++
+		case (c == '-' || c == '*' || c == '+') && i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t'):
+			i += 2
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(src) && j-i < 9 && src[j] >= '0' && src[j] <= '9' {
+				j++
+			}
+			if j+1 < len(src) && (src[j] == '.' || src[j] == ')') && (src[j+1] == ' ' || src[j+1] == '\t') {
+				i = j + 2
+				continue
+			}
+			return i
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// isATX reports whether the line at pos starts with 1-6 '#' followed by a
+// space, a tab or the end of the line.
+func isATX(src []byte, pos int) bool {
+	i := pos
+	for i < len(src) && src[i] == '#' {
+		i++
+	}
+	if n := i - pos; n < 1 || n > 6 {
+		return false
+	}
+	return i == len(src) || src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r'
+}
+
+// plainText appends the text of n's inline descendants.
+func plainText(n ast.Node, src []byte, sb *strings.Builder) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch x := c.(type) {
+		case *ast.Text:
+			sb.Write(x.Segment.Value(src))
+			if x.SoftLineBreak() || x.HardLineBreak() {
+				sb.WriteByte(' ')
+			}
+		case *ast.String:
+			sb.Write(x.Value)
+		case *ast.AutoLink:
+			sb.Write(x.Label(src))
+		case *ast.RawHTML:
+			// markup, not text
+		default:
+			plainText(c, src, sb)
+		}
+	}
+}
+
+// lineEnd returns the offset of the end of the line containing i, excluding
+// the line terminator ("\n" or "\r\n").
+func lineEnd(src []byte, i int) int {
+	for i < len(src) && src[i] != '\n' {
+		i++
+	}
+	if i > 0 && i <= len(src) && src[i-1] == '\r' {
+		i--
+	}
+	return i
+}
+
+// nextLine returns the start of the line after the one containing i, or len(src).
+func nextLine(src []byte, i int) int {
+	for i < len(src) && src[i] != '\n' {
+		i++
+	}
+	if i < len(src) {
+		i++
+	}
+	return i
+}
+
+// comments finds every <!-- … --> in the text made of segs. When inline is
+// set, only a comment that starts the text counts (inline raw HTML holds one
+// tag).
+func (w *walker) comments(segs []text.Segment, inline bool) {
+	if len(segs) == 0 {
+		return
+	}
+	// Fast path: contiguous segments are a plain substring of the source.
+	contiguous := true
+	for i := 1; i < len(segs); i++ {
+		if segs[i].Start != segs[i-1].Stop || segs[i].Padding != 0 {
+			contiguous = false
+			break
+		}
+	}
+	var txt string
+	var m []Seg
+	if contiguous && segs[0].Padding == 0 {
+		txt = w.str[segs[0].Start:segs[len(segs)-1].Stop]
+	} else {
+		var sb strings.Builder
+		for _, s := range segs {
+			m = append(m, Seg{s.Start, s.Stop, s.Padding})
+			for k := 0; k < s.Padding; k++ {
+				sb.WriteByte(' ')
+			}
+			sb.Write(w.src[s.Start:s.Stop])
+		}
+		txt = sb.String()
+	}
+	off := func(i int) int {
+		if m == nil {
+			return w.base + segs[0].Start + i
+		}
+		f := Fence{Segs: m}
+		return w.base + f.BodyOffset(i)
+	}
+	if inline && !strings.HasPrefix(txt, "<!--") {
+		return
+	}
+	for i := 0; i < len(txt); {
+		j := strings.Index(txt[i:], "<!--")
+		if j < 0 {
+			return
+		}
+		open := i + j
+		inner := open + 4
+		var closeEnd, innerEnd int
+		if k := strings.Index(txt[inner:], "-->"); k >= 0 {
+			innerEnd = inner + k
+			closeEnd = innerEnd + 3
+		} else {
+			innerEnd = len(strings.TrimRight(txt, " \t\r\n"))
+			if innerEnd < inner {
+				innerEnd = inner
+			}
+			closeEnd = innerEnd
+		}
+		w.d.Comments = append(w.d.Comments, Comment{
+			Text:  strings.TrimSpace(txt[inner:innerEnd]),
+			Start: off(open),
+			End:   off(closeEnd-1) + 1,
+		})
+		if inline {
+			return
+		}
+		i = closeEnd
+	}
+}
+
+// finish turns the collected fence nodes into Fences (closing fences are not
+// in goldmark's AST, so they are found in the source), adds :::delta blocks,
+// and computes section ends.
+func (w *walker) finish() {
+	d := w.d
+	starts := make([]int, len(w.fences))
+	d.Fences = make([]Fence, 0, len(w.fences))
+	d.code = append(make([]span, 0, len(w.fences)+len(d.code)), d.code...)
+	for i, x := range w.fences {
+		starts[i] = x.Pos()
+	}
+	for i, x := range w.fences {
+		f := w.fence(x, starts)
+		f.Nested = w.nested[i]
+		d.Fences = append(d.Fences, f)
+		d.code = append(d.code, span{f.Start, f.End})
+	}
+	sort.Slice(d.code, func(i, j int) bool { return d.code[i].start < d.code[j].start })
+	if strings.Contains(d.Src[w.base:], ":::") {
+		w.setCodeMax()
+		w.colonFences()
+	}
+	w.setCodeMax()
+	sections(d.Headings, len(d.Src))
+}
+
+func (w *walker) setCodeMax() {
+	d := w.d
+	d.codeMax = d.codeMax[:0]
+	m := 0
+	for _, c := range d.code {
+		if c.end > m {
+			m = c.end
+		}
+		d.codeMax = append(d.codeMax, m)
+	}
+}
+
+func (w *walker) fence(x *ast.FencedCodeBlock, starts []int) Fence {
+	src := w.src
+	pos := clampPos(x.Pos(), len(src)-1)
+	if c := src[pos]; (c != '`' && c != '~') || (pos > 0 && src[pos-1] == c) {
+		// goldmark's Pos is off when a container prefix holds a tab.
+		if m := skipContainer(src, lineStart(src, pos)); m < len(src) && (src[m] == '`' || src[m] == '~') {
+			pos = m
+		}
+	}
+	f := Fence{Char: src[pos]}
+	i := pos
+	for i < len(src) && src[i] == f.Char {
+		i++
+	}
+	f.FenceLen = i - pos
+	f.InfoStart, f.InfoEnd = i, i
+	if x.Info != nil {
+		f.InfoStart, f.InfoEnd = x.Info.Segment.Start, x.Info.Segment.Stop
+		f.Info = strings.TrimSpace(w.str[f.InfoStart:f.InfoEnd])
+		f.Lang = f.Info
+		if k := strings.IndexAny(f.Lang, " \t"); k >= 0 {
+			f.Lang = f.Lang[:k]
+		}
+	}
+	lines := x.Lines()
+	n := lines.Len()
+	after := nextLine(src, pos) // where the first content line (or the closing fence) starts
+	f.ContentStart = after
+	if n > 0 {
+		first, last := lines.At(0), lines.At(n-1)
+		f.ContentStart = first.Start
+		contiguous := first.Padding == 0
+		for k := 1; k < n && contiguous; k++ {
+			s := lines.At(k)
+			contiguous = s.Padding == 0 && s.Start == lines.At(k-1).Stop
+		}
+		if contiguous {
+			f.Content = w.str[first.Start:last.Stop]
+		} else {
+			var sb strings.Builder
+			f.Segs = make([]Seg, n)
+			for k := 0; k < n; k++ {
+				s := lines.At(k)
+				f.Segs[k] = Seg{w.base + s.Start, w.base + s.Stop, s.Padding}
+				for p := 0; p < s.Padding; p++ {
+					sb.WriteByte(' ')
+				}
+				sb.Write(src[s.Start:s.Stop])
+			}
+			f.Content = sb.String()
+		}
+		after = last.Stop
+		if after < len(src) && src[after-1] != '\n' {
+			after = nextLine(src, after)
+		}
+	}
+	// The closing fence, if any, is the line right after the content: after
+	// container markers ('>' and indentation) it is a run of at least
+	// FenceLen fence characters followed by white space only, and it is not
+	// the opening of another fenced block.
+	end := lineEnd(src, pos)
+	if n > 0 {
+		end = lineEnd(src, lines.At(n-1).Start)
+	}
+	if after < len(src) {
+		j := after
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '>') {
+			j++
+		}
+		k := j
+		for k < len(src) && src[k] == f.Char {
+			k++
+		}
+		le := lineEnd(src, after)
+		if k-j >= f.FenceLen && isBlank(src[k:le]) {
+			idx := sort.SearchInts(starts, j)
+			if idx >= len(starts) || starts[idx] != j {
+				f.Closed = true
+				end = le
+			}
+		}
+	}
+	f.Start = w.base + pos
+	f.End = w.base + end
+	f.ContentStart += w.base
+	f.InfoStart += w.base
+	f.InfoEnd += w.base
+	return f
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// colonFences adds upstream's ":::delta … :::" blocks: a line (outside any
+// code block or HTML comment) made of optional white space, three or more
+// colons and "delta" (any case, possibly with more letters or an info string
+// after it), up to a line of three or more colons only, or the end of the body.
+func (w *walker) colonFences() {
+	d := w.d
+	src := d.Src
+	var added []Fence
+	for p := w.base; p < len(src); {
+		line, next := lineAt(src, p)
+		lineStart := p
+		if next < 0 {
+			p = len(src)
+		} else {
+			p = next
+		}
+		t := strings.TrimLeft(line, " \t")
+		if !strings.HasPrefix(t, ":::") {
+			continue
+		}
+		indent := len(line) - len(t)
+		nc := 0
+		for nc < len(t) && t[nc] == ':' {
+			nc++
+		}
+		info := strings.TrimSpace(strings.TrimRight(t[nc:], "\r"))
+		lang := info
+		if k := strings.IndexAny(lang, " \t"); k >= 0 {
+			lang = lang[:k]
+		}
+		if !strings.HasPrefix(strings.ToLower(lang), "delta") {
+			continue
+		}
+		start := lineStart + indent
+		if d.InCode(start) || d.inComment(start) {
+			continue
+		}
+		f := Fence{Char: ':', Info: info, Lang: lang, Start: start, FenceLen: nc}
+		f.InfoStart = start + nc + (len(t[nc:]) - len(strings.TrimLeft(t[nc:], " \t")))
+		f.InfoEnd = f.InfoStart + len(info)
+		if next < 0 {
+			f.ContentStart = len(src)
+		} else {
+			f.ContentStart = next
+		}
+		f.End = len(src)
+		contentEnd := len(src)
+		for q := f.ContentStart; q < len(src); {
+			l, nx := lineAt(src, q)
+			tl := strings.TrimSpace(l)
+			if len(tl) >= 3 && strings.Trim(tl, ":") == "" {
+				f.Closed = true
+				contentEnd = q
+				f.End = q + len(strings.TrimRight(l, " \t\r"))
+				if nx < 0 {
+					p = len(src)
+				} else {
+					p = nx
+				}
+				break
+			}
+			if nx < 0 {
+				break
+			}
+			q = nx
+		}
+		if !f.Closed {
+			p = len(src)
+			f.End = len(strings.TrimRight(src, "\r\n"))
+			if f.End < f.ContentStart {
+				f.End = f.ContentStart
+			}
+		}
+		f.Content = src[f.ContentStart:contentEnd]
+		added = append(added, f)
+	}
+	if len(added) == 0 {
+		return
+	}
+	for _, f := range added {
+		d.code = append(d.code, span{f.Start, f.End})
+	}
+	d.Fences = append(d.Fences, added...)
+	sort.SliceStable(d.Fences, func(i, j int) bool { return d.Fences[i].Start < d.Fences[j].Start })
+	sort.Slice(d.code, func(i, j int) bool { return d.code[i].start < d.code[j].start })
+}
+
+// sections fills SectionEnd. A top-level heading's section runs to the next
+// top-level heading of the same or a higher level; a nested heading's to the
+// next heading (at any depth) of the same or a higher level.
+func sections(hs []Heading, n int) {
+	for i := range hs {
+		hs[i].SectionEnd = n
+		for j := i + 1; j < len(hs); j++ {
+			if hs[j].Level <= hs[i].Level && (hs[i].Nested || !hs[j].Nested) {
+				hs[i].SectionEnd = hs[j].Start
+				break
+			}
+		}
+	}
+}
+
+// InCode reports whether byte offset off lies inside code: a code block
+// (fenced, indented or :::delta, fences included) or an inline code span
+// (backticks included).
+func (d *Doc) InCode(off int) bool {
+	i := sort.Search(len(d.code), func(i int) bool { return d.code[i].start > off }) - 1
+	return i >= 0 && d.codeMax[i] > off
+}
+
+// InComment reports whether byte offset off lies inside an HTML comment.
+func (d *Doc) InComment(off int) bool { return d.inComment(off) }
+
+func (d *Doc) inComment(off int) bool {
+	for _, c := range d.Comments {
+		if off >= c.Start && off < c.End {
+			return true
+		}
+		if c.Start > off {
+			break
+		}
+	}
+	return false
+}
+
+// Find returns the first heading of the given level (0 = any level) whose
+// text matches one of names, ignoring case, surrounding white space, trailing
+// colons and a trailing "(optional)". Top-level headings are preferred over
+// headings inside block quotes or lists. It returns nil when none matches.
+func (d *Doc) Find(level int, names ...string) *Heading {
+	want := make([]string, len(names))
+	for i, n := range names {
+		want[i] = normName(n)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range d.Headings {
+			h := &d.Headings[i]
+			if (level != 0 && h.Level != level) || h.Nested != (pass == 1) {
+				continue
+			}
+			t := normName(h.Text)
+			for _, w := range want {
+				if t == w {
+					return h
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// normName lower-cases s, folds white space and drops trailing colons and
+// "(optional)" suffixes.
+func normName(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	for {
+		t := strings.TrimSpace(strings.TrimRight(s, ":"))
+		t = strings.TrimSpace(strings.TrimSuffix(t, "(optional)"))
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// SectionText returns the text of h's section (after the heading line, up to
+// SectionEnd), trimmed.
+func (d *Doc) SectionText(h *Heading) string {
+	if h == nil || h.End > h.SectionEnd || h.SectionEnd > len(d.Src) {
+		return ""
+	}
+	return strings.TrimSpace(d.Src[h.End:h.SectionEnd])
+}
+
+// Title returns the first H1 (a top-level one when there is one), or nil.
+func (d *Doc) Title() *Heading {
+	for pass := 0; pass < 2; pass++ {
+		for i := range d.Headings {
+			if h := &d.Headings[i]; h.Level == 1 && h.Nested == (pass == 1) {
+				return h
+			}
+		}
+	}
+	return nil
 }

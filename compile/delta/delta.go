@@ -45,6 +45,22 @@ type Delta struct {
 	Payload   *jsonv.Value // an object (KILL: may be an empty object when only reason is used)
 	Rationale string
 	Value     *jsonv.Value // the whole block object, for positions of fields
+	// References are the payload's well-formed cross-session references
+	// (entries with a session and an item), for RF-001/RF-002.
+	References []Reference
+	// Defaulted lists payload fields that validation filled in because a
+	// lenient required field was missing (assumption_ledger and
+	// anomaly_register "status"; see docs/divergences.md §3). Their values
+	// have no position in the block: Off and End point at the payload's
+	// closing brace and Payload.KeyOff has no entry for them.
+	Defaulted []string
+}
+
+// Reference is one entry of a payload's "references" array.
+type Reference struct {
+	Session, Item string
+	Relation      string // as written; "" when absent or not a string (RF-003 reports it)
+	Off           int    // byte offset of the entry in the body
 }
 
 // Block is one delta block found in a body.
@@ -58,3 +74,9 @@ type Block struct {
 
 // Valid reports whether the block passed validation.
 func (b *Block) Valid() bool { return b.Delta != nil }
+
+// BodyOffset maps a byte offset in Raw (such as a jsonv.Value's Off, End or
+// KeyOff) to a byte offset in the body. Use it rather than
+// Fence.ContentStart+off: the content of a fence inside a block quote or list
+// item is not contiguous in the body.
+func (b *Block) BodyOffset(off int) int { return b.Fence.BodyOffset(off) }

@@ -8,6 +8,7 @@
 package mailbox
 
 import (
+	"sync"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/diag"
@@ -34,13 +35,19 @@ type Message struct {
 	CreatedRaw      string    // created_ts / created as written (or the archive file-name stamp)
 	Created         time.Time // UTC instant; zero when CreatedRaw is missing or invalid
 	TimeStyle       string    // format family of CreatedRaw (see TimeStyles), "" when invalid
-	HasBody         bool      // body_md was present as a string
+	HasBody         bool      // body_md was present as a string (archive: the text after the front matter is not blank)
 	Body            string    // body_md; only set on messages returned by ThreadRef.Load
 	Seq             int       // global input order: file order, then order inside the file
 	Src             Src
 	// FieldPos gives the file region of a field's value, keyed by the export's
 	// field name as written ("subject", "thread_id", "ack_required",
-	// "created_ts" or "created", "id", "from", "body_md"). Filled by Load.
+	// "created_ts" or "created", "id", "from", "body_md"; also "to", "cc",
+	// "bcc", "importance", "project", "sender_name", "sender", "from_agent"
+	// when present). Two aliases are added: "from" for the sender field
+	// actually used, and "created_ts" for "created" when created_ts is absent.
+	// For archive files the keys are inside the ---json block, and "body_md"
+	// is the body text after it. For JSON embedded in a string (MCP
+	// contents[].text) every region is that string's. Filled by Load.
 	FieldPos map[string]source.Pos
 }
 
@@ -58,21 +65,46 @@ type Src struct {
 	Line int    // 1-based line of the message object (JSON) or of the file's first line (archive)
 	Col  int
 
-	// Body position mapping, filled by Load. For archive files the body is
-	// verbatim text starting at BodyLine; for JSON exports the body is a
-	// string literal whose raw bytes start at BodyLine:BodyCol, and bodyRaw
-	// maps decoded offsets to raw offsets.
-	bodyLine, bodyCol int
-	bodyEsc           []escape // JSON literals only: decoded→raw offset shifts
-	bodyVerbatim      bool     // archive: body bytes appear verbatim in the file
-	bodyIdx           *source.LineIndex
-	bodyApprox        bool // body came from JSON text embedded in a string: only the message line is known
+	// Where the message's bytes are, recorded by Scan and used by Load.
+	kind srcKind
+	off  int64  // byte range of the message object (JSON), or [0, size) of an archive file
+	end  int64  //
+	hash uint64 // content hash of the body (normalized), checked again by Load
+	mem  []byte // srcMem: the JSON text that was embedded in a string field (rare, small)
+
+	// Body position mapping, filled by Load (nil on Scan metadata).
+	bm *bodyMap
 }
 
-// escape records that decoded offset Dec corresponds to raw offset Raw (both
-// relative to the start of the body), used to map positions inside a JSON
-// string literal back to the file.
-type escape struct{ Dec, Raw int }
+type srcKind uint8
+
+const (
+	srcJSON    srcKind = iota // a JSON object at [off, end) of File (thread file, array, JSON Lines line)
+	srcArchive                // an archive message file: ---json front matter, then the verbatim body
+	srcMem                    // JSON decoded from a string field (MCP contents[].text); positions approximate
+)
+
+// bodyMap maps byte offsets of Message.Body to file positions. For archive
+// files the body is verbatim text starting at line:col; for JSON exports the
+// body is a string literal whose raw bytes (after the opening quote) start at
+// line:col. The escape table of a JSON literal is built on the first BodyPos
+// call, so messages that never need a position do not pay for it.
+type bodyMap struct {
+	line, col int
+	lit       []byte // JSON: the string literal as written, quotes included
+	verbatim  bool   // archive: body bytes appear verbatim in the file
+	idx       *source.LineIndex
+	approx    bool // body came from JSON text embedded in a string: only its line is known
+
+	once  sync.Once
+	ascii bool     // JSON: the literal is pure ASCII, so columns equal byte offsets
+	esc   []escape // JSON: escapes in document order
+}
+
+// escape records that decoded bytes [Dec, Dec+DecN) of a JSON string come
+// from raw bytes [Raw, Raw+RawN) (an escape sequence, or an invalid UTF-8
+// byte replaced by U+FFFD); everything between escapes is copied verbatim.
+type escape struct{ Dec, Raw, DecN, RawN int }
 
 // TimeStyles lists the timestamp families IN-004 distinguishes.
 var TimeStyles = []string{

@@ -1,0 +1,377 @@
+// Package artifact holds the Brenner Protocol research artifact: the model of
+// its seven sections, the deterministic merge of delta operations into it
+// (artifact_delta_spec_v0.1.md), its markdown rendering
+// (artifact_schema_v0.1.md, artifact_publish_spec_v0.1.md) and the body of a
+// COMPILED message (artifact_publish_spec_v0.1.md, extended schema).
+//
+// Nothing here reads the wall clock: every time comes from the inputs, so the
+// same deltas always give the same bytes.
+package artifact
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+)
+
+// Contributor is an agent whose deltas were applied.
+type Contributor struct {
+	Agent   string
+	FirstAt time.Time // instant of the first applied delta
+	LastAt  time.Time // latest instant among the applied deltas
+	Deltas  int       // applied deltas
+	// Items are the ids this agent added, modified or killed, in the order
+	// first touched. A KILL of an already-killed item is counted in Deltas
+	// but adds no id (it changed nothing).
+	Items []string
+}
+
+// Item is one enumerated artifact item (or the research thread).
+type Item struct {
+	ID      string
+	Section string       // one of delta.Sections
+	Fields  *jsonv.Value // an object: the payload fields, document order kept
+	// Kill state (soft delete; the item stays in the artifact).
+	Killed     bool
+	KilledBy   string
+	KilledAt   time.Time
+	KillReason string
+	AddedBy    string
+	AddedAt    time.Time
+}
+
+// Get returns the field k of the item, or nil.
+func (it *Item) Get(k string) *jsonv.Value {
+	if it == nil {
+		return nil
+	}
+	return it.Fields.Get(k)
+}
+
+// Str returns the field k when it is a string ("" otherwise).
+func (it *Item) Str(k string) string {
+	s, _ := it.Get(k).AsString()
+	return s
+}
+
+// Clone returns a deep copy of the item.
+func (it *Item) Clone() *Item {
+	if it == nil {
+		return nil
+	}
+	c := *it
+	c.Fields = it.Fields.Clone()
+	return &c
+}
+
+// Artifact is the merged state of a session.
+type Artifact struct {
+	SessionID  string
+	Version    int       // the compiled version this state is (0 before the first COMPILED)
+	CompiledAt time.Time // set by the caller
+	CompiledBy string    // set by the caller ("operator" or an agent name)
+	MessageID  string    // agent_mail_message_id of the COMPILED message, when known
+	CreatedAt  time.Time // set by the caller (e.g. the KICKOFF instant); omitted when zero
+	UpdatedAt  time.Time // latest instant among the applied deltas
+	Status     string    // draft | active | closed; omitted from the front matter when ""
+
+	Contributors []*Contributor // in first-applied order
+	RT           *Item          // the research thread, nil until its first EDIT
+	// Items per section id (every section but research_thread), in id order.
+	Items map[string][]*Item
+
+	// writes remembers the last EDIT of each field, for conflict detection.
+	writes map[string]fieldWrite
+	// gen counts the snapshots taken (Clone calls): a round of deltas ends
+	// at each snapshot. A pointer so that Clone can bump it atomically.
+	gen *int64
+}
+
+// fieldWrite is one EDIT's write of one field.
+type fieldWrite struct {
+	Agent string
+	Value *jsonv.Value
+	Round int   // the artifact's Version when the write happened
+	Gen   int64 // the artifact's snapshot count when the write happened
+	Msg   int
+	Block int
+}
+
+// New returns an empty artifact for a session.
+func New(sessionID string) *Artifact {
+	return &Artifact{SessionID: sessionID, Items: map[string][]*Item{}, writes: map[string]fieldWrite{}, gen: new(int64)}
+}
+
+// Clone returns a deep copy: the snapshot taken at each COMPILED message.
+// Taking a snapshot also ends the current round of deltas for conflict
+// detection (MG-008): an EDIT after the snapshot revises, rather than
+// conflicts with, an EDIT before it. Clone is safe to call concurrently.
+func (a *Artifact) Clone() *Artifact {
+	c := *a
+	c.gen = new(int64)
+	if a.gen != nil {
+		*c.gen = atomic.AddInt64(a.gen, 1)
+	}
+	c.Contributors = make([]*Contributor, len(a.Contributors))
+	for i, k := range a.Contributors {
+		kk := *k
+		kk.Items = append([]string(nil), k.Items...)
+		c.Contributors[i] = &kk
+	}
+	c.RT = a.RT.Clone()
+	c.Items = make(map[string][]*Item, len(a.Items))
+	for s, items := range a.Items {
+		cs := make([]*Item, len(items))
+		for i, it := range items {
+			cs[i] = it.Clone()
+		}
+		c.Items[s] = cs
+	}
+	c.writes = make(map[string]fieldWrite, len(a.writes))
+	for k, w := range a.writes {
+		w.Value = w.Value.Clone()
+		c.writes[k] = w
+	}
+	return &c
+}
+
+// Section returns the items of a section in id order (the research thread,
+// when present, for research_thread).
+func (a *Artifact) Section(section string) []*Item {
+	if section == delta.ResearchThread {
+		if a.RT == nil {
+			return nil
+		}
+		return []*Item{a.RT}
+	}
+	return a.Items[section]
+}
+
+// Find returns the item id of a section, or nil.
+func (a *Artifact) Find(section, id string) *Item {
+	for _, it := range a.Section(section) {
+		if it.ID == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// Lookup returns the item with this id in any section, or nil.
+func (a *Artifact) Lookup(id string) *Item {
+	for _, s := range delta.Sections {
+		if it := a.Find(s, id); it != nil {
+			return it
+		}
+	}
+	return nil
+}
+
+// Active returns the non-killed items of a section, in id order.
+func (a *Artifact) Active(section string) []*Item {
+	var out []*Item
+	for _, it := range a.Section(section) {
+		if !it.Killed {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Counts returns, per section id, the number of active and of killed items.
+// research_thread counts 1 active when the research thread exists.
+func (a *Artifact) Counts() map[string][2]int {
+	m := make(map[string][2]int, len(delta.Sections))
+	for _, s := range delta.Sections {
+		var c [2]int
+		for _, it := range a.Section(s) {
+			if it.Killed {
+				c[1]++
+			} else {
+				c[0]++
+			}
+		}
+		m[s] = c
+	}
+	return m
+}
+
+var (
+	thirdAltName = regexp.MustCompile(`(?i)third\s+alternative`)
+	scaleName    = regexp.MustCompile(`(?i)\b(scale|physics)\b`)
+)
+
+// IsThirdAlternative reports whether a hypothesis is the third alternative:
+// "third_alternative": true, or a name matching /third\s+alternative/i.
+func IsThirdAlternative(it *Item) bool {
+	if v := it.Get("third_alternative"); v != nil && v.Kind == jsonv.Bool && v.Bool {
+		return true
+	}
+	return thirdAltName.MatchString(it.Str("name"))
+}
+
+// IsScaleCheck reports whether an assumption is a scale/physics check:
+// "scale_check": true, or a name with the word "scale" or "physics".
+func IsScaleCheck(it *Item) bool {
+	if v := it.Get("scale_check"); v != nil && v.Kind == jsonv.Bool && v.Bool {
+		return true
+	}
+	return scaleName.MatchString(it.Str("name"))
+}
+
+// HasThirdAlternative reports whether an active hypothesis is a third alternative.
+func (a *Artifact) HasThirdAlternative() bool {
+	for _, it := range a.Active(delta.HypothesisSlate) {
+		if IsThirdAlternative(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasScaleCheck reports whether an active assumption is a scale/physics check.
+func (a *Artifact) HasScaleCheck() bool {
+	for _, it := range a.Active(delta.AssumptionLedger) {
+		if IsScaleCheck(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// scoreParts are the evidence-per-week score dimensions, in rendering order.
+var scoreParts = []struct{ Key, Label string }{
+	{"likelihood_ratio", "LR"}, {"cost", "Cost"}, {"speed", "Speed"}, {"ambiguity", "Ambiguity"},
+}
+
+// Score returns a test's total evidence-per-week score: the sum of the
+// numeric likelihood_ratio, cost, speed and ambiguity parts. Missing or
+// non-numeric parts (and a missing score) count 0.
+func Score(it *Item) float64 {
+	sc := it.Get("score")
+	var t float64
+	for _, p := range scoreParts {
+		if f, ok := sc.Get(p.Key).Float(); ok {
+			t += f
+		}
+	}
+	return t
+}
+
+// RankedTests returns all tests (killed included) by descending total score,
+// ties by id.
+func (a *Artifact) RankedTests() []*Item {
+	ts := append([]*Item(nil), a.Items[delta.DiscriminativeTests]...)
+	sort.SliceStable(ts, func(i, j int) bool {
+		si, sj := Score(ts[i]), Score(ts[j])
+		if si != sj {
+			return si > sj
+		}
+		return idLess(ts[i].ID, ts[j].ID)
+	})
+	return ts
+}
+
+// Cell returns the value a prediction gives for hypothesis hid (the member of
+// its "predictions" object keyed hid, or failing that keyed hid in another
+// letter case), and whether the cell is N/A because hypothesis hid is killed.
+// The stored value is kept: N/A is a rendering of a killed hypothesis' cell.
+func (a *Artifact) Cell(p *Item, hid string) (v *jsonv.Value, na bool) {
+	preds := p.Get("predictions")
+	if preds == nil || preds.Kind != jsonv.Object {
+		return nil, false
+	}
+	v = preds.Get(hid)
+	if v == nil {
+		for _, k := range preds.Keys {
+			if strings.EqualFold(k, hid) {
+				v = preds.Map[k]
+				break
+			}
+		}
+	}
+	if v == nil {
+		return nil, false
+	}
+	h := a.Find(delta.HypothesisSlate, hid)
+	return v, h != nil && h.Killed
+}
+
+// resolveHyp maps a predictions key to an existing hypothesis id ("" when none).
+func (a *Artifact) resolveHyp(key string) string {
+	if a.Find(delta.HypothesisSlate, key) != nil {
+		return key
+	}
+	for _, h := range a.Items[delta.HypothesisSlate] {
+		if strings.EqualFold(h.ID, key) {
+			return h.ID
+		}
+	}
+	return ""
+}
+
+// idNum splits an id into its prefix and number (-1 when it has none).
+func idNum(id string) (string, int) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	if i == len(id) || i == 0 {
+		return id, -1
+	}
+	n, err := strconv.Atoi(id[i:])
+	if err != nil {
+		return id, -1
+	}
+	return id[:i], n
+}
+
+// idLess orders ids by prefix, then number, then text.
+func idLess(a, b string) bool {
+	pa, na := idNum(a)
+	pb, nb := idNum(b)
+	if pa != pb {
+		return pa < pb
+	}
+	if na != nb {
+		return na < nb
+	}
+	return a < b
+}
+
+// sectionOf returns the section whose prefix the id has ("" when none).
+func sectionOf(id string) string {
+	if id == "RT" {
+		return delta.ResearchThread
+	}
+	p, n := idNum(id)
+	if n < 0 {
+		return ""
+	}
+	for _, s := range delta.Sections {
+		if s != delta.ResearchThread && delta.Prefix[s] == p {
+			return s
+		}
+	}
+	return ""
+}
+
+// nextID returns max+1 over the section's ids of the form <prefix><n>
+// (killed items count, so ids are never reused).
+func (a *Artifact) nextID(section string) string {
+	prefix := delta.Prefix[section]
+	max := 0
+	for _, it := range a.Items[section] {
+		p, n := idNum(it.ID)
+		if p == prefix && n > max {
+			max = n
+		}
+	}
+	return prefix + strconv.Itoa(max+1)
+}

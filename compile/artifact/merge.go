@@ -1,0 +1,568 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+)
+
+// Applied is one validated delta with where and when it came from. The caller
+// orders deltas (by instant, then message order, then block order) and calls
+// Apply in that order.
+type Applied struct {
+	Delta *delta.Delta
+	Agent string    // the sending agent
+	At    time.Time // the message instant
+	Msg   int       // message index in the thread
+	MsgID string    // message id, when known
+	Block int       // block index in the message
+}
+
+// Event is a merge problem. Msg, Block and MsgID locate the delta (-1 for
+// events of Check, which concern the whole artifact).
+type Event struct {
+	Rule     string // rule id, e.g. "MG-001"
+	Code     string // the spec's error name, e.g. "INVALID_TARGET"
+	Severity diag.Severity
+	Message  string // first sentence says what is wrong
+	Hint     string // the spec's remediation
+	Msg      int
+	MsgID    string
+	Block    int
+	Field    string // top-level payload key the event is about (e.g. "claim", "predictions"); optional
+	Anchor   string // stable text, e.g. "EDIT H9 hypothesis_slate"
+	Applied  bool   // whether the delta was applied despite the event
+}
+
+// Rule ids and codes.
+const (
+	RuleInvalidTarget  = "MG-001"
+	RuleTargetKilled   = "MG-002"
+	RuleSectionLimit   = "MG-003"
+	RuleNoThirdAlt     = "MG-004"
+	RuleNoScaleCheck   = "MG-005"
+	RuleBelowMinimum   = "MG-006"
+	RuleConflict       = "MG-008"
+	RuleInvalidFieldDL = "DL-006"
+)
+
+var codes = map[string]string{
+	RuleInvalidTarget: "INVALID_TARGET", RuleTargetKilled: "TARGET_KILLED", RuleSectionLimit: "SECTION_LIMIT_EXCEEDED",
+	RuleNoThirdAlt: "NO_THIRD_ALTERNATIVE", RuleNoScaleCheck: "NO_SCALE_CHECK", RuleBelowMinimum: "BELOW_MINIMUM",
+	RuleConflict: "CONFLICT", RuleInvalidFieldDL: "INVALID_FIELD_VALUE",
+}
+
+// MaxHypotheses is the hypothesis slate's limit of active items.
+const MaxHypotheses = 6
+
+// arrayFields are merged by union on EDIT unless replaced.
+var arrayFields = map[string]bool{"anchors": true, "conflicts_with": true, "references": true}
+
+// forbiddenKeys are dropped from every payload (prototype pollution in the
+// reference implementation; meaningless here, but never stored).
+var forbiddenKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+
+// systemKey reports whether a payload key belongs to the merge (id and kill
+// state) and is dropped silently.
+func systemKey(k string) bool {
+	return k == "id" || k == "kill_reason" || strings.HasPrefix(k, "killed")
+}
+
+// flagKey reports whether k is a replace flag ("replace" or "<field>_replace"
+// with a boolean value); flags steer the merge and are not stored.
+func flagKey(payload *jsonv.Value, k string) bool {
+	if k != "replace" && !strings.HasSuffix(k, "_replace") {
+		return false
+	}
+	v := payload.Get(k)
+	return v != nil && v.Kind == jsonv.Bool
+}
+
+func flagTrue(payload *jsonv.Value, k string) bool {
+	v := payload.Get(k)
+	return v != nil && v.Kind == jsonv.Bool && v.Bool
+}
+
+// stored reports whether a payload key is stored on the item.
+func stored(payload *jsonv.Value, k string) bool {
+	return !systemKey(k) && !forbiddenKeys[k] && !flagKey(payload, k)
+}
+
+type merger struct {
+	a      *Artifact
+	d      Applied
+	events []Event
+}
+
+func (m *merger) event(rule string, sev diag.Severity, anchor, field, msg, hint string) {
+	m.events = append(m.events, Event{
+		Rule: rule, Code: codes[rule], Severity: sev, Message: msg, Hint: hint,
+		Msg: m.d.Msg, MsgID: m.d.MsgID, Block: m.d.Block, Field: field, Anchor: anchor,
+	})
+}
+
+// Apply merges one delta. It reports whether the delta was applied (the
+// artifact changed or, for a repeated KILL, the delta succeeded as a no-op)
+// and the events it raised. A rejected delta leaves the artifact unchanged.
+//
+// Semantics (see docs/divergences.md §4 for the differences from upstream):
+//   - ADD assigns max+1 of the section's ids (killed ids count, never reused;
+//     predictions are flat P1, P2, …). Payload keys id, killed*, kill_reason,
+//     __proto__/constructor/prototype and boolean replace flags are dropped.
+//     A 7th active hypothesis is rejected (MG-003) and consumes no id.
+//   - EDIT needs an existing item of that section (MG-001) that is not killed
+//     (MG-002, skipped). anchors, conflicts_with and references are unioned
+//     unless "<field>_replace": true or "replace": true; other fields are
+//     assigned whole. The first research_thread EDIT creates the RT. Two EDITs
+//     in the same round setting one field to different values raise MG-008;
+//     the later one wins.
+//   - KILL is soft and idempotent (a repeated KILL is applied as a no-op, the
+//     first reason stays). research_thread cannot be killed (MG-001). After a
+//     hypothesis or assumption KILL, MG-004 / MG-005 report a missing third
+//     alternative / scale check.
+//
+// Conflicts are looked for within a round: the deltas between two snapshots
+// (Clone calls, one per COMPILED message) with the same a.Version.
+func (a *Artifact) Apply(d Applied) (applied bool, events []Event) {
+	if d.Delta == nil {
+		return false, nil
+	}
+	if a.Items == nil {
+		a.Items = map[string][]*Item{}
+	}
+	if a.writes == nil {
+		a.writes = map[string]fieldWrite{}
+	}
+	if a.gen == nil {
+		a.gen = new(int64)
+	}
+	m := &merger{a: a, d: d}
+	var id string
+	var ok bool
+	switch d.Delta.Op {
+	case delta.OpAdd:
+		id, ok = m.add()
+	case delta.OpEdit:
+		id, ok = m.edit()
+	case delta.OpKill:
+		id, ok = m.kill()
+	default:
+		m.event(RuleInvalidTarget, diag.Error, strings.TrimSpace(d.Delta.Op+" "+d.Delta.Section), "",
+			fmt.Sprintf("Unknown operation %q; the delta was not applied.", d.Delta.Op),
+			"Use one of ADD, EDIT, KILL (delta_output_format_v0.1.md).")
+	}
+	if ok {
+		a.credit(d, id)
+	}
+	for i := range m.events {
+		m.events[i].Applied = ok
+	}
+	return ok, m.events
+}
+
+// credit records an applied delta on its agent.
+func (a *Artifact) credit(d Applied, id string) {
+	if d.At.After(a.UpdatedAt) {
+		a.UpdatedAt = d.At
+	}
+	var c *Contributor
+	for _, k := range a.Contributors {
+		if k.Agent == d.Agent {
+			c = k
+			break
+		}
+	}
+	if c == nil {
+		c = &Contributor{Agent: d.Agent, FirstAt: d.At, LastAt: d.At}
+		a.Contributors = append(a.Contributors, c)
+	}
+	if d.At.After(c.LastAt) {
+		c.LastAt = d.At
+	}
+	c.Deltas++
+	if id == "" {
+		return
+	}
+	for _, x := range c.Items {
+		if x == id {
+			return
+		}
+	}
+	c.Items = append(c.Items, id)
+}
+
+func knownSection(s string) bool {
+	_, ok := delta.Prefix[s]
+	return ok
+}
+
+func (m *merger) add() (string, bool) {
+	d := m.d.Delta
+	sec := d.Section
+	anchor := "ADD " + sec
+	if sec == delta.ResearchThread || !knownSection(sec) {
+		what := fmt.Sprintf("Section %q is not a valid section", sec)
+		hint := "Use one of hypothesis_slate, predictions_table, discriminative_tests, assumption_ledger, anomaly_register, adversarial_critique (delta_output_format_v0.1.md, Valid Section Values)."
+		if sec == delta.ResearchThread {
+			what = "research_thread does not accept ADD"
+			hint = "Research Thread: \"EDIT only: ADDs are invalid; only EDIT is allowed\" (artifact_delta_spec_v0.1.md); send an EDIT with target_id \"RT\"."
+		}
+		m.event(RuleInvalidTarget, diag.Error, anchor, "", what+"; the delta was not applied.", hint)
+		return "", false
+	}
+	if sec == delta.HypothesisSlate {
+		if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
+			anchor += " " + oneLine(name)
+		}
+		if n := len(m.a.Active(sec)); n >= MaxHypotheses {
+			m.event(RuleSectionLimit, diag.Error, anchor, "",
+				fmt.Sprintf("The hypothesis slate already has %d active hypotheses; this ADD would exceed the limit of %d and was rejected.", n, MaxHypotheses),
+				"Hypothesis Slate: \"Maximum 6 items (including third alternative)\" (artifact_delta_spec_v0.1.md); KILL a superseded hypothesis before adding another.")
+			return "", false
+		}
+	}
+	fields := jsonv.NewObject()
+	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
+		for _, k := range p.Keys {
+			if stored(p, k) {
+				fields.Set(k, p.Map[k].Clone())
+			}
+		}
+	}
+	id := m.a.nextID(sec)
+	it := &Item{ID: id, Section: sec, Fields: fields, AddedBy: m.d.Agent, AddedAt: m.d.At}
+	m.a.Items[sec] = append(m.a.Items[sec], it)
+	if sec == delta.PredictionsTable {
+		m.checkPredictions(it, d.Payload, "ADD "+id+" "+sec)
+	}
+	return id, true
+}
+
+// notFound explains a target that is not in its section.
+func (m *merger) notFound(op, sec, target string) {
+	anchor := op + " " + target + " " + sec
+	msg := fmt.Sprintf("%s target %s does not exist in %s; the delta was not applied.", op, target, sec)
+	var fold *Item
+	for _, s := range delta.Sections {
+		for _, it := range m.a.Section(s) {
+			if fold == nil && strings.EqualFold(it.ID, target) {
+				fold = it
+			}
+		}
+	}
+	switch {
+	case fold != nil && fold.ID == target:
+		msg += fmt.Sprintf(" %s is a %s id: use \"section\": %q.", target, fold.Section, fold.Section)
+	case fold != nil && fold.Section == sec:
+		msg += fmt.Sprintf(" Did you mean %s? Ids are case-sensitive.", fold.ID)
+	case fold != nil:
+		msg += fmt.Sprintf(" Did you mean %s of %s? Ids are case-sensitive.", fold.ID, fold.Section)
+	default:
+		if s := sectionOf(strings.ToUpper(target)); s != "" && s != sec {
+			msg += fmt.Sprintf(" %s is a %s id, not a %s id.", target, s, sec)
+		} else {
+			var ids []string
+			for _, it := range m.a.Section(sec) {
+				ids = append(ids, it.ID)
+			}
+			switch {
+			case len(ids) == 0:
+				msg += fmt.Sprintf(" %s has no items yet.", sec)
+			case len(ids) <= 12:
+				msg += fmt.Sprintf(" %s has %s.", sec, strings.Join(ids, ", "))
+			}
+		}
+	}
+	m.event(RuleInvalidTarget, diag.Error, anchor, "", msg,
+		"target_id MUST reference an existing, non-killed item (artifact_delta_spec_v0.1.md); use an id from the latest COMPILED artifact, or ADD a new item with target_id null.")
+}
+
+func (m *merger) edit() (string, bool) {
+	d := m.d.Delta
+	sec := d.Section
+	if !knownSection(sec) {
+		m.event(RuleInvalidTarget, diag.Error, "EDIT "+d.Target+" "+sec, "",
+			fmt.Sprintf("Section %q is not a valid section; the delta was not applied.", sec),
+			"Use one of the section ids of delta_output_format_v0.1.md, Valid Section Values.")
+		return "", false
+	}
+	var it *Item
+	if sec == delta.ResearchThread {
+		if d.Target != "" && d.Target != "RT" {
+			m.notFound("EDIT", sec, d.Target)
+			return "", false
+		}
+		if m.a.RT == nil {
+			m.a.RT = &Item{ID: "RT", Section: sec, Fields: jsonv.NewObject(), AddedBy: m.d.Agent, AddedAt: m.d.At}
+		}
+		it = m.a.RT
+	} else {
+		if d.Target == "" {
+			m.event(RuleInvalidTarget, diag.Error, "EDIT "+sec, "",
+				"EDIT has no target_id; the delta was not applied.",
+				"target_id MUST reference an existing, non-killed item (artifact_delta_spec_v0.1.md); set it to the id of the item to edit.")
+			return "", false
+		}
+		it = m.a.Find(sec, d.Target)
+		if it == nil {
+			m.notFound("EDIT", sec, d.Target)
+			return "", false
+		}
+		if it.Killed {
+			m.event(RuleTargetKilled, diag.Warning, "EDIT "+it.ID+" "+sec, "",
+				fmt.Sprintf("EDIT of %s was skipped because %s was killed by %s.", it.ID, it.ID, it.KilledBy),
+				"\"Killed items cannot be edited; to restore a killed item, create a new ADD with the same content\" (artifact_delta_spec_v0.1.md).")
+			return "", false
+		}
+	}
+	anchor := "EDIT " + it.ID + " " + sec
+	p := d.Payload
+	if p != nil && p.Kind == jsonv.Object {
+		replaceAll := flagTrue(p, "replace")
+		for _, k := range p.Keys {
+			if !stored(p, k) {
+				continue
+			}
+			in := p.Map[k]
+			if arrayFields[k] && !replaceAll && !flagTrue(p, k+"_replace") {
+				it.Fields.Set(k, union(it.Fields.Get(k), in, k == "references"))
+				continue
+			}
+			nv := in.Clone()
+			key := sec + "\x00" + it.ID + "\x00" + k
+			gen := atomic.LoadInt64(m.a.gen)
+			if w, ok := m.a.writes[key]; ok && w.Round == m.a.Version && w.Gen == gen && !jsonv.Equal(w.Value, nv) {
+				m.event(RuleConflict, diag.Warning, anchor+" "+k, k,
+					fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
+						it.ID, k, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
+					"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
+			}
+			m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.Version, Gen: gen, Msg: m.d.Msg, Block: m.d.Block}
+			it.Fields.Set(k, nv)
+		}
+		if sec == delta.PredictionsTable && p.Has("predictions") {
+			m.checkPredictions(it, p, anchor)
+		}
+	}
+	return it.ID, true
+}
+
+// brief quotes a value for a message, cut to 80 bytes.
+func brief(v *jsonv.Value) string {
+	s := v.Text()
+	if len(s) > 80 {
+		cut := 77
+		for cut > 0 && !utf8Start(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// list returns the elements of an array value; a single non-null value is a
+// one-element list.
+func list(v *jsonv.Value) []*jsonv.Value {
+	switch {
+	case v == nil || v.Kind == jsonv.Null:
+		return nil
+	case v.Kind == jsonv.Array:
+		return v.Arr
+	}
+	return []*jsonv.Value{v}
+}
+
+// union returns old ∪ in in insertion order, without duplicates; references
+// are the same when session, item and relation are.
+func union(old, in *jsonv.Value, refs bool) *jsonv.Value {
+	out := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	add := func(e *jsonv.Value) {
+		for _, x := range out.Arr {
+			if sameElem(x, e, refs) {
+				return
+			}
+		}
+		out.Arr = append(out.Arr, e.Clone())
+	}
+	for _, e := range list(old) {
+		add(e)
+	}
+	for _, e := range list(in) {
+		add(e)
+	}
+	return out
+}
+
+func sameElem(a, b *jsonv.Value, refs bool) bool {
+	if refs && a.Kind == jsonv.Object && b.Kind == jsonv.Object {
+		for _, k := range []string{"session", "item", "relation"} {
+			if !jsonv.Equal(a.Get(k), b.Get(k)) {
+				return false
+			}
+		}
+		return true
+	}
+	return jsonv.Equal(a, b)
+}
+
+// checkPredictions reports prediction cells keyed by no existing hypothesis.
+func (m *merger) checkPredictions(it *Item, payload *jsonv.Value, anchor string) {
+	preds := payload.Get("predictions")
+	if preds == nil {
+		return
+	}
+	if preds.Kind != jsonv.Object {
+		m.event(RuleInvalidFieldDL, diag.Warning, anchor+" predictions", "predictions",
+			fmt.Sprintf("%s predictions is %s, not an object keyed by hypothesis id; its cells cannot be placed in the table.", it.ID, article(preds.Kind.String())),
+			"predictions_table payload: \"predictions\": {\"H1\": \"string (outcome)\", \"H2\": \"string (outcome)\", ...} (delta_output_format_v0.1.md, Payload Schemas by Section).")
+		return
+	}
+	for _, k := range preds.Keys {
+		if m.a.resolveHyp(k) != "" {
+			continue
+		}
+		m.event(RuleInvalidFieldDL, diag.Warning, anchor+" predictions."+k, "predictions",
+			fmt.Sprintf("%s predicts an outcome for %s, which is not a hypothesis of the slate; the cell has no column.", it.ID, k),
+			"Key predictions by existing hypothesis ids: \"predictions\": {\"H1\": \"string (outcome)\", ...} (delta_output_format_v0.1.md, Payload Schemas by Section); ADD the hypothesis first.")
+	}
+}
+
+func (m *merger) kill() (string, bool) {
+	d := m.d.Delta
+	sec := d.Section
+	if sec == delta.ResearchThread {
+		m.event(RuleInvalidTarget, diag.Error, "KILL RT "+sec, "",
+			"The research thread cannot be killed; the delta was not applied.",
+			"Research Thread: \"EDIT only\" and \"There is exactly ONE research thread\" (artifact_delta_spec_v0.1.md); EDIT the research thread instead.")
+		return "", false
+	}
+	if !knownSection(sec) {
+		m.event(RuleInvalidTarget, diag.Error, "KILL "+d.Target+" "+sec, "",
+			fmt.Sprintf("Section %q is not a valid section; the delta was not applied.", sec),
+			"Use one of the section ids of delta_output_format_v0.1.md, Valid Section Values.")
+		return "", false
+	}
+	if d.Target == "" {
+		m.event(RuleInvalidTarget, diag.Error, "KILL "+sec, "",
+			"KILL has no target_id; the delta was not applied.",
+			"target_id MUST reference an existing, non-killed item (artifact_delta_spec_v0.1.md); set it to the id of the item to kill.")
+		return "", false
+	}
+	it := m.a.Find(sec, d.Target)
+	if it == nil {
+		m.notFound("KILL", sec, d.Target)
+		return "", false
+	}
+	if it.Killed {
+		// "KILL + KILL (same target): Idempotent, both succeed."
+		return "", true
+	}
+	it.Killed = true
+	it.KilledBy = m.d.Agent
+	it.KilledAt = m.d.At
+	if r := d.Payload.Get("reason"); r != nil && !r.IsNull() {
+		if s, ok := r.AsString(); ok {
+			it.KillReason = strings.TrimSpace(s)
+		} else {
+			it.KillReason = r.Text()
+		}
+	}
+	anchor := "KILL " + it.ID + " " + sec
+	switch sec {
+	case delta.HypothesisSlate:
+		if !m.a.HasThirdAlternative() {
+			msg := fmt.Sprintf("No active third alternative hypothesis remains after the KILL of %s.", it.ID)
+			if IsThirdAlternative(it) {
+				msg = fmt.Sprintf("The KILL of %s removed the last active third alternative hypothesis.", it.ID)
+			}
+			m.event(RuleNoThirdAlt, diag.Warning, anchor, "", msg+" The KILL was applied.",
+				"Hypothesis Slate: \"Cannot kill the last third alternative without adding a replacement\" (artifact_delta_spec_v0.1.md); ADD a hypothesis with \"third_alternative\": true.")
+		}
+	case delta.AssumptionLedger:
+		if !m.a.HasScaleCheck() {
+			msg := fmt.Sprintf("No active scale/physics check assumption remains after the KILL of %s.", it.ID)
+			if IsScaleCheck(it) {
+				msg = fmt.Sprintf("The KILL of %s removed the last active scale/physics check assumption.", it.ID)
+			}
+			m.event(RuleNoScaleCheck, diag.Warning, anchor, "", msg+" The KILL was applied.",
+				"Assumption Ledger: \"At least one assumption must be a scale/physics check\" (artifact_delta_spec_v0.1.md); ADD an assumption with \"scale_check\": true.")
+		}
+	}
+	return it.ID, true
+}
+
+// minimums of the compiled artifact, per section (artifact_schema_v0.1.md).
+var minimums = []struct {
+	Section   string
+	Min       int
+	One, Many string
+	Hint      string
+}{
+	{delta.ResearchThread, 1, "research thread", "research threads", "\"Exactly ONE research thread per artifact\" (artifact_schema_v0.1.md); send an EDIT of research_thread with target_id \"RT\"."},
+	{delta.HypothesisSlate, 3, "hypothesis", "hypotheses", "\"Minimum 2 hypotheses + 1 third alternative = 3 total\" (artifact_schema_v0.1.md); ADD hypotheses, one with \"third_alternative\": true."},
+	{delta.PredictionsTable, 3, "prediction", "predictions", "\"Minimum 3 predictions\" (artifact_schema_v0.1.md); ADD discriminative predictions to predictions_table."},
+	{delta.DiscriminativeTests, 2, "test", "tests", "\"Minimum 2 tests\" (artifact_schema_v0.1.md); ADD discriminative tests with potency checks."},
+	{delta.AssumptionLedger, 3, "assumption", "assumptions", "\"Minimum 3 assumptions\" and \"At least ONE must be a scale/physics check\" (artifact_schema_v0.1.md); ADD assumptions, one with \"scale_check\": true."},
+	{delta.AdversarialCritique, 2, "critique", "critiques", "\"Minimum 2 critiques\" (artifact_schema_v0.1.md); ADD adversarial critiques, one a real third alternative."},
+}
+
+// Check reports the sections of the artifact below their minimum (MG-006
+// BELOW_MINIMUM, one warning per section). The hypothesis slate also needs an
+// active third alternative and the assumption ledger an active scale check.
+func (a *Artifact) Check() []Event {
+	var out []Event
+	for _, mn := range minimums {
+		n := len(a.Active(mn.Section))
+		var msg string
+		switch {
+		case mn.Section == delta.ResearchThread:
+			if n == 0 {
+				msg = "The artifact has no research thread."
+			}
+		case n < mn.Min:
+			noun := mn.Many
+			if n == 1 {
+				noun = mn.One
+			}
+			msg = fmt.Sprintf("The %s section has %d active %s; at least %d are required.", mn.Section, n, noun, mn.Min)
+		}
+		switch {
+		case mn.Section == delta.HypothesisSlate && !a.HasThirdAlternative():
+			if msg == "" {
+				msg = "The hypothesis_slate section has no active third alternative."
+			} else if n > 0 {
+				msg += " None of them is a third alternative."
+			}
+		case mn.Section == delta.AssumptionLedger && !a.HasScaleCheck():
+			if msg == "" {
+				msg = "The assumption_ledger section has no active scale/physics check."
+			} else if n > 0 {
+				msg += " None of them is a scale/physics check."
+			}
+		}
+		if msg == "" {
+			continue
+		}
+		out = append(out, Event{
+			Rule: RuleBelowMinimum, Code: codes[RuleBelowMinimum], Severity: diag.Warning,
+			Message: msg, Hint: mn.Hint, Msg: -1, Block: -1, Field: "",
+			Anchor: "BELOW_MINIMUM " + mn.Section, Applied: true,
+		})
+	}
+	return out
+}
+
+// article prefixes a noun with "a" or "an".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}

@@ -1,0 +1,291 @@
+// Package compile turns one Agent Mail thread into a compiled thread: every
+// body parsed once, delta blocks validated, deltas merged deterministically,
+// the artifact at each COMPILED message and the current artifact.
+//
+// The flow is files → messages (mailbox) → threads → compiled thread (this
+// package) → findings (rules) → reporters.
+package compile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/compile/subject"
+)
+
+// Options control compilation.
+type Options struct {
+	// Agents are agents known from configuration (MG-007).
+	Agents []string
+	// ArchiveAgents are agents known from archive profiles (MG-007).
+	ArchiveAgents []string
+	// Epoch, when non-zero, is SOURCE_DATE_EPOCH: the compile time written
+	// into the current artifact. Otherwise it is the thread's last message time.
+	Epoch time.Time
+}
+
+// Msg is a message with its parsed body.
+type Msg struct {
+	*mailbox.Message
+	Subject subject.Subject
+	Doc     *body.Doc     // nil when the message has no body
+	Blocks  []delta.Block // delta blocks (DELTA messages only)
+}
+
+// BodyPos maps a byte range of the body to the file.
+func (m *Msg) BodyPos(start, end int) source.Pos { return m.Message.BodyPos(start, end) }
+
+// Version is the artifact as of one COMPILED message.
+type Version struct {
+	N        int // the version the COMPILED message announces (or its ordinal)
+	Msg      int // index of the COMPILED message in Thread.Msgs
+	Artifact *artifact.Artifact
+}
+
+// Stats counts a thread's delta blocks.
+type Stats struct {
+	DeltaMsgs int
+	Blocks    int
+	Valid     int
+	Invalid   int
+	Applied   int
+}
+
+// Thread is a compiled thread.
+type Thread struct {
+	Key      string
+	ThreadID string
+	Project  string
+	Msgs     []*Msg
+	// Findings are the input and compile findings of this thread: IN-002…
+	// IN-005, MB-004, MB-005, DL-, MG-, RF-003.
+	Findings []diag.Finding
+	Versions []Version
+	Current  *artifact.Artifact
+	Version  int
+	Stats    Stats
+	// Known is the set of known agents (MG-007); empty when none are known.
+	Known map[string]bool
+}
+
+// File returns the main input file of the thread (the file of its first message).
+func (t *Thread) File() string {
+	if len(t.Msgs) == 0 {
+		return ""
+	}
+	return t.Msgs[0].Src.File
+}
+
+// Thread compiles one loaded thread.
+func Compile(mt *mailbox.Thread, opt Options) *Thread {
+	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project}
+	t.Findings = append(t.Findings, mt.Findings...)
+	id := mt.ThreadID
+	if id == "" {
+		id = mt.Key
+	}
+	t.Msgs = make([]*Msg, len(mt.Messages))
+	for i, m := range mt.Messages {
+		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
+		if m.HasBody {
+			msg.Doc = body.Parse(m.Body)
+		}
+		t.Msgs[i] = msg
+	}
+	t.Known = knownAgents(t, opt)
+
+	// Parse delta blocks of DELTA messages only (never examples embedded in
+	// KICKOFF bodies) and collect the valid deltas in merge order.
+	type pending struct {
+		d     *delta.Delta
+		msg   int
+		block int
+	}
+	var deltas []pending
+	for i, m := range t.Msgs {
+		if m.Subject.Kind != subject.Delta || m.Doc == nil {
+			continue
+		}
+		t.Stats.DeltaMsgs++
+		blocks, problems := delta.Analyze(m.Doc)
+		m.Blocks = blocks
+		for _, p := range problems {
+			t.addLocal(m, p)
+		}
+		for j := range blocks {
+			b := &blocks[j]
+			t.Stats.Blocks++
+			for _, p := range b.Problems {
+				t.addLocal(m, p)
+			}
+			if b.Valid() {
+				t.Stats.Valid++
+				deltas = append(deltas, pending{b.Delta, i, j})
+			} else {
+				t.Stats.Invalid++
+			}
+		}
+	}
+	// Messages are already in protocol order (instant, then input order), so
+	// (message index, block index) is the merge order.
+	sort.SliceStable(deltas, func(a, b int) bool {
+		if deltas[a].msg != deltas[b].msg {
+			return deltas[a].msg < deltas[b].msg
+		}
+		return deltas[a].block < deltas[b].block
+	})
+
+	art := artifact.New(id)
+	next := 0
+	ordinal := 0
+	lastVersion := 0
+	for i, m := range t.Msgs {
+		// Apply every delta posted before this message.
+		for next < len(deltas) && deltas[next].msg < i {
+			t.apply(art, deltas[next].d, deltas[next].msg, deltas[next].block)
+			next++
+		}
+		if m.Subject.Kind == subject.Compiled {
+			ordinal++
+			n := m.Subject.Version
+			if n == 0 {
+				n = ordinal
+			}
+			snap := art.Clone()
+			snap.Version = n
+			snap.CompiledAt = m.Created
+			snap.CompiledBy = m.From
+			snap.MessageID = m.ID
+			t.Versions = append(t.Versions, Version{N: n, Msg: i, Artifact: snap})
+			lastVersion = n
+		}
+	}
+	for ; next < len(deltas); next++ {
+		t.apply(art, deltas[next].d, deltas[next].msg, deltas[next].block)
+	}
+	t.Version = lastVersion
+	lastMsg := -1
+	if len(deltas) > 0 {
+		lastMsg = deltas[len(deltas)-1].msg
+	}
+	if len(t.Versions) == 0 || lastMsg > t.Versions[len(t.Versions)-1].Msg {
+		t.Version = lastVersion + 1
+	}
+	art.Version = t.Version
+	art.CompiledBy = "brenner-ci"
+	switch {
+	case !opt.Epoch.IsZero():
+		art.CompiledAt = opt.Epoch.UTC()
+	case len(t.Msgs) > 0:
+		art.CompiledAt = t.Msgs[len(t.Msgs)-1].Created
+	}
+	if n := len(t.Versions); n > 0 && t.Versions[n-1].Msg > lastMsg {
+		// The current artifact is the latest COMPILED version.
+		art.MessageID = t.Versions[n-1].Artifact.MessageID
+	}
+	// Section minimums apply to threads that build an artifact: those with
+	// DELTA messages. A coordination thread has no artifact to be short of.
+	if t.Stats.DeltaMsgs > 0 {
+		for _, ev := range art.Check() {
+			t.Findings = append(t.Findings, t.event(ev))
+		}
+	}
+	t.Current = art
+	return t
+}
+
+func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
+	m := t.Msgs[msg]
+	agent := strings.TrimSpace(m.From)
+	if agent == "" {
+		agent = "unknown"
+	}
+	if len(t.Known) > 0 && !t.Known[strings.ToLower(agent)] {
+		b := &m.Blocks[block]
+		t.Findings = append(t.Findings, diag.Finding{
+			Rule: "MG-007", Code: "UNKNOWN_AGENT", Severity: diag.Warning,
+			Message: fmt.Sprintf("DELTA from %q, who is not a registered contributor of this thread; the delta is still applied.", agent),
+			Hint:    "Register the agent (config agents:, archive profile) or send the KICKOFF to it.",
+			Pos:     m.BodyPos(b.Fence.Start, b.Fence.End), Thread: t.Key, MsgID: m.ID,
+			Anchor: "agent " + agent,
+		})
+	}
+	applied, events := art.Apply(artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block})
+	if applied {
+		t.Stats.Applied++
+	}
+	for _, ev := range events {
+		t.Findings = append(t.Findings, t.event(ev))
+	}
+}
+
+// event turns a merge event into a finding at its delta block.
+func (t *Thread) event(ev artifact.Event) diag.Finding {
+	f := diag.Finding{Rule: ev.Rule, Code: ev.Code, Severity: ev.Severity, Message: ev.Message,
+		Hint: ev.Hint, Thread: t.Key, Anchor: ev.Anchor}
+	if ev.Msg >= 0 && ev.Msg < len(t.Msgs) {
+		m := t.Msgs[ev.Msg]
+		f.MsgID = m.ID
+		if ev.Block >= 0 && ev.Block < len(m.Blocks) {
+			b := &m.Blocks[ev.Block]
+			f.Pos = m.BodyPos(b.Fence.Start, b.Fence.End)
+			if ev.Field != "" && b.Delta != nil && b.Delta.Payload != nil {
+				if off, ok := b.Delta.Payload.KeyOff[ev.Field]; ok {
+					f.Pos = m.BodyPos(b.BodyOffset(off), b.BodyOffset(off+len(ev.Field)+2))
+				}
+			}
+		} else {
+			f.Pos = m.Pos("subject")
+		}
+	} else if len(t.Msgs) > 0 {
+		// Whole-artifact events (BELOW_MINIMUM) point at the thread's last message.
+		m := t.Msgs[len(t.Msgs)-1]
+		f.Pos = m.Pos("subject")
+		f.MsgID = m.ID
+	}
+	f.Pos = f.Pos.Normalize()
+	return f
+}
+
+// addLocal converts a body-relative problem to a finding.
+func (t *Thread) addLocal(m *Msg, p diag.Local) {
+	f := diag.Finding{Rule: p.Rule, Code: p.Code, Severity: p.Severity, Message: p.Message, Hint: p.Hint,
+		Anchor: p.Anchor, Thread: t.Key, MsgID: m.ID, Pos: m.BodyPos(p.Start, p.End).Normalize()}
+	if p.Fix != nil {
+		f.Fix = &diag.Fix{Description: p.Fix.Description, Pos: m.BodyPos(p.Fix.Start, p.Fix.End).Normalize(), Text: p.Fix.Text}
+	}
+	t.Findings = append(t.Findings, f)
+}
+
+// knownAgents is the set of agents allowed to contribute (MG-007): from
+// config, archive profiles, and the KICKOFF's sender and recipients. It is
+// empty (no check) when nothing is known.
+func knownAgents(t *Thread, opt Options) map[string]bool {
+	known := map[string]bool{}
+	add := func(names ...string) {
+		for _, n := range names {
+			if n = strings.TrimSpace(n); n != "" {
+				known[strings.ToLower(n)] = true
+			}
+		}
+	}
+	add(opt.Agents...)
+	add(opt.ArchiveAgents...)
+	for _, m := range t.Msgs {
+		if m.Subject.Kind == subject.Kickoff && m.RecipientsKnown {
+			add(m.From)
+			add(m.To...)
+			add(m.CC...)
+			add(m.BCC...)
+		}
+	}
+	return known
+}

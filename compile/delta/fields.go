@@ -1,0 +1,434 @@
+package delta
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+)
+
+// reqField is a required payload field of an ADD.
+type reqField struct {
+	name string
+	// lenient reports whether a missing field is only a warning (the block
+	// stays valid); see docs/divergences.md §3.
+	lenient func(p *jsonv.Value) bool
+	def     string // value filled in when a lenient field is missing ("" = none)
+}
+
+func always(*jsonv.Value) bool { return true }
+
+func thirdAlternative(p *jsonv.Value) bool {
+	t := p.Get("third_alternative")
+	return t != nil && t.Kind == jsonv.Bool && t.Bool
+}
+
+// required lists each section's required ADD fields (delta_output_format_v0.1.md,
+// Failure Mode 5), with the leniency brenner-ci applies.
+var required = map[string][]reqField{
+	HypothesisSlate:     {{name: "name"}, {name: "claim"}, {name: "mechanism", lenient: thirdAlternative}, {name: "anchors", lenient: thirdAlternative}},
+	PredictionsTable:    {{name: "condition"}, {name: "predictions"}},
+	DiscriminativeTests: {{name: "name"}, {name: "procedure"}, {name: "discriminates"}, {name: "expected_outcomes"}},
+	AssumptionLedger:    {{name: "name"}, {name: "statement"}, {name: "load"}, {name: "test"}, {name: "status", lenient: always, def: "unchecked"}},
+	AnomalyRegister:     {{name: "name"}, {name: "observation"}, {name: "conflicts_with"}, {name: "status", lenient: always, def: "active"}},
+	AdversarialCritique: {{name: "name"}, {name: "attack"}, {name: "evidence", lenient: always}, {name: "current_status", lenient: always}},
+}
+
+// synonyms maps payload keys agents use instead of a required field, by
+// section, to that field (they are mentioned in DL-005 messages).
+var synonyms = map[string]map[string]string{
+	HypothesisSlate:     {"statement": "claim", "hypothesis": "claim", "description": "claim", "title": "name", "basis": "mechanism", "anchor": "anchors", "citations": "anchors"},
+	PredictionsTable:    {"observation": "condition", "prediction": "predictions", "outcomes": "predictions"},
+	DiscriminativeTests: {"title": "name", "design": "procedure", "method": "procedure", "protocol": "procedure", "outcomes": "expected_outcomes", "predictions": "expected_outcomes", "separates": "discriminates"},
+	AssumptionLedger:    {"assumption": "statement", "description": "statement", "claim": "statement", "title": "name"},
+	AnomalyRegister:     {"description": "observation", "conflicts": "conflicts_with", "title": "name"},
+	AdversarialCritique: {"critique": "attack", "content": "attack", "description": "attack", "status": "current_status", "title": "name"},
+}
+
+// RequiredFields returns the payload fields the spec requires on an ADD to sec.
+func RequiredFields(sec string) []string {
+	var out []string
+	for _, r := range required[sec] {
+		out = append(out, r.name)
+	}
+	return out
+}
+
+// missing reports whether a required field counts as absent: absent, null,
+// a blank string, or an empty object or array.
+func missing(v *jsonv.Value) bool {
+	if v == nil {
+		return true
+	}
+	switch v.Kind {
+	case jsonv.Null:
+		return true
+	case jsonv.String:
+		return strings.TrimSpace(v.Str) == ""
+	case jsonv.Object:
+		return len(v.Keys) == 0
+	case jsonv.Array:
+		return len(v.Arr) == 0
+	}
+	return false
+}
+
+// required checks an ADD's required fields (DL-005) and returns the fields it
+// filled in with defaults.
+func (c *checker) required(sec string, pv *jsonv.Value) []string {
+	var hard, soft, defaulted []string
+	for _, r := range required[sec] {
+		if !missing(pv.Get(r.name)) {
+			continue
+		}
+		if r.lenient != nil && r.lenient(pv) {
+			if r.def != "" {
+				pv.Set(r.name, &jsonv.Value{Kind: jsonv.String, Str: r.def, Off: pv.End - 1, End: pv.End - 1})
+				defaulted = append(defaulted, r.name)
+			} else {
+				soft = append(soft, r.name)
+			}
+			continue
+		}
+		hard = append(hard, r.name)
+	}
+	all := strings.Join(RequiredFields(sec), ", ")
+	hint := fmt.Sprintf("An ADD to %s needs %s (delta_output_format_v0.1.md, Failure Mode 5: required payload fields by section).", sec, all)
+	if len(hard) > 0 {
+		what := "is missing required payload field"
+		if len(hard) > 1 {
+			what += "s"
+		}
+		if len(pv.Keys) == 0 {
+			what = "has an empty payload; it needs"
+		}
+		var seen []string
+		for _, k := range pv.Keys {
+			if f := synonyms[sec][k]; f != "" && contains(hard, f) {
+				seen = append(seen, fmt.Sprintf("%q instead of %q", k, f))
+			}
+		}
+		also := ""
+		if len(seen) > 0 {
+			also = " It has " + strings.Join(seen, ", ") + "."
+		}
+		c.at("DL-005", diag.Error, pv, fmt.Sprintf("ADD to %s %s %s; the block is rejected (failure mode 5: empty or incomplete payload on ADD).%s",
+			sec, what, strings.Join(hard, ", "), also), hint, nil)
+	}
+	for _, name := range defaulted {
+		def := ""
+		for _, r := range required[sec] {
+			if r.name == name {
+				def = r.def
+			}
+		}
+		c.at("DL-005", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; the item is added with %s %q.", sec, name, name, def), hint, nil)
+	}
+	if len(soft) > 0 {
+		them := "them"
+		if len(soft) == 1 {
+			them = "it"
+		}
+		why := "the item is added without " + them
+		if sec == HypothesisSlate {
+			why = "a third alternative is added without " + them + " (it needs only name and claim)"
+		}
+		c.at("DL-005", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; %s.", sec, strings.Join(soft, " or "), why), hint, nil)
+	}
+	return defaulted
+}
+
+// String fields by section (delta_output_format_v0.1.md, Payload Schemas).
+var stringFields = map[string][]string{
+	ResearchThread:      {"statement", "context", "why_it_matters"},
+	HypothesisSlate:     {"name", "claim", "mechanism"},
+	PredictionsTable:    {"condition"},
+	DiscriminativeTests: {"name", "procedure", "discriminates", "potency_check", "feasibility"},
+	AssumptionLedger:    {"name", "statement", "load", "test", "calculation"},
+	AnomalyRegister:     {"name", "observation", "resolution_plan"},
+	AdversarialCritique: {"name", "attack", "evidence", "current_status"},
+}
+
+var boolFields = map[string]bool{"third_alternative": true, "scale_check": true, "real_third_alternative": true, "anchors_replace": true, "replace": true}
+
+var statusValues = map[string][]string{
+	AssumptionLedger: {"unchecked", "verified", "falsified"},
+	AnomalyRegister:  {"active", "resolved", "deferred"},
+}
+
+// fields checks payload field values (DL-006).
+func (c *checker) fields(sec string, pv *jsonv.Value) {
+	hintSchema := fmt.Sprintf("See the %s payload schema (delta_output_format_v0.1.md, Payload Schemas by Section).", sec)
+	for _, k := range pv.Keys {
+		f := pv.Map[k]
+		if f.Kind == jsonv.Null {
+			continue
+		}
+		switch {
+		case contains(stringFields[sec], k):
+			if f.Kind != jsonv.String {
+				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
+			}
+		case boolFields[k]:
+			if f.Kind != jsonv.Bool {
+				var fix *diag.LocalFix
+				if f.Kind == jsonv.String && (f.Str == "true" || f.Str == "false") {
+					fix = c.replaceValue(f, f.Str, "Use the JSON boolean "+f.Str)
+				}
+				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a boolean (true or false).", k, kindA(f.Kind)), hintSchema, fix)
+			}
+		case k == "anchors":
+			c.anchors(f)
+		case k == "score" && sec == DiscriminativeTests:
+			c.score(f)
+		case k == "status" && statusValues[sec] != nil:
+			c.status(sec, f)
+		case (k == "predictions" && sec == PredictionsTable) || (k == "expected_outcomes" && sec == DiscriminativeTests):
+			c.byHypothesis(k, f, hintSchema)
+		case k == "conflicts_with" && sec == AnomalyRegister:
+			c.idList(k, f, hintSchema)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+const hintAnchors = `Anchors are transcript sections "§n" or ranges "§n-§m", evidence refs "EV-001" or "EV-001#E1", optionally followed by " [inference]", or the literal "inference" (artifact_schema_v0.1.md, Anchors Field Contract).`
+
+const mojibake = "\u00ac\u00df" // "¬ß": UTF-8 "§" (C2 A7) decoded as Mac Roman
+
+var reAnchor = regexp.MustCompile(`(?i)^(?:(?:§ ?\d+(?:\s*-\s*(?:§ ?)?\d+)?|EV-\d+(?:#E\d+)?)(?:\s*\[inference\])?|inference|\[inference\])$`)
+
+// ValidAnchor reports whether s is one anchor of the anchors field contract.
+func ValidAnchor(s string) bool { return reAnchor.MatchString(strings.TrimSpace(s)) }
+
+func (c *checker) anchors(f *jsonv.Value) {
+	if f.Kind == jsonv.String {
+		parts := strings.Split(f.Str, ",")
+		q := make([]string, 0, len(parts))
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				q = append(q, strconv.Quote(p))
+			}
+		}
+		c.at("DL-006", diag.Warning, f, "payload.anchors is a string, not an array of anchors.", hintAnchors,
+			c.replaceValue(f, "["+strings.Join(q, ", ")+"]", "Make anchors an array"))
+		return
+	}
+	if f.Kind != jsonv.Array {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", kindA(f.Kind)), hintAnchors, nil)
+		return
+	}
+	for i, e := range f.Arr {
+		if e.Kind != jsonv.String {
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, kindA(e.Kind)), hintAnchors, nil)
+			continue
+		}
+		s := e.Str
+		switch {
+		case strings.Contains(s, mojibake):
+			fixed := strings.ReplaceAll(s, mojibake, "§")
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf(`payload.anchors[%d] %q contains "¬ß", a known mojibake of "§" (UTF-8 read as Mac Roman); it is not a valid anchor.`, i, s),
+				hintAnchors, c.replaceValue(e, strconv.Quote(fixed), `Replace "¬ß" by "§"`))
+		case ValidAnchor(s):
+		case strings.Contains(s, ",") && allAnchors(strings.Split(s, ",")):
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q holds several anchors in one entry.", i, s),
+				"Put each anchor in its own array entry. "+hintAnchors, nil)
+		default:
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q is not an anchor.", i, s), hintAnchors, nil)
+		}
+	}
+}
+
+func allAnchors(parts []string) bool {
+	for _, p := range parts {
+		if !ValidAnchor(p) {
+			return false
+		}
+	}
+	return true
+}
+
+var scoreParts = []struct{ name, rubric string }{
+	{"likelihood_ratio", "0 = <2:1, 1 = 2-10:1, 2 = 10-100:1, 3 = >100:1"},
+	{"cost", "0 = >$100K, 1 = $10K-$100K, 2 = $1K-$10K, 3 = <$1K"},
+	{"speed", "0 = >1 year, 1 = 1-6 months, 2 = 1 week-1 month, 3 = <1 week"},
+	{"ambiguity", "0 = many confounds, 1 = some confounds, 2 = few confounds, 3 = digital readout"},
+}
+
+const hintScore = "Score each part on the evidence-per-week rubric, an integer 0-3 (artifact_schema_v0.1.md, Scoring Rubric; delta_output_format_v0.1.md, discriminative_tests schema)."
+
+func (c *checker) score(f *jsonv.Value) {
+	if f.Kind != jsonv.Object {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.score is %s, not an object of likelihood_ratio, cost, speed and ambiguity.", kindA(f.Kind)), hintScore, nil)
+		return
+	}
+	for _, p := range scoreParts {
+		v := f.Get(p.name)
+		if v == nil || v.Kind == jsonv.Null {
+			continue
+		}
+		if v.Kind != jsonv.Number {
+			var fix *diag.LocalFix
+			if n, err := strconv.Atoi(strings.TrimSpace(v.Str)); v.Kind == jsonv.String && err == nil && n >= 0 && n <= 3 {
+				fix = c.replaceValue(v, strconv.Itoa(n), "Use the number "+strconv.Itoa(n))
+			}
+			c.at("DL-006", diag.Warning, v, fmt.Sprintf("score.%s is %s, not an integer 0-3 (rubric: %s).", p.name, kindA(v.Kind), p.rubric), hintScore, fix)
+			continue
+		}
+		x, _ := v.Float()
+		if x == math.Trunc(x) && x >= 0 && x <= 3 {
+			continue
+		}
+		msg := fmt.Sprintf("score.%s is %s, out of range: score parts are integers 0-3 (rubric: %s).", p.name, v.Num, p.rubric)
+		if p.name == "likelihood_ratio" && x > 3 {
+			msg += fmt.Sprintf(" If you meant a ratio of %s:1, that scores %d.", v.Num, lrScore(x))
+		}
+		c.at("DL-006", diag.Warning, v, msg, hintScore, nil)
+	}
+}
+
+// lrScore maps a likelihood ratio r:1 to its rubric score.
+func lrScore(r float64) int {
+	switch {
+	case r < 2:
+		return 0
+	case r <= 10:
+		return 1
+	case r <= 100:
+		return 2
+	}
+	return 3
+}
+
+func (c *checker) status(sec string, f *jsonv.Value) {
+	vals := statusValues[sec]
+	hint := fmt.Sprintf("Use one of %s (artifact_delta_spec_v0.1.md, Section-Specific Rules).", strings.Join(vals, ", "))
+	if f.Kind != jsonv.String {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", kindA(f.Kind), strings.Join(vals, ", ")), hint, nil)
+		return
+	}
+	if contains(vals, f.Str) {
+		return
+	}
+	var fix *diag.LocalFix
+	msg := fmt.Sprintf("payload.status %q is not one of %s.", f.Str, strings.Join(vals, ", "))
+	if l := strings.ToLower(strings.TrimSpace(f.Str)); contains(vals, l) {
+		fix = c.replaceValue(f, strconv.Quote(l), "Use status "+l)
+		msg = fmt.Sprintf("payload.status %q is not one of %s (statuses are lower case).", f.Str, strings.Join(vals, ", "))
+	}
+	c.at("DL-006", diag.Warning, f, msg, hint, fix)
+}
+
+var reHypID = regexp.MustCompile(`^H[1-9][0-9]*$`)
+
+// byHypothesis checks an object keyed by hypothesis id (predictions,
+// expected_outcomes).
+func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
+	if f.Kind != jsonv.Object {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, kindA(f.Kind)), hint, nil)
+		return
+	}
+	for _, key := range f.Keys {
+		e := f.Map[key]
+		if !reHypID.MatchString(key) {
+			var fix *diag.LocalFix
+			ko := f.KeyOff[key]
+			up := strings.ToUpper(strings.TrimSpace(key))
+			msg := fmt.Sprintf("payload.%s key %q is not a hypothesis id (H<n>).", k, key)
+			if reHypID.MatchString(up) {
+				msg = fmt.Sprintf("payload.%s key %q is not a hypothesis id; did you mean %q?", k, key, up)
+				fix = c.replace(ko, ko+len(strconv.Quote(key)), strconv.Quote(up), "Use key "+up)
+			}
+			c.report("DL-006", diag.Warning, ko, ko+len(strconv.Quote(key)), msg, hint, fix)
+		}
+		if e.Kind != jsonv.String && e.Kind != jsonv.Null {
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.%s[%q] is %s, not a string.", k, key, kindA(e.Kind)), hint, nil)
+		}
+	}
+}
+
+func (c *checker) idList(k string, f *jsonv.Value, hint string) {
+	if f.Kind == jsonv.String {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is a string, not an array of item ids.", k), hint,
+			c.replaceValue(f, "["+f.Text()+"]", "Make "+k+" an array"))
+		return
+	}
+	if f.Kind != jsonv.Array {
+		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, kindA(f.Kind)), hint, nil)
+		return
+	}
+	for i, e := range f.Arr {
+		if e.Kind != jsonv.String {
+			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, kindA(e.Kind)), hint, nil)
+		}
+	}
+}
+
+// references checks payload.references (RF-003) and returns the well-formed entries.
+func (c *checker) references(pv *jsonv.Value) []Reference {
+	rv := pv.Get("references")
+	if rv == nil || rv.Kind == jsonv.Null {
+		return nil
+	}
+	if rv.Kind != jsonv.Array {
+		c.at("RF-003", diag.Warning, rv, fmt.Sprintf("payload.references is %s, not an array of {session, item, relation} objects; it is ignored.", kindA(rv.Kind)), hintRefs, nil)
+		return nil
+	}
+	var out []Reference
+	for i, e := range rv.Arr {
+		if e.Kind != jsonv.Object {
+			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, kindA(e.Kind)), hintRefs, nil)
+			continue
+		}
+		str := func(k string) (string, bool) {
+			s, ok := e.Get(k).AsString()
+			return s, ok && strings.TrimSpace(s) != ""
+		}
+		session, okS := str("session")
+		item, okI := str("item")
+		var miss []string
+		if !okS {
+			miss = append(miss, "session")
+		}
+		if !okI {
+			miss = append(miss, "item")
+		}
+		if len(miss) > 0 {
+			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] has no %s.", i, strings.Join(miss, " or ")), hintRefs, nil)
+		}
+		rel := ""
+		switch r := e.Get("relation"); {
+		case r == nil || r.Kind == jsonv.Null:
+			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] has no relation; it must be one of %s.", i, strings.Join(Relations, ", ")), hintRefs, nil)
+		case r.Kind != jsonv.String:
+			c.at("RF-003", diag.Warning, r, fmt.Sprintf("payload.references[%d].relation is %s, not one of %s.", i, kindA(r.Kind), strings.Join(Relations, ", ")), hintRefs, nil)
+		default:
+			rel = r.Str
+			if !contains(Relations, rel) {
+				msg := fmt.Sprintf("payload.references[%d] has relation %q, which is not one of %s.", i, rel, strings.Join(Relations, ", "))
+				var fix *diag.LocalFix
+				if s := suggestRelation(rel); s != "" {
+					msg = fmt.Sprintf("payload.references[%d] has relation %q, which is not one of %s; did you mean %q?", i, rel, strings.Join(Relations, ", "), s)
+					fix = c.replaceValue(r, strconv.Quote(s), "Use relation "+s)
+				}
+				c.at("RF-003", diag.Warning, r, msg, hintRefs, fix)
+			}
+		}
+		if okS && okI {
+			out = append(out, Reference{Session: session, Item: item, Relation: rel, Off: c.b.BodyOffset(e.Off)})
+		}
+	}
+	return out
+}

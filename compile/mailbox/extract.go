@@ -1,0 +1,355 @@
+package mailbox
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+// message ingests message object n.
+func (s *scanner) message(d *jdoc, n int32, c ctx) {
+	var (
+		idN, tidN, subjN, ctsN, cN, bodyN, toN, ccN, bccN, ackN, impN, projN int32 = -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+		fromN                                                                      = [4]int32{-1, -1, -1, -1}
+	)
+	nodes := d.nodes
+	for k := nodes[n].child; k >= 0; {
+		v := nodes[k].next
+		var key string
+		if !nodes[k].esc {
+			key = bytesKey(d.src[nodes[k].start+1 : nodes[k].end-1])
+		} else {
+			key = d.text(k)
+		}
+		switch key {
+		case "id":
+			idN = v
+		case "thread_id":
+			tidN = v
+		case "subject":
+			subjN = v
+		case "from":
+			fromN[0] = v
+		case "sender_name":
+			fromN[1] = v
+		case "sender":
+			fromN[2] = v
+		case "from_agent":
+			fromN[3] = v
+		case "created_ts":
+			ctsN = v
+		case "created":
+			cN = v
+		case "body_md":
+			bodyN = v
+		case "to":
+			toN = v
+		case "cc":
+			ccN = v
+		case "bcc":
+			bccN = v
+		case "ack_required":
+			ackN = v
+		case "importance":
+			impN = v
+		case "project":
+			projN = v
+		}
+		k = nodes[v].next
+	}
+	m := &Message{Importance: "normal"}
+	r := &rec{m: m}
+	m.ID = scalarText(d, idN)
+	if m.ID == "" && c.arch != nil {
+		m.ID = c.arch.nameID
+	}
+	m.Project = c.project
+	if projN >= 0 && d.kind(projN) == jStr {
+		if p := s.internText(d, projN); p != "" {
+			m.Project = p
+		}
+	}
+	if tidN >= 0 {
+		if d.kind(tidN) == jStr {
+			m.ThreadID = s.internText(d, tidN)
+		} else {
+			m.ThreadID = scalarText(d, tidN)
+		}
+	}
+	if m.ThreadID == "" {
+		m.ThreadID = c.threadID
+	}
+	if subjN >= 0 && d.kind(subjN) == jStr {
+		m.Subject = d.text(subjN)
+	}
+	for _, f := range fromN {
+		if f >= 0 && d.kind(f) == jStr {
+			if v := s.internText(d, f); v != "" {
+				m.From = v
+				break
+			}
+		}
+	}
+	for i, rn := range [3]int32{toN, ccN, bccN} {
+		list, ok := s.recipients(d, rn)
+		if !ok {
+			continue
+		}
+		m.RecipientsKnown = true
+		switch i {
+		case 0:
+			m.To = list
+		case 1:
+			m.CC = list
+		case 2:
+			m.BCC = list
+		}
+	}
+	if ackN >= 0 {
+		m.AckRequired, m.AckSet = ackValue(d, ackN)
+	}
+	if impN >= 0 && d.kind(impN) == jStr {
+		if v := s.internText(d, impN); v != "" {
+			m.Importance = v
+		}
+	}
+
+	// position and location of the message's bytes
+	st := nodes[n].start
+	if d.mem != nil {
+		m.Src = Src{File: d.file, Line: d.approx.Line, Col: d.approx.Col, kind: srcMem, off: int64(st), end: int64(nodes[n].end), mem: d.mem}
+	} else if c.arch != nil {
+		m.Src = Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
+	} else {
+		line, col := d.pos(st)
+		m.Src = Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(nodes[n].end)}
+	}
+	msgPos := source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+
+	// timestamp: created_ts, else created, else the archive file-name stamp
+	tsN := ctsN
+	r.tsKey = "created_ts"
+	if tsN < 0 || d.kind(tsN) == jNull {
+		tsN, r.tsKey = cN, "created"
+	}
+	switch {
+	case tsN >= 0 && d.kind(tsN) != jNull:
+		if d.kind(tsN) == jStr {
+			m.CreatedRaw = d.text(tsN)
+		} else {
+			m.CreatedRaw = string(d.raw(tsN))
+		}
+		r.tsPos = d.span(nodes[tsN].start, nodes[tsN].end)
+		var ok bool
+		if d.kind(tsN) == jStr || d.kind(tsN) == jNum {
+			m.Created, m.TimeStyle, ok = ParseTime(m.CreatedRaw)
+		}
+		if !ok {
+			r.tsIssue = "invalid"
+			m.TimeStyle = ""
+		}
+	case c.arch != nil && c.arch.stamp != "":
+		r.tsKey = ""
+		m.CreatedRaw = c.arch.stamp
+		m.Created, m.TimeStyle, _ = ParseTime(c.arch.stamp)
+		r.tsPos = msgPos
+	default:
+		r.tsKey = ""
+		r.tsIssue = "missing"
+		r.tsPos = msgPos
+	}
+	if m.ThreadID != "" {
+		m.ThreadKey = threadKey(m.ThreadID)
+	}
+	if m.ThreadKey == "" {
+		m.ThreadKey = m.ID
+	}
+	if m.ThreadKey == "" {
+		s.fileIssue(msgPos, "no-id "+m.Subject, "Message has neither an id nor a thread_id, so it cannot be placed in a thread.",
+			"Export messages with their id and thread_id fields.")
+		return
+	}
+
+	// body
+	switch {
+	case c.arch != nil:
+		// An archive file cannot say "no body": the body is whatever follows
+		// the front matter. Nothing there is how a message without a body
+		// ends up in an archive (gen_corpus writes MISSING_BODY this way), so
+		// a blank archive body counts as missing, not as an empty body.
+		m.Src.hash = hashBody(c.arch.body)
+		if len(bytes.TrimSpace(c.arch.body)) == 0 {
+			r.bodyIssue = "archive-empty"
+		} else {
+			m.HasBody = true
+		}
+	case bodyN >= 0 && d.kind(bodyN) == jStr:
+		m.HasBody = true
+		nd := &nodes[bodyN]
+		inner := d.src[nd.start+1 : nd.end-1]
+		if nd.esc || !isASCII(inner) && !utf8.Valid(inner) {
+			s.dec = decodeString(s.dec[:0], d.src[nd.start:nd.end], nil)
+			inner = s.dec
+		}
+		m.Src.hash = hashBody(inner)
+	case bodyN >= 0 && d.kind(bodyN) != jNull:
+		r.bodyIssue = "body_md is " + d.kind(bodyN).String() + ", not a string"
+	default:
+		r.bodyIssue = "missing"
+	}
+	r.meta = metaHash(m)
+	s.res.recs = append(s.res.recs, r)
+}
+
+// threadKey maps a thread_id to the grouping key: msg:<id> becomes <id>.
+func threadKey(tid string) string {
+	if rest, ok := strings.CutPrefix(tid, "msg:"); ok && rest != "" {
+		return rest
+	}
+	return tid
+}
+
+// bytesKey returns the message field name spelled by b as a constant
+// string (so no allocation), or "" for any other key.
+func bytesKey(b []byte) string {
+	switch string(b) {
+	case "id":
+		return "id"
+	case "thread_id":
+		return "thread_id"
+	case "subject":
+		return "subject"
+	case "from":
+		return "from"
+	case "sender_name":
+		return "sender_name"
+	case "sender":
+		return "sender"
+	case "from_agent":
+		return "from_agent"
+	case "created_ts":
+		return "created_ts"
+	case "created":
+		return "created"
+	case "body_md":
+		return "body_md"
+	case "to":
+		return "to"
+	case "cc":
+		return "cc"
+	case "bcc":
+		return "bcc"
+	case "ack_required":
+		return "ack_required"
+	case "importance":
+		return "importance"
+	case "project":
+		return "project"
+	}
+	return ""
+}
+
+// internText returns the text of string node n, shared with equal strings
+// of the same file.
+func (s *scanner) internText(d *jdoc, n int32) string {
+	nd := &d.nodes[n]
+	b := d.src[nd.start+1 : nd.end-1]
+	if nd.esc || !isASCII(b) && !utf8.Valid(b) {
+		s.dec = decodeString(s.dec[:0], d.src[nd.start:nd.end], nil)
+		b = s.dec
+	}
+	if v, ok := s.intern[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	s.intern[v] = v
+	return v
+}
+
+// recipients reads to/cc/bcc: an array of names or a comma-joined string.
+// ok is false when the field is absent or null.
+func (s *scanner) recipients(d *jdoc, n int32) (list []string, ok bool) {
+	if n < 0 {
+		return nil, false
+	}
+	switch d.kind(n) {
+	case jArr:
+		for e := d.nodes[n].child; e >= 0; e = d.nodes[e].next {
+			if d.kind(e) == jStr {
+				if v := s.internText(d, e); v != "" {
+					list = append(list, v)
+				}
+			}
+		}
+		return list, true
+	case jStr:
+		for _, part := range strings.Split(d.text(n), ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				if v, ok := s.intern[part]; ok {
+					part = v
+				} else {
+					s.intern[part] = part
+				}
+				list = append(list, part)
+			}
+		}
+		return list, true
+	}
+	return nil, false
+}
+
+// ackValue reads ack_required: a boolean, 0/1 (any number: non-zero is
+// true) or the strings "true"/"false"/"1"/"0". set is false for null and
+// unrecognized values.
+func ackValue(d *jdoc, n int32) (val, set bool) {
+	switch d.kind(n) {
+	case jTrue:
+		return true, true
+	case jFalse:
+		return false, true
+	case jNum:
+		f, err := strconv.ParseFloat(string(d.raw(n)), 64)
+		return err == nil && f != 0, true
+	case jStr:
+		switch strings.ToLower(strings.TrimSpace(d.text(n))) {
+		case "true", "1":
+			return true, true
+		case "false", "0":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// numberText renders a JSON number as an id: integers as written, integral
+// floats (1.0, 4.18e2) in decimal, anything else as written.
+func numberText(raw []byte) string {
+	integer := true
+	for _, c := range raw {
+		if c == '.' || c == 'e' || c == 'E' {
+			integer = false
+			break
+		}
+	}
+	if integer {
+		return string(raw)
+	}
+	var f float64
+	if _, err := fmt.Sscan(string(raw), &f); err == nil && f == float64(int64(f)) && f < 1<<53 && f > -(1<<53) {
+		return fmt.Sprint(int64(f))
+	}
+	return string(raw)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

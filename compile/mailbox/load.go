@@ -1,0 +1,355 @@
+package mailbox
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+// Load reads the thread's messages again, with bodies: for each message it
+// re-reads only the bytes Scan recorded (the JSON object of the message, the
+// JSON Lines line, or the archive file; os.File.ReadAt, with neighbouring
+// ranges of one file read in one go), decodes them, checks that the body
+// still has the content hash seen by Scan, and fills Body, FieldPos and the
+// body position mapping used by BodyPos. The returned messages are copies;
+// the ThreadRef keeps its body-less metadata.
+//
+// Messages that came from JSON embedded in a JSON string (MCP
+// contents[].text) are decoded from the copy Scan kept; their positions are
+// those of the string field.
+func (r *ThreadRef) Load() (*Thread, error) {
+	t := &Thread{Key: r.Key, ThreadID: r.threadID, Project: r.project, Findings: r.Findings(),
+		Messages: make([]*Message, len(r.Msgs))}
+	type want struct {
+		i        int
+		off, end int64
+	}
+	var files []string
+	byFile := map[string][]want{}
+	ld := loaderPool.Get().(*loader)
+	defer ld.release()
+	for i, m := range r.Msgs {
+		cp := *m
+		cp.Body, cp.FieldPos, cp.Src.bm = "", nil, nil
+		t.Messages[i] = &cp
+		switch cp.Src.kind {
+		case srcMem:
+			if err := ld.fillJSON(&cp, cp.Src.mem[cp.Src.off:cp.Src.end]); err != nil {
+				return nil, err
+			}
+		case srcArchive:
+			data, err := os.ReadFile(filepath.FromSlash(cp.Src.File))
+			if err != nil {
+				return nil, err
+			}
+			if err := ld.fillArchive(&cp, data); err != nil {
+				return nil, err
+			}
+		default:
+			if _, ok := byFile[cp.Src.File]; !ok {
+				files = append(files, cp.Src.File)
+			}
+			byFile[cp.Src.File] = append(byFile[cp.Src.File], want{i, cp.Src.off, cp.Src.end})
+		}
+	}
+	const gap = 64 << 10 // read neighbouring ranges closer than this together
+	for _, name := range files {
+		ws := byFile[name]
+		sort.Slice(ws, func(a, b int) bool { return ws[a].off < ws[b].off })
+		f, err := os.Open(filepath.FromSlash(name))
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < len(ws); {
+			j, end := i, ws[i].end
+			for j+1 < len(ws) && ws[j+1].off <= end+gap {
+				j++
+				if ws[j].end > end {
+					end = ws[j].end
+				}
+			}
+			base := ws[i].off
+			buf := make([]byte, end-base)
+			if n, err := f.ReadAt(buf, base); n < len(buf) {
+				f.Close()
+				if err == io.EOF || err == nil {
+					return nil, changed(t.Messages[ws[i].i])
+				}
+				return nil, err
+			}
+			for k := i; k <= j; k++ {
+				w := ws[k]
+				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base]); err != nil {
+					f.Close()
+					return nil, err
+				}
+			}
+			i = j + 1
+		}
+		f.Close()
+	}
+	return t, nil
+}
+
+func changed(m *Message) error {
+	return fmt.Errorf("%s:%d: message %s changed on disk after the scan", m.Src.File, m.Src.Line, m.ID)
+}
+
+// loader holds the buffers one Load reuses for all its messages; loaders
+// are pooled so concurrent Loads of many threads do not regrow them.
+type loader struct {
+	p       jparser
+	lm      lineMap
+	scratch []byte
+}
+
+var loaderPool = sync.Pool{New: func() any { return &loader{} }}
+
+func (ld *loader) release() {
+	if cap(ld.p.nodes) > 1<<16 {
+		ld.p.nodes = nil
+	}
+	if cap(ld.scratch) > 1<<20 {
+		ld.scratch = nil
+	}
+	ld.p.src = nil
+	ld.lm.reset(nil)
+	loaderPool.Put(ld)
+}
+
+// fillJSON decodes message object src (at m.Src.off of the file, which is at
+// m.Src.Line:Col) and fills Body, FieldPos and the body mapping.
+func (ld *loader) fillJSON(m *Message, src []byte) error {
+	root, err := ld.p.parse(src, 0, len(src))
+	if err != nil || ld.p.nodes[root].kind != jObj {
+		return changed(m)
+	}
+	ld.lm.reset(src)
+	d := &jdoc{src: src, nodes: ld.p.nodes, buf: &ld.scratch, file: m.Src.File,
+		fileOff: m.Src.off, line0: m.Src.Line, col0: m.Src.Col, lm: &ld.lm}
+	if m.Src.kind == srcMem {
+		d.mem = m.Src.mem
+		d.approx = source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	}
+	fp, f := fieldPos(d, root)
+	m.FieldPos = fp
+	if f.id >= 0 && scalarText(d, f.id) != m.ID {
+		return changed(m)
+	}
+	bodyN := f.body
+	if bodyN < 0 || d.kind(bodyN) != jStr {
+		if m.HasBody {
+			return changed(m)
+		}
+		return nil
+	}
+	if !m.HasBody {
+		return changed(m)
+	}
+	nd := d.nodes[bodyN]
+	lit := src[nd.start:nd.end]
+	body := lit[1 : len(lit)-1]
+	if nd.esc || !isASCII(body) && !utf8.Valid(body) {
+		ld.scratch = decodeString(ld.scratch[:0], lit, nil)
+		body = ld.scratch
+	}
+	if hashBody(body) != m.Src.hash {
+		return changed(m)
+	}
+	m.Body = string(body)
+	bp := fp["body_md"] // the literal's region; the body starts after the quote
+	m.Src.bm = &bodyMap{line: bp.Line, col: bp.Col + 1, lit: lit, approx: d.mem != nil}
+	if d.mem != nil {
+		m.Src.bm.col = bp.Col
+	}
+	return nil
+}
+
+// fillArchive decodes an archive message file.
+func (ld *loader) fillArchive(m *Message, data []byte) error {
+	js, je, bodyOff, ok, _, _ := frontMatter(data)
+	if !ok {
+		return changed(m)
+	}
+	root, err := ld.p.parse(data, js, je)
+	if err != nil || ld.p.nodes[root].kind != jObj {
+		return changed(m)
+	}
+	ld.lm.reset(data)
+	d := &jdoc{src: data, nodes: ld.p.nodes, buf: &ld.scratch, file: m.Src.File, line0: 1, col0: 1, lm: &ld.lm}
+	body := data[bodyOff:]
+	if hashBody(body) != m.Src.hash {
+		return changed(m)
+	}
+	m.FieldPos, _ = fieldPos(d, root)
+	m.FieldPos["body_md"] = d.span(bodyOff, len(data))
+	if !m.HasBody {
+		return nil // a blank body (IN-002): nothing to map
+	}
+	m.Body = string(body)
+	line, col := d.pos(bodyOff)
+	m.Src.bm = &bodyMap{line: line, col: col, verbatim: true, idx: source.NewLineIndex(body)}
+	return nil
+}
+
+// posFields are the message fields whose value regions FieldPos records.
+var posFields = map[string]bool{
+	"id": true, "thread_id": true, "subject": true, "from": true, "sender_name": true, "sender": true,
+	"from_agent": true, "to": true, "cc": true, "bcc": true, "importance": true, "ack_required": true,
+	"created_ts": true, "created": true, "body_md": true, "project": true,
+}
+
+// msgFields are the value nodes of a message object that Load needs.
+type msgFields struct{ id, body int32 }
+
+// fieldPos records the region of the value of every message field (see
+// posFields), keyed by the field name as written, plus two aliases: "from"
+// for the sender field actually used (sender_name, sender, from_agent) and
+// "created_ts" for "created" when created_ts is absent or null.
+func fieldPos(d *jdoc, n int32) (map[string]source.Pos, msgFields) {
+	fp := make(map[string]source.Pos, 16)
+	f := msgFields{id: -1, body: -1}
+	var from [4]int32 = [4]int32{-1, -1, -1, -1}
+	cts := int32(-1)
+	for k := d.nodes[n].child; k >= 0; {
+		v := d.nodes[k].next
+		nk := &d.nodes[k]
+		var key string
+		if nk.esc {
+			key = d.text(k)
+		} else {
+			key = bytesKey(d.src[nk.start+1 : nk.end-1])
+		}
+		if posFields[key] {
+			fp[key] = d.span(d.nodes[v].start, d.nodes[v].end)
+		}
+		switch key {
+		case "id":
+			f.id = v
+		case "body_md":
+			f.body = v
+		case "created_ts":
+			cts = v
+		case "from":
+			from[0] = v
+		case "sender_name":
+			from[1] = v
+		case "sender":
+			from[2] = v
+		case "from_agent":
+			from[3] = v
+		}
+		k = d.nodes[v].next
+	}
+	if from[0] < 0 || d.kind(from[0]) != jStr || d.nodes[from[0]].end-d.nodes[from[0]].start <= 2 {
+		for i, alt := range []string{"", "sender_name", "sender", "from_agent"} {
+			if v := from[i]; i > 0 && v >= 0 && d.kind(v) == jStr && d.nodes[v].end-d.nodes[v].start > 2 {
+				fp["from"] = fp[alt]
+				break
+			}
+		}
+	}
+	if cts < 0 || d.kind(cts) == jNull {
+		if p, ok := fp["created"]; ok {
+			fp["created_ts"] = p
+		}
+	}
+	return fp, f
+}
+
+// BodyPos maps the byte range [start, end) of m.Body to a file region
+// (1-based lines, columns in code points). For JSON exports the body is a
+// string literal, so decoded offsets are mapped through the escapes to the
+// raw literal (\n, \", \uXXXX and surrogate pairs take more raw bytes than
+// they decode to); an offset inside an escape maps to the escape's start
+// (for start) or end (for end). For archive files the body is verbatim after
+// the front matter. For bodies that came from JSON embedded in a string only
+// the string's position is known. Before Load (no body mapping) the message
+// position is returned.
+func (m *Message) BodyPos(start, end int) source.Pos {
+	bm := m.Src.bm
+	if bm == nil {
+		return m.Pos("body_md")
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > len(m.Body) {
+		start = len(m.Body)
+	}
+	if end < start {
+		end = start
+	}
+	if end > len(m.Body) {
+		end = len(m.Body)
+	}
+	p := source.Pos{File: m.Src.File}
+	switch {
+	case bm.approx:
+		p.Line, p.Col = bm.line, bm.col
+	case bm.verbatim:
+		l, c := bm.idx.LineCol(start)
+		p.Line, p.Col = bm.line+l-1, c
+		if l == 1 {
+			p.Col += bm.col - 1
+		}
+		l, c = bm.idx.LineCol(end)
+		p.EndLine, p.EndCol = bm.line+l-1, c
+		if l == 1 {
+			p.EndCol += bm.col - 1
+		}
+	default:
+		bm.once.Do(bm.build)
+		p.Line, p.EndLine = bm.line, bm.line
+		p.Col = bm.col + bm.rawCols(bm.rawOff(start, false))
+		p.EndCol = bm.col + bm.rawCols(bm.rawOff(end, true))
+	}
+	return p.Normalize()
+}
+
+// build computes the escape table of a JSON body literal.
+func (bm *bodyMap) build() {
+	bm.ascii = isASCII(bm.lit)
+	if bytes.IndexByte(bm.lit, '\\') >= 0 || !bm.ascii {
+		decodeString(nil, bm.lit, &bm.esc)
+	}
+}
+
+// rawOff maps a decoded body offset to an offset in the raw literal.
+func (bm *bodyMap) rawOff(dec int, isEnd bool) int {
+	esc := bm.esc
+	i := sort.Search(len(esc), func(i int) bool { return esc[i].Dec > dec }) - 1
+	if i < 0 {
+		return dec
+	}
+	e := esc[i]
+	switch {
+	case dec == e.Dec:
+		return e.Raw
+	case dec < e.Dec+e.DecN: // inside a multi-byte escape
+		if isEnd {
+			return e.Raw + e.RawN
+		}
+		return e.Raw
+	}
+	return e.Raw + e.RawN + dec - (e.Dec + e.DecN)
+}
+
+// rawCols counts the code points of the first n raw bytes.
+func (bm *bodyMap) rawCols(n int) int {
+	if bm.ascii {
+		return n
+	}
+	raw := bm.lit[1 : len(bm.lit)-1]
+	if n > len(raw) {
+		n = len(raw)
+	}
+	return utf8.RuneCount(raw[:n])
+}

@@ -1,0 +1,260 @@
+package mailbox
+
+import (
+	"bytes"
+	"fmt"
+	"hash/crc32"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// hashBody hashes a body ignoring leading and trailing white space and CR
+// before LF, so the same message exported by different surfaces (archive
+// files end with one newline; CRLF checkouts) hashes the same. It is CRC-32C
+// (hardware accelerated) of the normalized text, with its length.
+func hashBody(b []byte) uint64 {
+	b = bytes.TrimSpace(b)
+	var c uint32
+	n := 0
+	for {
+		i := bytes.Index(b, crlf)
+		if i < 0 {
+			c = crc32.Update(c, castagnoli, b)
+			n += len(b)
+			return uint64(c)<<32 | uint64(uint32(n))
+		}
+		c = crc32.Update(c, castagnoli, b[:i])
+		n += i
+		b = b[i+1:] // drop the CR, keep the LF
+	}
+}
+
+var crlf = []byte("\r\n")
+
+func hashString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	h ^= 0xff // separator
+	h *= fnvPrime
+	return h
+}
+
+func metaHash(m *Message) uint64 {
+	h := uint64(fnvOffset)
+	h = hashString(h, m.ThreadKey)
+	h = hashString(h, m.Subject)
+	h = hashString(h, m.From)
+	if m.TimeStyle != "" {
+		h = hashString(h, m.Created.Format(time.RFC3339Nano))
+	} else {
+		h = hashString(h, m.CreatedRaw)
+	}
+	return h
+}
+
+// ---------------------------------------------------------------------------
+// Merge
+
+func merge(results []*fileResult) *Batch {
+	b := &Batch{}
+	type build struct {
+		recs     []*rec
+		findings []diag.Finding
+	}
+	threads := map[string]*build{}
+	byID := map[string]*rec{}
+	seq := 0
+	for _, res := range results {
+		if res.read {
+			b.Files++
+		}
+		b.Findings = append(b.Findings, res.findings...)
+		b.Agents = append(b.Agents, res.agents...)
+		if res.markdown {
+			b.Markdown = append(b.Markdown, res.disp)
+		}
+		for _, r := range res.recs {
+			m := r.m
+			m.Seq = seq
+			seq++
+			var dup *diag.Finding
+			if m.ID != "" {
+				// Ids are unique per Agent Mail database; exports of
+				// different servers reuse them, so a clash only counts
+				// within one thread of one project.
+				key := m.Project + "\x00" + m.ThreadKey + "\x00" + m.ID
+				if prev, ok := byID[key]; ok {
+					pm := prev.m
+					if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || pm.Src.hash == m.Src.hash) {
+						// The same message again (another export of it):
+						// keep one copy, the one with a body.
+						if !pm.HasBody && m.HasBody {
+							pm.HasBody, pm.Src = true, m.Src
+							prev.bodyIssue = ""
+							prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
+						}
+						continue
+					}
+					dup = &diag.Finding{
+						Rule: "IN-003", Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
+						Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
+						Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
+						Pos:     source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+						Thread:  m.ThreadKey, MsgID: m.ID, Anchor: "duplicate id " + m.ID,
+					}
+				} else {
+					byID[key] = r
+				}
+			}
+			t := threads[m.ThreadKey]
+			if t == nil {
+				t = &build{}
+				threads[m.ThreadKey] = t
+			}
+			t.recs = append(t.recs, r)
+			if dup != nil {
+				t.findings = append(t.findings, *dup)
+			}
+		}
+	}
+	keys := make([]string, 0, len(threads))
+	for k := range threads {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b.Threads = make([]*ThreadRef, 0, len(keys))
+	for _, k := range keys {
+		t := threads[k]
+		b.Threads = append(b.Threads, finishThread(k, t.recs, t.findings))
+	}
+	sort.Strings(b.Agents)
+	b.Agents = compact(b.Agents)
+	return b
+}
+
+func compact(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// finishThread orders a thread's messages and computes its findings.
+//
+// Order: by instant, ties by input order. A message whose timestamp is
+// missing or invalid keeps its place in input order: it gets the instant of
+// the message before it in input order within its thread (the zero time when
+// it is the first), so it sorts right after that message.
+func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
+	var prev time.Time
+	for _, r := range recs { // recs are in input order
+		if r.tsIssue == "" {
+			r.eff = r.m.Created
+		} else {
+			r.eff = prev
+		}
+		prev = r.eff
+	}
+	sort.Slice(recs, func(i, j int) bool {
+		if !recs[i].eff.Equal(recs[j].eff) {
+			return recs[i].eff.Before(recs[j].eff)
+		}
+		return recs[i].m.Seq < recs[j].m.Seq
+	})
+	ref := &ThreadRef{Key: key, Msgs: make([]*Message, len(recs))}
+	styles := map[string]bool{}
+	var firstStyle string
+	var differs *rec
+	for i, r := range recs {
+		m := r.m
+		ref.Msgs[i] = m
+		if ref.threadID == "" && m.ThreadID != "" {
+			ref.threadID = m.ThreadID
+		}
+		if ref.project == "" && m.Project != "" {
+			ref.project = m.Project
+		}
+		if r.bodyIssue != "" {
+			msg := fmt.Sprintf("Message %s has no body_md: the export was made without include_bodies.", m.ID)
+			hint := "Re-export with include_bodies=true (e.g. resource://thread/{id}?include_bodies=true)."
+			switch r.bodyIssue {
+			case "missing":
+			case "archive-empty":
+				msg = fmt.Sprintf("Message %s has no body: its archive file has nothing after the ---json front matter.", m.ID)
+				hint = "Restore the message file from the archive's Git history, or export the thread as JSON with include_bodies=true."
+			default:
+				msg = fmt.Sprintf("Message %s has no usable body: %s.", m.ID, r.bodyIssue)
+			}
+			findings = append(findings, diag.Finding{
+				Rule: "IN-002", Code: "MISSING_BODY", Severity: diag.Error, Message: msg,
+				Hint:   hint,
+				Pos:    source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+				Thread: key, MsgID: m.ID, Anchor: "missing body " + m.ID,
+			})
+		}
+		switch r.tsIssue {
+		case "":
+			if firstStyle == "" {
+				firstStyle = m.TimeStyle
+			} else if m.TimeStyle != firstStyle && differs == nil {
+				differs = r
+			}
+			styles[m.TimeStyle] = true
+		case "missing":
+			findings = append(findings, diag.Finding{
+				Rule: "IN-005", Code: "INVALID_TIMESTAMP", Severity: diag.Error,
+				Message: fmt.Sprintf("Message %s has no created_ts, so its place in the thread is unknown; it is kept in input order.", m.ID),
+				Hint:    "Export messages with created_ts (RFC 3339, e.g. 2026-01-14T15:09:41Z).",
+				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "missing timestamp " + m.ID,
+			})
+		default:
+			findings = append(findings, diag.Finding{
+				Rule: "IN-005", Code: "INVALID_TIMESTAMP", Severity: diag.Error,
+				Message: fmt.Sprintf("Message %s has an invalid %s %s, so its place in the thread is unknown; it is kept in input order.", m.ID, r.tsKey, quoteShort(m.CreatedRaw)),
+				Hint:    "Use an RFC 3339 timestamp such as 2026-01-14T15:09:41Z (or epoch seconds).",
+				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "invalid timestamp " + m.ID,
+			})
+		}
+	}
+	if len(styles) > 1 {
+		var list []string
+		for _, st := range TimeStyles {
+			if styles[st] {
+				list = append(list, st)
+			}
+		}
+		findings = append(findings, diag.Finding{
+			Rule: "IN-004", Code: "MIXED_TIMESTAMP_FORMATS", Severity: diag.Note,
+			Message: fmt.Sprintf("Thread %s mixes timestamp formats (%s), so lexical and chronological order can differ; messages are ordered by instant.", key, strings.Join(list, ", ")),
+			Hint:    "Export the whole thread from one surface so every timestamp has the same format.",
+			Pos:     differs.tsPos, Thread: key, MsgID: differs.m.ID,
+			Anchor: "mixed timestamps " + strings.Join(list, ","),
+		})
+	}
+	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
+	ref.findings = findings
+	return ref
+}
+
+func quoteShort(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:60]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,414 @@
+package mailbox
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc/iter"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+// ScanOptions control Scan.
+type ScanOptions struct {
+	Jobs int // files read in parallel; 0 = GOMAXPROCS
+}
+
+// Scan finds every message in paths (files or directories, walked
+// recursively) and groups them into threads. It keeps metadata and the
+// location of every message's bytes, never bodies (see ThreadRef.Load).
+//
+// The error is non-nil only when a path cannot be stat'ed (for example it
+// does not exist). Every other problem, such as a file that is not JSON, a
+// truncated export or an unsupported shape, becomes an IN-001 finding in
+// Batch.Findings, and the other files are still read.
+//
+// How files are chosen (content decides the format, never the extension):
+//
+//   - A directory is walked in byte-wise name order. Symbolic links are
+//     skipped silently (so a walk never leaves the tree), as are hidden
+//     entries (names starting with "."; e.g. .git, .archive.lock).
+//   - Agent Mail archive layout: messages/threads/ digests, the
+//     agents/<name>/inbox and outbox copies, and attachments/ and
+//     file_reservations/ of a project directory (one holding messages/ or
+//     agents/) are skipped; agents/<name>/profile.json files give
+//     Batch.Agents (only the name is kept, never tokens).
+//   - A file starting with a "---json" line is an archive message.
+//   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
+//   - Other .md/.markdown files go to Batch.Markdown.
+//   - Other files are skipped silently when found by a walk, and are IN-001
+//     when named explicitly. An empty *.json / *.jsonl / *.ndjson file is
+//     IN-001 either way (the extension is only used to decide whether staying
+//     silent is right, never to choose a parser).
+//   - JSON with no recognizable mailbox shape (e.g. a generator manifest,
+//     project.json, package metadata) is skipped silently when found by a
+//     walk, and is IN-001 "unsupported shape" when named explicitly.
+func Scan(paths []string, opt ScanOptions) (*Batch, error) {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var files []inFile
+	seen := map[string]bool{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		disp := filepath.ToSlash(filepath.Clean(p))
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		abs = filepath.ToSlash(abs)
+		if fi.IsDir() {
+			walkDir(p, disp, abs, &files, seen)
+			continue
+		}
+		if seen[abs] {
+			continue // the same file named twice, or already found by a walk
+		}
+		seen[abs] = true
+		files = append(files, newInFile(p, disp, abs, true))
+	}
+	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanFile)
+	return merge(results), nil
+}
+
+// inFile is one file to read.
+type inFile struct {
+	disp     string // path for positions: as given, cleaned, slash separated
+	osPath   string
+	explicit bool     // named on the command line
+	role     fileRole // what its place in an archive says
+	dirErr   error    // a directory that could not be listed
+	agentDir string   // roleProfile: the agent directory name
+}
+
+type fileRole uint8
+
+const (
+	roleAny        fileRole = iota
+	roleProfile             // projects/<slug>/agents/<name>/profile.json
+	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md
+)
+
+func newInFile(osPath, disp, abs string, explicit bool) inFile {
+	f := inFile{disp: disp, osPath: osPath, explicit: explicit}
+	dir := path.Dir(abs)
+	base := path.Base(abs)
+	switch {
+	case base == "profile.json" && path.Base(path.Dir(dir)) == "agents":
+		f.role = roleProfile
+		f.agentDir = path.Base(dir)
+	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && path.Base(path.Dir(path.Dir(dir))) == "messages":
+		f.role = roleArchiveMsg
+	}
+	return f
+}
+
+func isYear(s string) bool  { return len(s) == 4 && digits(s) }
+func isMonth(s string) bool { return len(s) == 2 && digits(s) }
+
+// walkDir appends the files under dir in byte-wise order of names.
+func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
+	if seen[abs] {
+		return
+	}
+	seen[abs] = true
+	ents, err := os.ReadDir(osDir) // sorted by name
+	if err != nil {
+		*out = append(*out, inFile{disp: disp, osPath: osDir, dirErr: err})
+	}
+	project := false
+	for _, e := range ents {
+		if e.IsDir() && (e.Name() == "messages" || e.Name() == "agents") {
+			project = true
+		}
+	}
+	base := path.Base(abs)
+	parent := path.Base(path.Dir(abs))
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || e.Type()&fs.ModeSymlink != 0 {
+			continue
+		}
+		childOS := filepath.Join(osDir, name)
+		childDisp := path.Join(disp, name)
+		childAbs := path.Join(abs, name)
+		if e.IsDir() {
+			switch {
+			case project && (name == "attachments" || name == "file_reservations"):
+				continue
+			case base == "messages" && name == "threads":
+				continue // per-thread digests: lossy, never messages
+			case parent == "agents" && (name == "inbox" || name == "outbox"):
+				continue // byte-identical copies of messages/ files
+			}
+			walkDir(childOS, childDisp, childAbs, out, seen)
+			continue
+		}
+		if !e.Type().IsRegular() || seen[childAbs] {
+			continue
+		}
+		seen[childAbs] = true
+		*out = append(*out, newInFile(childOS, childDisp, childAbs, false))
+	}
+}
+
+// rec is a message found by Scan plus what merge needs to know about it.
+type rec struct {
+	m         *Message
+	tsPos     source.Pos // position of the timestamp value (or of the message)
+	tsKey     string     // created_ts / created / "" (file-name stamp or missing)
+	tsIssue   string     // "" when the timestamp is valid
+	bodyIssue string     // "" when body_md is a string
+	meta      uint64     // hash of thread key, subject, sender and instant
+	eff       time.Time  // instant used for ordering
+}
+
+type fileResult struct {
+	disp     string
+	recs     []*rec
+	findings []diag.Finding
+	agents   []string
+	markdown bool
+	read     bool
+}
+
+// scanner holds the per-worker buffers used while reading one file.
+type scanner struct {
+	f      *inFile
+	res    *fileResult
+	p      jparser
+	lm     lineMap
+	dec    []byte
+	intern map[string]string
+	br     *bufio.Reader
+	line   []byte
+	fbuf   []byte // file contents, reused (nothing retains it after the file is scanned)
+}
+
+var scannerPool = sync.Pool{New: func() any {
+	return &scanner{intern: map[string]string{}, br: bufio.NewReaderSize(nil, 64<<10)}
+}}
+
+func scanFile(f *inFile) *fileResult {
+	s := scannerPool.Get().(*scanner)
+	s.f = f
+	s.res = &fileResult{disp: f.disp}
+	res := s.res
+	s.run()
+	clear(s.intern)
+	s.f, s.res = nil, nil
+	s.br.Reset(nil)
+	if cap(s.line) > 1<<20 {
+		s.line = nil
+	}
+	if cap(s.dec) > 1<<20 {
+		s.dec = nil
+	}
+	if cap(s.fbuf) > 16<<20 {
+		s.fbuf = nil
+	}
+	if cap(s.p.nodes) > 1<<16 {
+		s.p.nodes = nil
+	}
+	s.p.src = nil
+	s.lm.reset(nil)
+	scannerPool.Put(s)
+	return res
+}
+
+func (s *scanner) run() {
+	f := s.f
+	if f.dirErr != nil {
+		s.fileIssue(source.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
+			"Check the directory's permissions.")
+		return
+	}
+	fh, err := os.Open(f.osPath)
+	if err != nil {
+		s.fileIssue(source.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+			"Check that the file exists and is readable.")
+		return
+	}
+	defer fh.Close()
+	var size int64
+	if st, err := fh.Stat(); err == nil {
+		size = st.Size()
+	}
+	s.res.read = true
+	s.br.Reset(fh)
+	head, err := s.br.Peek(512)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+			"Check that the file is readable.")
+		return
+	}
+	switch sniff(head) {
+	case sniffEmpty:
+		if f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson") {
+			s.fileIssue(source.Pos{}, "empty", fmt.Sprintf("Input file %s is empty.", f.disp),
+				"Re-export the thread; an export always holds at least one JSON value.")
+		}
+	case sniffArchive:
+		data, err := s.readAll(size)
+		if err != nil {
+			s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+			return
+		}
+		s.archive(data)
+	case sniffJSON:
+		if f.role == roleProfile {
+			data, err := s.readAll(size)
+			if err != nil {
+				s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+				return
+			}
+			s.profile(data)
+			return
+		}
+		s.json(size)
+	default:
+		switch {
+		case f.role == roleArchiveMsg:
+			s.fileIssue(source.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
+				"An Agent Mail archive message is the line ---json, a JSON object, the line ---, a blank line and the body; restore the file from the archive.")
+		case hasExt(f.disp, ".md", ".markdown"):
+			s.res.markdown = true
+		case f.explicit:
+			what := "is not JSON"
+			hint := "Give brenner-ci Agent Mail exports: thread JSON, a message array, JSON Lines, an MCP response, or an archive folder."
+			switch {
+			case bytes.HasPrefix(head, []byte("SQLite format 3\x00")):
+				what = "is a SQLite database, which brenner-ci does not read"
+				hint = "Export the threads as JSON (resource://thread/{id}?include_bodies=true) or point brenner-ci at the Git archive folder."
+			case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+				what = "is a zip file, which brenner-ci does not read"
+				hint = "Unzip it and give brenner-ci the storage_repo/ archive folder or the JSON exports inside."
+			}
+			s.fileIssue(source.Pos{}, "not-json", fmt.Sprintf("Input file %s %s.", f.disp, what), hint)
+		}
+	}
+}
+
+type sniffKind uint8
+
+const (
+	sniffEmpty sniffKind = iota
+	sniffJSON
+	sniffArchive
+	sniffText
+	sniffBinary
+)
+
+func sniff(head []byte) sniffKind {
+	b := bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	if bytes.IndexByte(b, 0) >= 0 {
+		return sniffBinary
+	}
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	if i == len(b) {
+		return sniffEmpty
+	}
+	switch b[i] {
+	case '{', '[':
+		return sniffJSON
+	}
+	// archive front matter: the first non-blank line is ---json
+	line := b[i:]
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	if string(bytes.TrimRight(line, " \t\r")) == "---json" && (i == 0 || b[i-1] == '\n') {
+		return sniffArchive
+	}
+	return sniffText
+}
+
+func hasExt(name string, exts ...string) bool {
+	e := strings.ToLower(path.Ext(name))
+	for _, x := range exts {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+// readRest appends everything left in r to buf (which already holds what
+// was read before); size is the file size, to allocate once.
+func readRest(r io.Reader, buf []byte, size int64) ([]byte, error) {
+	if need := int(size) + 512; cap(buf) < need {
+		nb := make([]byte, len(buf), need)
+		copy(nb, buf)
+		buf = nb
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		k, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// readAll reads the rest of the file into the scanner's reusable buffer.
+func (s *scanner) readAll(size int64) ([]byte, error) {
+	data, err := readRest(s.br, s.fbuf[:0], size)
+	s.fbuf = data
+	return data, err
+}
+
+// plainErr drops the path from *fs.PathError, which the message already names.
+func plainErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// ---------------------------------------------------------------------------
+// Findings
+
+func (s *scanner) fileIssue(pos source.Pos, tag, msg, hint string) {
+	pos.File = s.f.disp
+	s.res.findings = append(s.res.findings, diag.Finding{
+		Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+		Message: msg, Hint: hint, Pos: pos.Normalize(),
+		Anchor: s.f.disp + " " + tag,
+	})
+}
+
+func (s *scanner) syntaxIssue(d *jdoc, je *jsonError, what string) {
+	msg := fmt.Sprintf("%s is not valid JSON: %s.", what, je.Msg)
+	hint := "Fix the JSON or export it again."
+	if je.EOF {
+		msg = fmt.Sprintf("%s is not valid JSON: it ends early (truncated file?).", what)
+		hint = "The export was cut off; export the thread again."
+	}
+	s.fileIssue(d.span(je.Off, je.Off), "syntax "+je.Msg, msg, hint)
+}

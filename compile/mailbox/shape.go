@@ -1,0 +1,298 @@
+package mailbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ctx is what an enclosing object says about the messages inside it.
+type ctx struct {
+	project  string
+	threadID string
+	arch     *archInfo
+}
+
+type archInfo struct {
+	stamp   string // file-name stamp YYYY-MM-DDTHH-MM-SSZ, or ""
+	nameID  string // id from the file name (…__418.md or 418.md), or ""
+	body    []byte
+	bodyOff int
+	size    int64
+}
+
+// shape classifies value n and ingests the messages it holds. It reports
+// whether n had a recognizable shape (problems inside a recognized shape
+// are reported as findings).
+func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
+	switch d.kind(n) {
+	case jArr:
+		return s.array(d, n, c)
+	case jObj:
+	default:
+		return false
+	}
+	get := func(name string) int32 { return d.get(n, name) }
+	if v := get("isError"); v >= 0 && d.kind(v) == jTrue {
+		s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].end), "isError",
+			"The MCP response is an error (isError: true), not mail"+errText(d, get("content"))+".",
+			"Fix the failing tool call or resource read and save its successful result.")
+		return true
+	}
+	if v := get("error"); v >= 0 && d.kind(v) == jObj && get("jsonrpc") >= 0 {
+		code := ""
+		if cn := d.get(v, "code"); cn >= 0 && d.kind(cn) == jNum {
+			code = " " + string(d.raw(cn))
+		}
+		msg := ""
+		if m, ok := d.str(d.get(v, "message")); ok {
+			msg = ": " + redact(m)
+		}
+		s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].start), "jsonrpc-error",
+			fmt.Sprintf("The JSON-RPC response is an error%s%s, not mail.", code, msg),
+			"Fix the failing request and save its successful result.")
+		return true
+	}
+	if v := get("format"); v >= 0 {
+		if f, ok := d.str(v); ok {
+			switch strings.ToLower(f) {
+			case "toon":
+				s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].end), "toon",
+					"The export is in TOON format, which brenner-ci does not read; export with format=json.",
+					"Re-run the Agent Mail tool or resource read with format=json (or set the server's default output format to json).")
+				return true
+			case "json":
+				if data := get("data"); data >= 0 {
+					return s.shape(d, data, c)
+				}
+			}
+		}
+	}
+	if v := get("messages"); v >= 0 && d.kind(v) == jArr {
+		c2 := c
+		if p, ok := d.str(get("project")); ok && p != "" {
+			c2.project = p
+		}
+		if t := scalarText(d, get("thread_id")); t != "" {
+			c2.threadID = t
+		}
+		s.messages(d, v, c2)
+		return true
+	}
+	if v := get("threads"); v >= 0 && d.kind(v) == jArr {
+		found := false
+		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+			if m := d.get(e, "messages"); m >= 0 && d.kind(m) == jArr {
+				found = true
+				s.shape(d, e, c)
+			}
+		}
+		if found {
+			return true
+		}
+	}
+	if v := get("deliveries"); v >= 0 && d.kind(v) == jArr {
+		found := false
+		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+			pl := d.get(e, "payload")
+			if pl < 0 || d.kind(pl) != jObj {
+				continue
+			}
+			found = true
+			c2 := c
+			if p, ok := d.str(d.get(e, "project")); ok && p != "" {
+				c2.project = p
+			}
+			s.message(d, pl, c2)
+		}
+		if found {
+			return true
+		}
+	}
+	if v := get("structuredContent"); v >= 0 && (d.kind(v) == jObj || d.kind(v) == jArr) {
+		if s.shape(d, v, c) {
+			return true
+		}
+	}
+	if v := get("result"); v >= 0 && (d.kind(v) == jObj || d.kind(v) == jArr) {
+		if s.shape(d, v, c) {
+			return true
+		}
+	}
+	for _, name := range []string{"contents", "content"} {
+		v := get(name)
+		if v < 0 || d.kind(v) != jArr {
+			continue
+		}
+		found := false
+		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+			if t := d.get(e, "text"); t >= 0 && d.kind(t) == jStr {
+				if s.embedded(d, t, c) {
+					found = true
+				}
+			}
+		}
+		if found {
+			return true
+		}
+	}
+	if looksLikeMessage(d, n) {
+		s.message(d, n, c)
+		return true
+	}
+	if v := get("agents"); v >= 0 && d.kind(v) == jArr {
+		found := false
+		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+			if name, ok := d.str(d.get(e, "name")); ok && name != "" {
+				s.res.agents = append(s.res.agents, name)
+				found = true
+			}
+		}
+		return found
+	}
+	return false
+}
+
+// errText returns ": <text>" from an MCP error's content, unless it looks
+// like it mentions credentials.
+func errText(d *jdoc, content int32) string {
+	if content < 0 || d.kind(content) != jArr {
+		return ""
+	}
+	for e := d.nodes[content].child; e >= 0; e = d.nodes[e].next {
+		if t, ok := d.str(d.get(e, "text")); ok && strings.TrimSpace(t) != "" {
+			return ": " + redact(t)
+		}
+	}
+	return ""
+}
+
+// redact shortens an error text for a message and withholds it entirely
+// when it mentions anything credential-like.
+func redact(t string) string {
+	t = strings.Join(strings.Fields(t), " ")
+	low := strings.ToLower(t)
+	for _, w := range []string{"token", "authorization", "bearer", "secret", "password", "signed_url", "api_key", "apikey"} {
+		if strings.Contains(low, w) {
+			return "(text withheld: it mentions credentials)"
+		}
+	}
+	if r := []rune(t); len(r) > 160 {
+		t = string(r[:160]) + "…"
+	}
+	return fmt.Sprintf("%q", t)
+}
+
+// scalarText renders a string or number value as text ("" otherwise).
+func scalarText(d *jdoc, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch d.kind(n) {
+	case jStr:
+		return d.text(n)
+	case jNum:
+		return numberText(d.raw(n))
+	}
+	return ""
+}
+
+// looksLikeMessage: an object with a subject or body_md, or with an id and
+// one other message field.
+func looksLikeMessage(d *jdoc, n int32) bool {
+	hasID, other := false, false
+	for k := d.nodes[n].child; k >= 0; k = d.nodes[d.nodes[k].next].next {
+		nd := &d.nodes[k]
+		var key string
+		if nd.esc {
+			key = d.text(k)
+		} else {
+			key = bytesKey(d.src[nd.start+1 : nd.end-1])
+		}
+		switch key {
+		case "subject", "body_md":
+			return true
+		case "id":
+			hasID = true
+		case "thread_id", "from", "sender_name", "sender", "from_agent", "created_ts", "created":
+			other = true
+		}
+	}
+	return hasID && other
+}
+
+// array ingests an array of messages (or of thread objects).
+func (s *scanner) array(d *jdoc, n int32, c ctx) bool {
+	first := d.nodes[n].child
+	if first < 0 {
+		return true // an empty list of messages
+	}
+	ok := false
+	for e := first; e >= 0; e = d.nodes[e].next {
+		if d.kind(e) == jObj && (looksLikeMessage(d, e) || d.get(e, "messages") >= 0) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	s.messages(d, n, c)
+	return true
+}
+
+// messages ingests the elements of a messages array.
+func (s *scanner) messages(d *jdoc, n int32, c ctx) {
+	i := 0
+	for e := d.nodes[n].child; e >= 0; e = d.nodes[e].next {
+		i++
+		if d.kind(e) == jObj {
+			if m := d.get(e, "messages"); m >= 0 && d.kind(m) == jArr {
+				s.shape(d, e, c)
+				continue
+			}
+			if looksLikeMessage(d, e) {
+				s.message(d, e, c)
+				continue
+			}
+		}
+		what := d.kind(e).String()
+		if d.kind(e) == jObj {
+			what = "an object with no subject or body_md"
+		}
+		st := d.nodes[e].start
+		s.fileIssue(d.span(st, st), fmt.Sprintf("element %d", i),
+			fmt.Sprintf("Element %d of the messages array is %s, not a message.", i, what),
+			"Each element of a messages array must be a message object (id, subject, body_md, …).")
+	}
+}
+
+// embedded ingests JSON held as text in string node t (MCP resources/read
+// contents[].text, tools/call content[].text). Positions inside it are
+// approximated by the position of the string.
+func (s *scanner) embedded(d *jdoc, t int32, c ctx) bool {
+	text := decodeString(nil, d.raw(t), nil)
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n') {
+		i++
+	}
+	if i == len(text) || (text[i] != '{' && text[i] != '[') {
+		return false
+	}
+	approx := d.span(d.nodes[t].start, d.nodes[t].end)
+	if d.mem != nil {
+		approx = d.approx
+	}
+	var p jparser
+	root, err := p.parse(text, 0, len(text))
+	if err != nil {
+		je := err.(*jsonError)
+		msg := fmt.Sprintf("The JSON text in this string field is not valid JSON: %s (at byte %d of the text).", je.Msg, je.Off)
+		if je.EOF {
+			msg = "The JSON text in this string field is not valid JSON: it ends early (truncated?)."
+		}
+		s.fileIssue(approx, "embedded-syntax "+je.Msg, msg, "Save the MCP response again; the text field must hold the complete JSON payload.")
+		return true
+	}
+	inner := &jdoc{src: text, nodes: p.nodes, buf: &s.dec, mem: text, approx: approx, file: s.f.disp}
+	return s.shape(inner, root, c)
+}

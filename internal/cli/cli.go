@@ -1,0 +1,130 @@
+// Package cli implements brenner-ci's commands.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/alecthomas/kong"
+)
+
+// Version is set at build time with -ldflags "-X …/internal/cli.Version=…".
+var Version = "0.1.0-dev"
+
+// Exit codes.
+const (
+	ExitOK       = 0 // nothing at or above the fail-on level
+	ExitFindings = 1 // findings at or above the fail-on level (compile: errors)
+	ExitUsage    = 2 // usage or configuration error
+	ExitInternal = 3 // internal error
+)
+
+type env struct {
+	stdout, stderr io.Writer
+}
+
+type cliArgs struct {
+	Compile compileCmd `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
+	Check   checkCmd   `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
+	Rules   rulesCmd   `cmd:"" help:"List every rule with its metadata."`
+	Version versionCmd `cmd:"" help:"Print the version."`
+}
+
+// usageError is a usage or configuration problem (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// exitError carries an exit code chosen by a command.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+
+// Main runs brenner-ci with args and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "brenner-ci: internal error: %v\n", v)
+			code = ExitInternal
+		}
+	}()
+	var a cliArgs
+	exited := -1
+	parser, err := kong.New(&a,
+		kong.Name("brenner-ci"),
+		kong.Description("Batch compiler and linter for Brenner Protocol threads exported from Agent Mail."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { exited = c; panic(exitPanic{}) }),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "brenner-ci: %v\n", err)
+		return ExitInternal
+	}
+	ctx, err := parseArgs(parser, args, &exited)
+	if exited >= 0 {
+		if exited == 0 {
+			return ExitOK // --help
+		}
+		return ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "brenner-ci: %v\n", err)
+		return ExitUsage
+	}
+	e := &env{stdout: stdout, stderr: stderr}
+	err = ctx.Run(e)
+	var ee *exitError
+	var ue *usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "brenner-ci: %s\n", ue.msg)
+		return ExitUsage
+	default:
+		fmt.Fprintf(stderr, "brenner-ci: internal error: %v\n", err)
+		return ExitInternal
+	}
+}
+
+type exitPanic struct{}
+
+func parseArgs(p *kong.Kong, args []string, exited *int) (ctx *kong.Context, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, ok := v.(exitPanic); !ok {
+				panic(v)
+			}
+		}
+	}()
+	return p.Parse(args)
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(e *env) error {
+	fmt.Fprintf(e.stdout, "brenner-ci %s\n", Version)
+	return nil
+}
+
+// epoch returns SOURCE_DATE_EPOCH as a time, or zero.
+func epoch() (time.Time, error) {
+	s := os.Getenv("SOURCE_DATE_EPOCH")
+	if s == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, usagef("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
+	}
+	return time.Unix(n, 0).UTC(), nil
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+)
+
+type compileCmd struct {
+	Paths        []string `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
+	Out          string   `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
+	CompiledBody bool     `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
+	Jobs         int      `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
+}
+
+// threadLine is the one-line summary of a compiled thread.
+func threadLine(t *compile.Thread) string {
+	var counts []string
+	cnt := t.Current.Counts()
+	for _, sec := range delta.Sections[1:] {
+		c := cnt[sec]
+		s := fmt.Sprintf("%s%d", delta.Prefix[sec], c[0])
+		if c[1] > 0 {
+			s += fmt.Sprintf("(+%d killed)", c[1])
+		}
+		counts = append(counts, s)
+	}
+	return fmt.Sprintf("%s: %d messages, %d delta blocks (%d valid, %d invalid), %d applied, version %d, %s",
+		t.Key, len(t.Msgs), t.Stats.Blocks, t.Stats.Valid, t.Stats.Invalid, t.Stats.Applied, t.Version, strings.Join(counts, " "))
+}
+
+type compiledOut struct {
+	line     string
+	findings []diag.Finding
+	files    map[string][]byte // relative path → content
+	err      string
+}
+
+func (c *compileCmd) Run(e *env) error {
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	ep, err := epoch()
+	if err != nil {
+		return err
+	}
+	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep}
+	var findings []diag.Finding
+	findings = append(findings, batch.Findings...)
+	internal := false
+	var writeErrs []string
+	compile.Each(batch, opt, c.Jobs, func(t *compile.Thread) compiledOut {
+		o := compiledOut{line: threadLine(t), findings: t.Findings}
+		if c.Out == "" {
+			return o
+		}
+		id := t.ThreadID
+		if id == "" {
+			id = t.Key
+		}
+		name, err := artifactName(id)
+		if err != nil {
+			o.err = fmt.Sprintf("%s: not written: %v", t.Key, err)
+			return o
+		}
+		o.files = map[string][]byte{"artifacts/" + name: t.Current.Render()}
+		if c.CompiledBody {
+			var prev *artifact.Artifact
+			if n := len(t.Versions); n > 0 {
+				prev = t.Versions[n-1].Artifact
+				if prev.Version == t.Version && n > 1 {
+					prev = t.Versions[n-2].Artifact
+				} else if prev.Version == t.Version {
+					prev = nil
+				}
+			}
+			errs, warns := 0, 0
+			for i := range t.Findings {
+				switch t.Findings[i].Severity {
+				case diag.Error:
+					errs++
+				case diag.Warning:
+					warns++
+				}
+			}
+			body := artifact.RenderCompiledBody(t.Current, prev, artifact.CompiledInfo{ThreadID: id, Compiler: "brenner-ci", SchemaPass: errs == 0, LintWarnings: warns, LintErrors: errs, ArtifactPath: "artifacts/" + name, Status: "Pending"})
+			o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = body
+		}
+		return o
+	}, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
+		if err != nil {
+			if _, ok := err.(*compile.InternalError); ok {
+				internal = true
+				fmt.Fprintf(e.stderr, "brenner-ci: thread %s: %v\n", ref.Key, err)
+				return
+			}
+			findings = append(findings, compile.LoadError(ref, err))
+			return
+		}
+		fmt.Fprintln(e.stdout, o.line)
+		findings = append(findings, o.findings...)
+		if o.err != "" {
+			writeErrs = append(writeErrs, o.err)
+		}
+		names := make([]string, 0, len(o.files))
+		for n := range o.files {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if err := writeUnder(c.Out, n, bytesWriter(o.files[n])); err != nil {
+				writeErrs = append(writeErrs, fmt.Sprintf("%s: %v", ref.Key, err))
+			}
+		}
+	})
+	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
+	errs := 0
+	for i := range findings {
+		f := &findings[i]
+		code := f.Code
+		if code == "" {
+			code = f.Rule
+		}
+		p := *f
+		p.Rule = code
+		fmt.Fprintln(e.stdout, p.String())
+		if f.Severity == diag.Error {
+			errs++
+		}
+	}
+	for _, w := range writeErrs {
+		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
+	}
+	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors\n", len(batch.Threads), batch.Files, errs)
+	_ = time.Time{}
+	switch {
+	case internal:
+		return &exitError{ExitInternal}
+	case errs > 0:
+		return &exitError{ExitFindings}
+	}
+	return nil
+}

@@ -1,0 +1,370 @@
+// Package config loads .brenner-ci.yaml: strictly decoded with yaml.v3, so an
+// unknown key or a bad value is an error with file:line:col.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+)
+
+// FileName is the configuration file brenner-ci looks for.
+const FileName = ".brenner-ci.yaml"
+
+// Config is the decoded configuration.
+type Config struct {
+	Path     string            `yaml:"-"`
+	FailOn   string            `yaml:"fail-on"`
+	Agents   []string          `yaml:"agents"`
+	Ignore   []string          `yaml:"ignore"`
+	Rules    map[string]RuleCf `yaml:"rules"`
+	Override []Override        `yaml:"overrides"`
+	Suppress []Suppression     `yaml:"suppress"`
+
+	ignore []*regexp.Regexp
+	// Lines of each suppression entry, for SP-002 findings.
+	SuppressLine []int `yaml:"-"`
+}
+
+// RuleCf configures one rule: enabled and/or severity. In YAML it is a map
+// {enabled: false, severity: warning} or a shorthand scalar (off, error,
+// warning, note).
+type RuleCf struct {
+	Enabled  *bool  `yaml:"enabled"`
+	Severity string `yaml:"severity"`
+}
+
+// UnmarshalYAML accepts the shorthand scalar form.
+func (r *RuleCf) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		if n.Tag == "!!bool" {
+			var b bool
+			if err := n.Decode(&b); err != nil {
+				return err
+			}
+			r.Enabled = &b
+			return nil
+		}
+		r.Severity = n.Value
+		return nil
+	}
+	type plain RuleCf
+	var p plain
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*r = RuleCf(p)
+	return nil
+}
+
+// Override applies rule settings to inputs whose path matches one of Paths.
+type Override struct {
+	Paths []string          `yaml:"paths"`
+	Rules map[string]RuleCf `yaml:"rules"`
+	re    []*regexp.Regexp
+}
+
+// Suppression silences findings of Rule in a thread (and optionally one
+// message) of a JSON export, which cannot carry comments.
+type Suppression struct {
+	Rule    string `yaml:"rule"`
+	Thread  string `yaml:"thread"`
+	Message string `yaml:"message"`
+	Reason  string `yaml:"reason"`
+}
+
+// Error is a configuration error with its position.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Find looks for FileName from dir upward, stopping at the repository root
+// (a directory holding .git) or the file system root. It returns "" when
+// there is none.
+func Find(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	for {
+		p := filepath.Join(abs, FileName)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return ""
+		}
+		abs = parent
+	}
+}
+
+// Known reports whether a rule id exists; set by the caller (the rule registry).
+type Known func(id string) bool
+
+// Load reads and validates a configuration file.
+func Load(path string, known Known) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	return Parse(path, data, known)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?line (\d+): (.*)$`)
+
+// Parse decodes data (named path in errors).
+func Parse(path string, data []byte, known Known) (*Config, error) {
+	c := &Config{Path: path}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return c, c.compile(known, nil)
+		}
+		return nil, yamlErr(path, err)
+	}
+	if err := root.Decode(c); err != nil {
+		return nil, yamlErr(path, err)
+	}
+	// Strict decode again through a decoder to catch unknown keys
+	// (Node.Decode ignores KnownFields).
+	dec2 := yaml.NewDecoder(bytes.NewReader(data))
+	dec2.KnownFields(true)
+	var again Config
+	if err := dec2.Decode(&again); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlErr(path, err)
+	}
+	c.Path = path
+	return c, c.compile(known, &root)
+}
+
+func yamlErr(path string, err error) error {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = "yaml: " + te.Errors[0]
+	}
+	if m := yamlLine.FindStringSubmatch(strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return &Error{File: path, Line: line, Col: 1, Msg: m[2]}
+	}
+	if m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(msg); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return &Error{File: path, Line: line, Col: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	}
+	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// nodeAt finds the value node of a key path in the document, for positions.
+func nodeAt(root *yaml.Node, keys ...string) *yaml.Node {
+	n := root
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, k := range keys {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+func (c *Config) errAt(root *yaml.Node, msg string, keys ...string) error {
+	e := &Error{File: c.Path, Msg: msg}
+	if n := nodeAt(root, keys...); n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	return e
+}
+
+func (c *Config) compile(known Known, root *yaml.Node) error {
+	if c.FailOn != "" {
+		if _, ok := ParseFailOn(c.FailOn); !ok {
+			return c.errAt(root, fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn), "fail-on")
+		}
+	}
+	check := func(rules map[string]RuleCf, keys ...string) error {
+		for id, r := range rules {
+			if known != nil && !known(id) {
+				return c.errAt(root, fmt.Sprintf("unknown rule id %q", id), append(keys, id)...)
+			}
+			if r.Severity != "" {
+				if _, ok := diag.ParseSeverity(r.Severity); !ok {
+					return c.errAt(root, fmt.Sprintf("rule %s: severity %q is not one of error, warning, note, off", id, r.Severity), append(keys, id)...)
+				}
+			}
+		}
+		return nil
+	}
+	if err := check(c.Rules, "rules"); err != nil {
+		return err
+	}
+	for _, g := range c.Ignore {
+		re, err := Glob(g)
+		if err != nil {
+			return c.errAt(root, err.Error(), "ignore")
+		}
+		c.ignore = append(c.ignore, re)
+	}
+	for i := range c.Override {
+		o := &c.Override[i]
+		if err := check(o.Rules); err != nil {
+			return err
+		}
+		for _, g := range o.Paths {
+			re, err := Glob(g)
+			if err != nil {
+				return c.errAt(root, err.Error(), "overrides")
+			}
+			o.re = append(o.re, re)
+		}
+	}
+	supp := nodeAt(root, "suppress")
+	for i, s := range c.Suppress {
+		line := 0
+		if supp != nil && supp.Kind == yaml.SequenceNode && i < len(supp.Content) {
+			line = supp.Content[i].Line
+		}
+		c.SuppressLine = append(c.SuppressLine, line)
+		if s.Rule == "" || (known != nil && !known(s.Rule)) {
+			return &Error{File: c.Path, Line: line, Col: 1, Msg: fmt.Sprintf("suppress: unknown rule id %q", s.Rule)}
+		}
+		if s.Thread == "" {
+			return &Error{File: c.Path, Line: line, Col: 1, Msg: "suppress: an entry needs a thread"}
+		}
+	}
+	return nil
+}
+
+// ParseFailOn parses --fail-on values; none means never fail.
+func ParseFailOn(s string) (diag.Severity, bool) {
+	switch strings.ToLower(s) {
+	case "none":
+		return diag.Off, true
+	case "error", "warning", "note":
+		sev, _ := diag.ParseSeverity(s)
+		return sev, true
+	}
+	return diag.Error, false
+}
+
+// Ignored reports whether a slash-separated path matches an ignore glob.
+func (c *Config) Ignored(path string) bool {
+	if c == nil {
+		return false
+	}
+	for _, re := range c.ignore {
+		if re.MatchString(path) {
+			return true
+		}
+	}
+	return false
+}
+
+// Severity returns the effective severity of a finding of rule id at path
+// with default severity def (diag.Off: disabled).
+func (c *Config) Severity(id, path string, def diag.Severity) diag.Severity {
+	if c == nil {
+		return def
+	}
+	sev := apply(c.Rules[id], def)
+	for i := range c.Override {
+		o := &c.Override[i]
+		r, ok := o.Rules[id]
+		if !ok {
+			continue
+		}
+		for _, re := range o.re {
+			if re.MatchString(path) {
+				sev = apply(r, sev)
+				break
+			}
+		}
+	}
+	return sev
+}
+
+func apply(r RuleCf, sev diag.Severity) diag.Severity {
+	if r.Enabled != nil && !*r.Enabled {
+		return diag.Off
+	}
+	if r.Severity != "" {
+		s, _ := diag.ParseSeverity(r.Severity)
+		return s
+	}
+	if r.Enabled != nil && *r.Enabled && sev == diag.Off {
+		return diag.Error
+	}
+	return sev
+}
+
+// Glob compiles a path glob: * matches within a segment, ** across
+// segments, ? one character. A pattern without '/' matches the base name or
+// any path suffix.
+func Glob(g string) (*regexp.Regexp, error) {
+	g = filepath.ToSlash(strings.TrimPrefix(g, "./"))
+	var b strings.Builder
+	if !strings.Contains(g, "/") {
+		b.WriteString(`(?:^|/)`)
+	} else {
+		b.WriteString(`^`)
+	}
+	for i := 0; i < len(g); i++ {
+		switch ch := g[i]; ch {
+		case '*':
+			if i+1 < len(g) && g[i+1] == '*' {
+				i++
+				if i+1 < len(g) && g[i+1] == '/' {
+					i++
+					b.WriteString(`(?:.*/)?`)
+				} else {
+					b.WriteString(`.*`)
+				}
+			} else {
+				b.WriteString(`[^/]*`)
+			}
+		case '?':
+			b.WriteString(`[^/]`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	b.WriteString(`(?:/.*)?$`)
+	return regexp.Compile(b.String())
+}

@@ -1,0 +1,104 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+)
+
+func known(id string) bool { return strings.HasPrefix(id, "MB-") || strings.HasPrefix(id, "TH-") }
+
+func TestParse(t *testing.T) {
+	src := `fail-on: warning
+agents: [A, B]
+ignore: ["vendor/**", "*.tmp.json"]
+rules:
+  MB-001: off
+  MB-002: {severity: warning}
+  TH-005: {enabled: false}
+overrides:
+  - paths: ["legacy/**"]
+    rules: {MB-002: note}
+suppress:
+  - {rule: MB-003, thread: RS-20260101-x, message: "12", reason: why}
+`
+	c, err := Parse("c.yaml", []byte(src), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.FailOn != "warning" || len(c.Agents) != 2 || len(c.Suppress) != 1 || c.SuppressLine[0] != 12 {
+		t.Fatalf("decoded %+v", c)
+	}
+	for _, tc := range []struct {
+		id, path  string
+		def, want diag.Severity
+	}{
+		{"MB-001", "a.json", diag.Error, diag.Off},
+		{"MB-002", "a.json", diag.Error, diag.Warning},
+		{"MB-002", "legacy/x/a.json", diag.Error, diag.Note},
+		{"TH-005", "a.json", diag.Error, diag.Off},
+		{"MB-003", "a.json", diag.Error, diag.Error},
+	} {
+		if got := c.Severity(tc.id, tc.path, tc.def); got != tc.want {
+			t.Errorf("Severity(%s, %s) = %v, want %v", tc.id, tc.path, got, tc.want)
+		}
+	}
+	for path, want := range map[string]bool{"vendor/a/b.json": true, "x/vendor/a.json": false, "a/b.tmp.json": true, "a.json": false} {
+		if got := c.Ignored(path); got != want {
+			t.Errorf("Ignored(%s) = %v", path, got)
+		}
+	}
+}
+
+func TestErrorsHavePositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"fail-on: error\nbogus: 1\n", "c.yaml:2:"},
+		{"rules:\n  MB-001: {severity: loud}\n", "c.yaml:2:"},
+		{"rules:\n  XX-001: off\n", "c.yaml:2:"},
+		{"fail-on: sometimes\n", "c.yaml:1:"},
+		{"rules: [\n", "c.yaml:"},
+		{"suppress:\n  - {rule: MB-003}\n", "c.yaml:2:"},
+	} {
+		_, err := Parse("c.yaml", []byte(tc.src), known)
+		var ce *Error
+		if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want prefix %s", tc.src, err, tc.want)
+		}
+	}
+}
+
+func TestFindStopsAtRepoRoot(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755)
+	os.MkdirAll(filepath.Join(root, "repo", "a", "b"), 0o755)
+	os.WriteFile(filepath.Join(root, FileName), []byte(""), 0o644) // above the repo: never used
+	if got := Find(filepath.Join(root, "repo", "a", "b")); got != "" {
+		t.Errorf("Find crossed the repository root: %s", got)
+	}
+	os.WriteFile(filepath.Join(root, "repo", "a", FileName), []byte(""), 0o644)
+	if got := Find(filepath.Join(root, "repo", "a", "b")); got != filepath.Join(root, "repo", "a", FileName) {
+		t.Errorf("Find = %q", got)
+	}
+}
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		g, p string
+		ok   bool
+	}{
+		{"**/*.json", "a/b/c.json", true}, {"**/*.json", "c.json", true}, {"a/*.json", "a/b/c.json", false},
+		{"a/**", "a/b/c.json", true}, {"*.md", "x/y.md", true}, {"artifacts", "artifacts/x.md", true},
+	} {
+		re, err := Glob(c.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if re.MatchString(c.p) != c.ok {
+			t.Errorf("Glob(%q) on %q = %v", c.g, c.p, !c.ok)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package reporters
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+)
+
+// FailOnName returns the --fail-on spelling of a threshold: "error",
+// "warning", "note", or "none" for diag.Off.
+func FailOnName(s diag.Severity) string {
+	if s == diag.Off {
+		return "none"
+	}
+	return s.String()
+}
+
+// Gates reports whether finding i counts against r.FailOn: its severity is at
+// or above the threshold (never with FailOn none) and, when a baseline was
+// given, it is new.
+func Gates(r *Report, i int) bool {
+	if r.FailOn == diag.Off || r.FailOn < diag.Error {
+		return false
+	}
+	return r.Findings[i].Severity.AtLeast(r.FailOn) && r.IsNew(i)
+}
+
+// Gating counts the findings that gate the run (see Gates).
+func Gating(r *Report) int {
+	n := 0
+	for i := range r.Findings {
+		if Gates(r, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed reports whether the findings fail the run (Gating > 0). An internal
+// error (r.Internal) is reported separately.
+func Failed(r *Report) bool { return Gating(r) > 0 }
+
+// NewCount counts the findings that are new with respect to the baseline
+// (all of them without one).
+func NewCount(r *Report) int {
+	n := 0
+	for i := range r.Findings {
+		if r.IsNew(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// Plural formats a count with its noun: "1 error", "2 errors".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// SeverityRank orders severities for caps: lower is more severe.
+func SeverityRank(s diag.Severity) int {
+	if s < diag.Error || s > diag.Off {
+		return int(diag.Off) + 1
+	}
+	return int(s)
+}
+
+// MostSevere returns the indexes of the at most n most severe findings of
+// idx (a list of indexes into r.Findings), keeping input order among equal
+// severities, and returned in input order.
+func MostSevere(r *Report, idx []int, n int) []int {
+	if len(idx) <= n {
+		return idx
+	}
+	order := append([]int(nil), idx...)
+	sort.SliceStable(order, func(a, b int) bool {
+		return SeverityRank(r.Findings[order[a]].Severity) < SeverityRank(r.Findings[order[b]].Severity)
+	})
+	keep := order[:n]
+	sort.Ints(keep)
+	return keep
+}
+
+// RuleIndex maps rule ids to their index in r.Rules.
+func RuleIndex(r *Report) map[string]int {
+	m := make(map[string]int, len(r.Rules))
+	for i := range r.Rules {
+		if _, dup := m[r.Rules[i].ID]; !dup {
+			m[r.Rules[i].ID] = i
+		}
+	}
+	return m
+}
+
+// DocsLink returns the documentation link of a rule (Tool.DocsURL + "#" +
+// lower-case id), or "" without a DocsURL.
+func DocsLink(t Tool, id string) string {
+	if t.DocsURL == "" || id == "" {
+		return ""
+	}
+	return t.DocsURL + "#" + lower(id)
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,137 @@
+package reporters_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
+
+func TestPaths(t *testing.T) {
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "repo", "threads"), 0o755))
+	must(os.MkdirAll(filepath.Join(root, "elsewhere"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "repo", "threads", "a b.json"), []byte("one\ntwo\r\nthree é\n"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "elsewhere", "x.json"), []byte("x\n"), 0o644))
+	must(os.Symlink(filepath.Join(root, "elsewhere"), filepath.Join(root, "repo", "out")))
+	must(os.Symlink("threads", filepath.Join(root, "repo", "alias")))
+	// The root itself is reached through a symbolic link.
+	must(os.Symlink(filepath.Join(root, "repo"), filepath.Join(root, "link")))
+	t.Chdir(filepath.Join(root, "repo"))
+	p := reporters.NewPaths(filepath.Join(root, "link"))
+
+	for _, c := range []struct {
+		file, rel  string
+		ok, exists bool
+	}{
+		{"threads/a b.json", "threads/a b.json", true, true},
+		{"./threads/../threads/a b.json", "threads/a b.json", true, true},
+		{filepath.Join(root, "link", "threads", "a b.json"), "threads/a b.json", true, true},
+		{"alias/a b.json", "threads/a b.json", true, true}, // resolved, as GitHub needs
+		{"out/x.json", "", false, false},                   // a link leaving the repository
+		{"threads/missing.json", "threads/missing.json", true, false},
+		{"../elsewhere/x.json", "", false, false},
+		{"", "", false, false},
+		{".", "", false, false},
+		{"threads", "threads", true, false}, // a directory is not a file
+	} {
+		rel, ok := p.Rel(c.file)
+		fi := p.File(c.file)
+		if rel != c.rel || ok != c.ok || fi.OK != c.exists {
+			t.Errorf("%q: Rel = %q, %v; File.OK = %v (%s); want %q, %v, %v", c.file, rel, ok, fi.OK, fi.Reason, c.rel, c.ok, c.exists)
+		}
+	}
+	fi := p.File("threads/a b.json")
+	if fi.Lines != 3 || fi.LastLineEnd != 8 {
+		t.Errorf("lines %d, last line end %d; want 3, 8", fi.Lines, fi.LastLineEnd)
+	}
+	if got := p.Display("../elsewhere/x.json"); got != "../elsewhere/x.json" {
+		t.Errorf("Display outside: %q", got)
+	}
+	if got, want := p.RootURI(), "file://"+filepath.ToSlash(p.Root())+"/"; got != want {
+		t.Errorf("RootURI %q, want %q", got, want)
+	}
+}
+
+func TestEscapePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"threads/a.json":     "threads/a.json",
+		"docs/with space.md": "docs/with%20space.md",
+		"a:b/c#d?e%f.md":     "a%3Ab/c%23d%3Fe%25f.md",
+		"é/[x].md":           "%C3%A9/%5Bx%5D.md",
+	} {
+		if got := reporters.EscapePath(in); got != want {
+			t.Errorf("EscapePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClampRegion(t *testing.T) {
+	fi := reporters.FileInfo{OK: true, Lines: 3, LastLineEnd: 8}
+	for _, c := range []struct {
+		in   [4]int
+		want reporters.Region
+	}{
+		{[4]int{0, 0, 0, 0}, reporters.Region{1, 1, 1, 1}},
+		{[4]int{2, 0, 0, 0}, reporters.Region{2, 1, 2, 1}},
+		{[4]int{2, 5, 2, 3}, reporters.Region{2, 5, 2, 5}},
+		{[4]int{2, 5, 4, 1}, reporters.Region{2, 5, 3, 8}}, // ends after the last newline
+		{[4]int{9, 2, 12, 4}, reporters.Region{3, 1, 3, 8}},
+	} {
+		if got := reporters.ClampRegion(c.in[0], c.in[1], c.in[2], c.in[3], fi); got != c.want {
+			t.Errorf("ClampRegion%v = %+v, want %+v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                   "plain",
+		"a\r\nb\nc\rd\te":         "a b c d e",
+		"bell\x07 esc\x1b[31m x":  "bell esc[31m x",
+		"bad \xff utf8 \uFFFD ok": "bad  utf8 \uFFFD ok",
+		"c1 \u0085 del \x7f":      "c1  del ",
+	} {
+		if got := reporters.OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := reporters.StripControl("a\nb\x00c"); got != "a\nbc" {
+		t.Errorf("StripControl: %q", got)
+	}
+}
+
+func TestGates(t *testing.T) {
+	r := &reporters.Report{
+		Findings:     []diag.Finding{{Severity: diag.Error}, {Severity: diag.Warning}, {Severity: diag.Note}},
+		Fingerprints: []string{"a:1", "b:1", "c:1"},
+		FailOn:       diag.Warning,
+	}
+	if n := reporters.Gating(r); n != 2 || !reporters.Failed(r) {
+		t.Errorf("fail-on warning: %d", n)
+	}
+	r.Baseline = map[string]bool{"a:1": true}
+	if n := reporters.Gating(r); n != 1 {
+		t.Errorf("with baseline: %d", n)
+	}
+	if n := reporters.NewCount(r); n != 2 {
+		t.Errorf("new: %d", n)
+	}
+	r.FailOn = diag.Off
+	if reporters.Failed(r) || reporters.FailOnName(r.FailOn) != "none" {
+		t.Error("fail-on none failed")
+	}
+	r.FailOn = diag.Note
+	r.Baseline = nil
+	if n := reporters.Gating(r); n != 3 {
+		t.Errorf("fail-on note: %d", n)
+	}
+}

@@ -1,0 +1,349 @@
+// Package jsonreport writes and reads brenner-ci's own JSON report (see
+// docs/json-report.md): a summary, the threads, and every finding in text
+// order with its fingerprint. Shards exchange it, and --baseline reads the
+// fingerprints back from it.
+package jsonreport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
+
+// Format and FormatVersion identify the file; Read rejects a newer major
+// format version.
+const (
+	Format        = "brenner-ci-report"
+	FormatVersion = 1
+)
+
+// File is the JSON report.
+type File struct {
+	Format        string         `json:"format"`
+	FormatVersion int            `json:"format_version"`
+	Tool          Tool           `json:"tool"`
+	Summary       Summary        `json:"summary"`
+	Threads       []Thread       `json:"threads"`
+	Findings      []Finding      `json:"findings"`
+	Notifications []Notification `json:"notifications"`
+}
+
+// Tool names the program that wrote the report.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Summary holds the run's totals and verdict.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+	Findings int `json:"findings"`
+	Threads  int `json:"threads"`
+	Files    int `json:"files"`
+	// New counts findings not in the baseline (all of them without one).
+	New      int  `json:"new"`
+	Baseline bool `json:"baseline"`
+	// FailOn is error, warning, note or none.
+	FailOn string `json:"fail_on"`
+	// Gating counts findings at or above FailOn that are new.
+	Gating        int    `json:"gating"`
+	Failed        bool   `json:"failed"`
+	InternalError bool   `json:"internal_error"`
+	Time          string `json:"time"`
+	Category      string `json:"category"`
+}
+
+// Thread summarises one compiled thread.
+type Thread struct {
+	Key      string   `json:"key"`
+	File     string   `json:"file"`
+	Messages int      `json:"messages"`
+	Blocks   int      `json:"blocks"`
+	Valid    int      `json:"valid"`
+	Invalid  int      `json:"invalid"`
+	Applied  int      `json:"applied"`
+	Version  int      `json:"version"`
+	Rules    []string `json:"rules"`
+}
+
+// Finding is one diagnostic. Line 0 means the file as a whole (all position
+// fields are then 0).
+type Finding struct {
+	Rule      string `json:"rule"`
+	Code      string `json:"code"`
+	Severity  string `json:"severity"`
+	Message   string `json:"message"`
+	Hint      string `json:"hint"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Thread    string `json:"thread"`
+	MessageID string `json:"message_id"`
+	// Fingerprint is the stable diag.Fingerprints value ("<16 hex>:<n>").
+	Fingerprint string `json:"fingerprint"`
+	// BaselineState is "new" or "unchanged" with a baseline, else "".
+	BaselineState string `json:"baseline_state"`
+	Fix           *Fix   `json:"fix"`
+}
+
+// Fix is a machine-applicable replacement.
+type Fix struct {
+	Description string `json:"description"`
+	Path        string `json:"path"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	EndLine     int    `json:"end_line"`
+	EndColumn   int    `json:"end_column"`
+	Replacement string `json:"replacement"`
+}
+
+// Notification is a run-level message.
+type Notification struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Rule    string `json:"rule"`
+}
+
+// Build converts r to the JSON report.
+func Build(r *reporters.Report) *File {
+	paths := reporters.NewPaths(r.RepoRoot)
+	e, w, n := r.Counts()
+	f := &File{
+		Format: Format, FormatVersion: FormatVersion,
+		Tool: Tool{Name: nonEmpty(r.Tool.Name, "brenner-ci"), Version: r.Tool.Version},
+		Summary: Summary{
+			Errors: e, Warnings: w, Notes: n, Findings: len(r.Findings), Threads: len(r.Threads),
+			New: reporters.NewCount(r), Baseline: r.Baseline != nil,
+			FailOn: reporters.FailOnName(r.FailOn), Gating: reporters.Gating(r), InternalError: r.Internal,
+			Category: r.Category,
+		},
+		Threads:       make([]Thread, 0, len(r.Threads)),
+		Findings:      make([]Finding, 0, len(r.Findings)),
+		Notifications: make([]Notification, 0, len(r.Notifications)),
+	}
+	f.Summary.Failed = f.Summary.Gating > 0
+	if !r.Time.IsZero() {
+		f.Summary.Time = r.Time.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	files := map[string]bool{}
+	for _, t := range r.Threads {
+		rules := append([]string{}, t.Rules...)
+		p := ""
+		if t.File != "" {
+			p = paths.Display(t.File)
+			files[p] = true
+		}
+		f.Threads = append(f.Threads, Thread{Key: t.Key, File: p, Messages: t.Messages, Blocks: t.Blocks,
+			Valid: t.Valid, Invalid: t.Invalid, Applied: t.Applied, Version: t.Version, Rules: rules})
+	}
+	for i := range r.Findings {
+		d := &r.Findings[i]
+		pos := d.Pos.Normalize()
+		out := Finding{
+			Rule: d.Rule, Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Hint: d.Hint,
+			Line: pos.Line, Column: pos.Col, EndLine: pos.EndLine, EndColumn: pos.EndCol,
+			Thread: d.Thread, MessageID: d.MsgID,
+		}
+		if pos.Line <= 0 {
+			out.Line, out.Column, out.EndLine, out.EndColumn = 0, 0, 0, 0
+		}
+		if d.Pos.File != "" {
+			out.Path = paths.Display(d.Pos.File)
+			files[out.Path] = true
+		}
+		if i < len(r.Fingerprints) {
+			out.Fingerprint = r.Fingerprints[i]
+		}
+		if r.Baseline != nil {
+			out.BaselineState = "unchanged"
+			if r.IsNew(i) {
+				out.BaselineState = "new"
+			}
+		}
+		if d.Fix != nil {
+			fp := d.Fix.Pos.Normalize()
+			file := fp.File
+			if file == "" {
+				file = d.Pos.File
+			}
+			fx := &Fix{Description: d.Fix.Description, Line: fp.Line, Column: fp.Col, EndLine: fp.EndLine,
+				EndColumn: fp.EndCol, Replacement: d.Fix.Text}
+			if file != "" {
+				fx.Path = paths.Display(file)
+			}
+			out.Fix = fx
+		}
+		f.Findings = append(f.Findings, out)
+	}
+	f.Summary.Files = len(files)
+	for _, nt := range r.Notifications {
+		f.Notifications = append(f.Notifications, Notification{Level: nt.Level.String(), Message: nt.Message, Rule: nt.Rule})
+	}
+	return f
+}
+
+// Write writes r as an indented JSON report (see docs/json-report.md).
+func Write(w io.Writer, r *reporters.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Build(r))
+}
+
+// Read decodes a JSON report. It accepts unknown fields (written by a newer
+// minor version) but rejects another format or a newer format version.
+func Read(rd io.Reader) (*File, error) {
+	var f File
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("reading JSON report: %w", err)
+	}
+	if f.Format != Format {
+		return nil, fmt.Errorf("reading JSON report: format is %q, want %q", f.Format, Format)
+	}
+	if f.FormatVersion < 1 || f.FormatVersion > FormatVersion {
+		return nil, fmt.Errorf("reading JSON report: format_version %d is not supported (this brenner-ci reads %d)", f.FormatVersion, FormatVersion)
+	}
+	if f.Threads == nil {
+		f.Threads = []Thread{}
+	}
+	if f.Findings == nil {
+		f.Findings = []Finding{}
+	}
+	if f.Notifications == nil {
+		f.Notifications = []Notification{}
+	}
+	return &f, nil
+}
+
+// Diag converts the report's findings back to diag findings, with their
+// fingerprints aligned. Paths are as written (repo-relative when inside the
+// repository) and the anchors are not in the file, so keep the returned
+// fingerprints rather than recomputing them.
+func (f *File) Diag() ([]diag.Finding, []string, error) {
+	out := make([]diag.Finding, len(f.Findings))
+	fps := make([]string, len(f.Findings))
+	for i, x := range f.Findings {
+		sev, ok := diag.ParseSeverity(x.Severity)
+		if !ok || sev == diag.Off {
+			return nil, nil, fmt.Errorf("finding %d: unknown severity %q", i, x.Severity)
+		}
+		out[i] = diag.Finding{
+			Rule: x.Rule, Code: x.Code, Severity: sev, Message: x.Message, Hint: x.Hint,
+			Pos:    source.Pos{File: x.Path, Line: x.Line, Col: x.Column, EndLine: x.EndLine, EndCol: x.EndColumn},
+			Thread: x.Thread, MsgID: x.MessageID,
+		}
+		if x.Fix != nil {
+			out[i].Fix = &diag.Fix{Description: x.Fix.Description, Text: x.Fix.Replacement,
+				Pos: source.Pos{File: x.Fix.Path, Line: x.Fix.Line, Col: x.Fix.Column, EndLine: x.Fix.EndLine, EndCol: x.Fix.EndColumn}}
+		}
+		fps[i] = x.Fingerprint
+	}
+	return out, fps, nil
+}
+
+// Fingerprints reads the fingerprints of a baseline file. It accepts:
+//
+//   - a JSON report (this package): every finding's "fingerprint";
+//   - a SARIF log: every result's partialFingerprints "brenner-ci/v1", else
+//     its "primaryLocationLineHash" (findings that were notifications, or
+//     left out by the 25,000-result cap, are not in a SARIF file, so the JSON
+//     report is the better baseline);
+//   - a JSON array of fingerprint strings;
+//   - plain text: one fingerprint per line; blank lines and lines starting
+//     with "#" are ignored.
+func Fingerprints(rd io.Reader) (map[string]bool, error) {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	out := map[string]bool{}
+	switch {
+	case len(trimmed) == 0:
+		return out, nil
+	case trimmed[0] == '[':
+		var list []string
+		if err := json.Unmarshal(trimmed, &list); err != nil {
+			return nil, fmt.Errorf("baseline: a JSON array must hold fingerprint strings: %w", err)
+		}
+		for _, s := range list {
+			if s = strings.TrimSpace(s); s != "" {
+				out[s] = true
+			}
+		}
+		return out, nil
+	case trimmed[0] == '{':
+		return objectFingerprints(trimmed, out)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(trimmed))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out[line] = true
+	}
+	return out, sc.Err()
+}
+
+func objectFingerprints(data []byte, out map[string]bool) (map[string]bool, error) {
+	var probe struct {
+		Format   string            `json:"format"`
+		Findings []json.RawMessage `json:"findings"`
+		Runs     []struct {
+			Results []struct {
+				PartialFingerprints map[string]any `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	switch {
+	case probe.Format == Format:
+		f, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
+		}
+		for _, x := range f.Findings {
+			if x.Fingerprint != "" {
+				out[x.Fingerprint] = true
+			}
+		}
+		return out, nil
+	case probe.Runs != nil:
+		for _, run := range probe.Runs {
+			for _, res := range run.Results {
+				for _, key := range []string{"brenner-ci/v1", "primaryLocationLineHash"} {
+					if s, ok := res.PartialFingerprints[key].(string); ok && s != "" {
+						out[s] = true
+						break
+					}
+				}
+			}
+		}
+		return out, nil
+	}
+	return nil, errors.New("baseline: a JSON object must be a brenner-ci JSON report or a SARIF log")
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

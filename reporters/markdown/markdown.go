@@ -1,0 +1,511 @@
+// Package markdown writes a report as GitHub-flavoured markdown for
+// $GITHUB_STEP_SUMMARY or a sticky pull-request comment: a verdict, counts,
+// a per-rule table and the findings per thread, always within GitHub's size
+// limits.
+package markdown
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
+
+const (
+	// Marker is the hidden comment that identifies brenner-ci's sticky PR
+	// comment.
+	Marker = "<!-- brenner-ci-report -->"
+	// DefaultMaxChars is used when Write is given maxChars <= 0; GitHub
+	// rejects comment bodies over 65,536 characters.
+	DefaultMaxChars = 65000
+	// MaxBytes bounds the output below GitHub's 1 MiB step-summary limit.
+	MaxBytes = 1<<20 - 1
+	// MinChars is the smallest limit Write honours (the verdict, counts and
+	// footer take up to about 700 characters); a smaller maxChars is raised to it.
+	MinChars = 1000
+)
+
+// Write writes r as markdown of fewer than maxChars characters (counted in
+// UTF-16 code units, as GitHub counts them, which is never less than the
+// number of code points) and at most MaxBytes bytes. When the findings do not
+// fit, it stops adding them and ends with a footer saying how many were left
+// out and where to find them; the findings it keeps are the most severe.
+func Write(w io.Writer, r *reporters.Report, maxChars int) error {
+	if maxChars <= 0 {
+		maxChars = DefaultMaxChars
+	}
+	if maxChars < MinChars {
+		maxChars = MinChars
+	}
+	m := &writer{r: r, paths: reporters.NewPaths(r.RepoRoot), maxChars: maxChars - 1, maxBytes: MaxBytes}
+	m.render()
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}
+
+type writer struct {
+	r                  *reporters.Report
+	paths              *reporters.Paths
+	b                  strings.Builder
+	chars              int
+	maxChars, maxBytes int
+}
+
+// cost is s's length in UTF-16 code units.
+func cost(s string) int {
+	n := 0
+	for _, c := range s {
+		if c >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// fits reports whether s can be added while keeping reserve characters (and
+// bytes) free for what must follow.
+func (m *writer) fits(s string, reserve int) bool {
+	return m.chars+cost(s)+reserve <= m.maxChars && m.b.Len()+len(s)+reserve*4 <= m.maxBytes
+}
+
+func (m *writer) add(s string) {
+	m.b.WriteString(s)
+	m.chars += cost(s)
+}
+
+// addIf adds s when it fits with reserve to spare.
+func (m *writer) addIf(s string, reserve int) bool {
+	if !m.fits(s, reserve) {
+		return false
+	}
+	m.add(s)
+	return true
+}
+
+func (m *writer) render() {
+	r := m.r
+	e, wn, n := r.Counts()
+	failed := reporters.Failed(r)
+	gating := reporters.Gating(r)
+	failOn := reporters.FailOnName(r.FailOn)
+
+	// Head: never truncated (it is short and fixed in size).
+	var h strings.Builder
+	h.WriteString(Marker + "\n")
+	switch {
+	case r.Internal:
+		h.WriteString("## ❌ brenner-ci: internal error\n\n")
+	case failed:
+		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "finding"), failOn)
+	case r.FailOn == diag.Off:
+		h.WriteString("## ✅ brenner-ci: passed (`--fail-on none`)\n\n")
+	case r.Baseline != nil:
+		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no new findings at or above `%s`\n\n", failOn)
+	default:
+		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no findings at or above `%s`\n\n", failOn)
+	}
+	fmt.Fprintf(&h, "%s, %s and %s in %s", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"),
+		reporters.Plural(n, "note"), reporters.Plural(len(r.Threads), "thread"))
+	if r.Baseline != nil {
+		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
+	}
+	fmt.Fprintf(&h, " (fail-on `%s`).\n\n", failOn)
+	if r.Internal {
+		h.WriteString("brenner-ci had an internal error, so this report may be incomplete; see the notifications below and the job log.\n\n")
+	}
+	if r.Baseline != nil {
+		h.WriteString("| Severity | Findings | New |\n| :-- | --: | --: |\n")
+		ne, nw, nn := newCounts(r)
+		fmt.Fprintf(&h, "| ❌ Error | %d | %d |\n| ⚠️ Warning | %d | %d |\n| ℹ️ Note | %d | %d |\n\n", e, ne, wn, nw, n, nn)
+	} else {
+		h.WriteString("| Severity | Findings |\n| :-- | --: |\n")
+		fmt.Fprintf(&h, "| ❌ Error | %d |\n| ⚠️ Warning | %d |\n| ℹ️ Note | %d |\n\n", e, wn, n)
+	}
+	m.add(h.String())
+
+	footer := m.footer()
+	// Room kept at every step for what is always written last: the
+	// truncation notice, the footer, a </details> and section-ending newlines.
+	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), len(r.Notifications))) + cost(closeDetails) + 4
+
+	m.rules(reserve)
+	shown := m.findings(reserve)
+	notes := m.notifications(reserve)
+	if shown < len(r.Findings) || notes < len(r.Notifications) {
+		m.add(m.omitted(len(r.Findings)-shown, len(r.Findings), len(r.Notifications)-notes))
+	}
+	m.add(footer)
+}
+
+func newCounts(r *reporters.Report) (e, w, n int) {
+	for i := range r.Findings {
+		if !r.IsNew(i) {
+			continue
+		}
+		switch r.Findings[i].Severity {
+		case diag.Error:
+			e++
+		case diag.Warning:
+			w++
+		default:
+			n++
+		}
+	}
+	return
+}
+
+// rules writes the per-rule table: rules with findings, in registry order,
+// then unregistered rules in order of their first finding.
+func (m *writer) rules(reserve int) {
+	r := m.r
+	if len(r.Findings) == 0 {
+		m.addIf("No findings.\n\n", reserve)
+		return
+	}
+	type row struct {
+		id, name string
+		count    int
+		sevs     [3]bool
+	}
+	var rows []*row
+	byID := map[string]*row{}
+	for _, rl := range r.Rules {
+		if _, dup := byID[rl.ID]; !dup {
+			byID[rl.ID] = &row{id: rl.ID, name: rl.Name}
+			rows = append(rows, byID[rl.ID])
+		}
+	}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		rw, ok := byID[f.Rule]
+		if !ok {
+			rw = &row{id: f.Rule}
+			byID[f.Rule] = rw
+			rows = append(rows, rw)
+		}
+		rw.count++
+		if k := reporters.SeverityRank(f.Severity); k < 3 {
+			rw.sevs[k] = true
+		}
+	}
+	if !m.addIf("### Rules\n\n| Rule | Name | Severity | Findings |\n| :-- | :-- | :-- | --: |\n", reserve) {
+		return
+	}
+	left := 0
+	for _, rw := range rows {
+		if rw.count == 0 {
+			continue
+		}
+		var sevs []string
+		for k, name := range []string{"error", "warning", "note"} {
+			if rw.sevs[k] {
+				sevs = append(sevs, name)
+			}
+		}
+		line := fmt.Sprintf("| %s | %s | %s | %d |\n", m.ruleRef(rw.id), escape(rw.name), strings.Join(sevs, ", "), rw.count)
+		if left > 0 || !m.addIf(line, reserve) {
+			left++
+		}
+	}
+	m.add("\n")
+	if left > 0 {
+		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more rule")), reserve)
+	}
+}
+
+const closeDetails = "\n</details>\n\n"
+
+// findings writes the findings grouped by thread (in r.Threads order, then
+// the findings of no known thread) inside <details> sections and returns how
+// many it wrote. When not all fit, it picks the most severe (then in input
+// order) and still lists them in thread order.
+func (m *writer) findings(reserve int) int {
+	r := m.r
+	if len(r.Findings) == 0 {
+		return 0
+	}
+	known := map[string]int{}
+	for i, t := range r.Threads {
+		if _, dup := known[t.Key]; !dup {
+			known[t.Key] = i
+		}
+	}
+	groupOf := make([]int, len(r.Findings))
+	groups := make([][]int, len(r.Threads)+1)
+	for i := range r.Findings {
+		k, ok := known[r.Findings[i].Thread]
+		if !ok || r.Findings[i].Thread == "" {
+			k = len(r.Threads)
+		}
+		groupOf[i] = k
+		groups[k] = append(groups[k], i)
+	}
+	const head = "### Findings\n\n"
+	opens := make([]string, len(groups))
+	for g, idx := range groups {
+		if len(idx) == 0 {
+			continue
+		}
+		var title string
+		if g < len(r.Threads) {
+			t := r.Threads[g]
+			title = "<b>" + html(nonBlank(t.Key, "(no key)")) + "</b>"
+			if t.File != "" {
+				title += " · <code>" + html(m.paths.Display(t.File)) + "</code>"
+			}
+		} else {
+			title = "<b>Other findings</b> (no thread)"
+		}
+		opens[g] = "<details><summary>" + title + " · " + countLine(r, idx) + "</summary>\n\n"
+	}
+	items := make([]string, len(r.Findings))
+	for i := range items {
+		items[i] = m.item(i)
+	}
+
+	// Choose what fits, most severe first.
+	all := make([]int, len(r.Findings))
+	for i := range all {
+		all[i] = i
+	}
+	byRank := all
+	sortBySeverity(r, byRank)
+	chars, bytes := m.chars+cost(head)+reserve, m.b.Len()+len(head)+reserve*4
+	if chars > m.maxChars || bytes > m.maxBytes {
+		return 0
+	}
+	selected := make([]bool, len(r.Findings))
+	opened := make([]bool, len(groups))
+	n := 0
+	for _, i := range byRank {
+		g := groupOf[i]
+		c, b := cost(items[i]), len(items[i])
+		if !opened[g] {
+			c += cost(opens[g]) + cost(closeDetails)
+			b += len(opens[g]) + len(closeDetails)
+		}
+		if chars+c > m.maxChars || bytes+b > m.maxBytes {
+			break
+		}
+		chars, bytes = chars+c, bytes+b
+		selected[i], opened[g] = true, true
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	m.add(head)
+	for g, idx := range groups {
+		if !opened[g] {
+			continue
+		}
+		m.add(opens[g])
+		for _, i := range idx {
+			if selected[i] {
+				m.add(items[i])
+			}
+		}
+		m.add(closeDetails)
+	}
+	return n
+}
+
+// sortBySeverity orders finding indexes most severe first, keeping input
+// order within a severity.
+func sortBySeverity(r *reporters.Report, idx []int) {
+	sort.SliceStable(idx, func(a, b int) bool {
+		return reporters.SeverityRank(r.Findings[idx[a]].Severity) < reporters.SeverityRank(r.Findings[idx[b]].Severity)
+	})
+}
+
+func countLine(r *reporters.Report, idx []int) string {
+	var c [3]int
+	for _, i := range idx {
+		if k := reporters.SeverityRank(r.Findings[i].Severity); k < 3 {
+			c[k]++
+		}
+	}
+	var parts []string
+	for k, noun := range []string{"error", "warning", "note"} {
+		if c[k] > 0 {
+			parts = append(parts, reporters.Plural(c[k], noun))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+var icons = [...]string{"❌ **error**", "⚠️ **warning**", "ℹ️ **note**"}
+
+// item renders one finding as a list item.
+func (m *writer) item(i int) string {
+	r := m.r
+	f := &r.Findings[i]
+	var b strings.Builder
+	b.WriteString("- ")
+	if k := reporters.SeverityRank(f.Severity); k < 3 {
+		b.WriteString(icons[k])
+	} else {
+		b.WriteString("**" + f.Severity.String() + "**")
+	}
+	if r.Baseline != nil && r.IsNew(i) {
+		b.WriteString(" 🆕")
+	}
+	b.WriteString(" " + m.ruleRef(f.Rule) + " · " + m.location(f) + " · " + escape(f.Message))
+	if f.Hint != "" {
+		b.WriteString(" — _" + escape(f.Hint) + "_")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// ruleRef is the rule id in code, linked to its documentation.
+func (m *writer) ruleRef(id string) string {
+	text := escape(id)
+	if id != "" && !strings.ContainsAny(id, "`\n\r|") {
+		text = "`" + id + "`"
+	}
+	registered := false
+	for k := range m.r.Rules {
+		if m.r.Rules[k].ID == id {
+			registered = true
+			break
+		}
+	}
+	if link := reporters.DocsLink(m.r.Tool, id); link != "" && registered {
+		return "[" + text + "](" + linkURL(link) + ")"
+	}
+	return text
+}
+
+// location is path:line:col, linked to the line on GitHub when the file is in
+// the repository and the GitHub environment is known.
+func (m *writer) location(f *diag.Finding) string {
+	if f.Pos.File == "" {
+		return "(no file)"
+	}
+	p := f.Pos.Normalize()
+	text := m.paths.Display(f.Pos.File)
+	if p.Line > 0 {
+		text += fmt.Sprintf(":%d:%d", p.Line, p.Col)
+	}
+	g := m.r.GitHub
+	rel, ok := m.paths.Rel(f.Pos.File)
+	if !ok || g.ServerURL == "" || g.Repository == "" || g.SHA == "" {
+		return escape(text)
+	}
+	u := strings.TrimRight(g.ServerURL, "/") + "/" + g.Repository + "/blob/" + g.SHA + "/" + reporters.EscapePath(rel)
+	if p.Line > 0 {
+		u += fmt.Sprintf("#L%d", p.Line)
+	}
+	return "[" + escape(text) + "](" + linkURL(u) + ")"
+}
+
+// notifications writes the run's notifications and returns how many fit.
+func (m *writer) notifications(reserve int) int {
+	r := m.r
+	if len(r.Notifications) == 0 {
+		return 0
+	}
+	const head = "### Notifications\n\n"
+	shown := 0
+	for _, n := range r.Notifications {
+		line := "- "
+		if k := reporters.SeverityRank(n.Level); k < 3 {
+			line += icons[k]
+		}
+		line += " " + escape(n.Message)
+		if n.Rule != "" {
+			line += " (" + m.ruleRef(n.Rule) + ")"
+		}
+		line += "\n"
+		if shown == 0 {
+			line = head + line
+		}
+		if !m.addIf(line, reserve) {
+			break
+		}
+		shown++
+	}
+	if shown > 0 {
+		m.add("\n")
+	}
+	return shown
+}
+
+// omitted is the truncation notice.
+func (m *writer) omitted(findings, total, notes int) string {
+	var parts []string
+	if findings > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %s", findings, reporters.Plural(total, "finding")))
+	}
+	if notes > 0 {
+		parts = append(parts, reporters.Plural(notes, "notification"))
+	}
+	if len(parts) == 0 {
+		parts = []string{"0 findings"}
+	}
+	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists the most severe findings first. "+
+		"Every finding is in the SARIF and JSON report artifacts and in the text output of the job log.\n\n",
+		strings.Join(parts, " and "), m.maxChars+1)
+}
+
+func (m *writer) footer() string {
+	r := m.r
+	s := "<sub>" + html(nonBlank(r.Tool.Name, "brenner-ci"))
+	if r.Tool.Version != "" {
+		s += " " + html(r.Tool.Version)
+	}
+	if !r.Time.IsZero() {
+		s += " · " + r.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return s + "</sub>\n"
+}
+
+// escape makes text safe inline in markdown and in table cells: one line,
+// no control characters, markdown punctuation backslash-escaped ("|" too,
+// for tables), and "@" followed by a zero-width space so that no one is
+// mentioned.
+func escape(s string) string {
+	s = reporters.OneLine(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, c := range s {
+		switch c {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '!', '#', '$':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case '@':
+			b.WriteString("@\u200b")
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// html escapes text for use inside an HTML block (<summary>).
+func html(s string) string {
+	s = reporters.OneLine(s)
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "@", "@\u200b").Replace(s)
+}
+
+// linkURL makes a URL safe as a markdown link destination.
+func linkURL(u string) string {
+	if !utf8.ValidString(u) {
+		u = strings.ToValidUTF8(u, "")
+	}
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "").Replace(u)
+}
+
+func nonBlank(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}

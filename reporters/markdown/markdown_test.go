@@ -1,0 +1,136 @@
+package markdown_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
+	"github.com/brenner-ci/brenner-ci/reporters/markdown"
+)
+
+func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
+
+func write(t testing.TB, r *reporters.Report, maxChars int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := markdown.Write(&buf, r, maxChars); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestGolden(t *testing.T) {
+	r := fixture.Report(t)
+	got := write(t, r, 0)
+	fixture.Golden(t, "report.md", []byte(got))
+	if got != write(t, r, 0) {
+		t.Error("two writes of the same report differ")
+	}
+	// Truncated: the same report in a small budget.
+	fixture.Golden(t, "report.truncated.md", []byte(write(t, r, 2600)))
+}
+
+func TestContents(t *testing.T) {
+	r := fixture.Report(t)
+	got := write(t, r, 0)
+	for _, want := range []string{
+		markdown.Marker,
+		"## ❌ brenner-ci: failed — 2 findings at or above `error`",
+		"| [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | error | 1 |",
+		"| `XX-999` |  | warning | 1 |",
+		// links to the line on GitHub; the space in the path is encoded
+		"[threads/alpha.json:4:5](https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/threads/alpha.json#L4)",
+		"(https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/docs/with%20space.md)",
+		// outside the repository: no link
+		"· ../outside/x.json:2:1 ·",
+		// escaped: pipe, stars, tags, mention, ticks; one line
+		`Body uses a \| pipe, \*stars\*, \<b\>tags\</b\>, @` + "\u200b" + "someone and \\`ticks\\` over two lines.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if strings.Contains(got, "<b>gamma") {
+		t.Error("a thread without findings got a section")
+	}
+	if strings.Contains(got, "not shown") {
+		t.Error("truncation footer without truncation")
+	}
+
+	r.Findings = nil
+	r.Fingerprints = nil
+	r.Notifications = nil
+	got = write(t, r, 0)
+	if !strings.Contains(got, "## ✅ brenner-ci: passed — no new findings at or above `error`") || !strings.Contains(got, "No findings.") {
+		t.Errorf("clean report:\n%s", got)
+	}
+}
+
+var footerRE = regexp.MustCompile(`⚠️ \*\*(\d+) of (\d+) findings not shown\*\*`)
+
+func TestSizeCap(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, 10000)
+	for _, max := range []int{markdown.DefaultMaxChars, 20000, 1000} {
+		got := write(t, r, max)
+		if n := utf8.RuneCountInString(got); n >= max {
+			t.Errorf("maxChars %d: %d characters", max, n)
+		}
+		if len(got) >= 1<<20 {
+			t.Errorf("maxChars %d: %d bytes", max, len(got))
+		}
+		shown := strings.Count(got, "\n- ")
+		m := footerRE.FindStringSubmatch(got)
+		if m == nil {
+			t.Fatalf("maxChars %d: no truncation footer", max)
+		}
+		left, _ := strconv.Atoi(m[1])
+		if m[2] != "10000" || left != 10000-shown {
+			t.Errorf("maxChars %d: footer says %s of %s left out; %d shown", max, m[1], m[2], shown)
+		}
+		t.Logf("maxChars %d: %d findings shown, %d characters", max, shown, utf8.RuneCountInString(got))
+		if errs := strings.Count(got, "\n- ❌"); errs != shown {
+			t.Errorf("maxChars %d: %d findings shown but only %d errors; the most severe must come first", max, shown, errs)
+		}
+		if max == markdown.DefaultMaxChars && shown < 300 {
+			t.Errorf("only %d findings shown in %d characters", shown, max)
+		}
+		if strings.Count(got, "<details>") != strings.Count(got, "</details>") {
+			t.Errorf("maxChars %d: unbalanced <details>", max)
+		}
+	}
+	// A huge budget still stays under 1 MiB.
+	got := write(t, r, 10<<20)
+	if len(got) >= 1<<20 || !footerRE.MatchString(got) {
+		t.Errorf("1 MiB cap: %d bytes", len(got))
+	}
+}
+
+func TestReportCheck(t *testing.T) {
+	r := fixture.Report(t)
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"full.md":      write(t, r, 0),
+		"truncated.md": write(t, r, 2600),
+		"many.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 0),
+		"huge.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 10<<20),
+		"internal.md":  write(t, &reporters.Report{Internal: true, FailOn: diag.Off}, 0),
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := fixture.Check(t, file, "markdown")
+		if name != "huge.md" && strings.Contains(out, "warning[") {
+			t.Errorf("%s: %s", name, out)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package reporters
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Paths resolves the paths of findings (Pos.File, as given on the command
+// line) against the repository root, so that every format writes the same
+// repo-relative, slash-separated paths. It caches what it learns; it is safe
+// for concurrent use.
+type Paths struct {
+	root     string // absolute, cleaned repository root
+	rootReal string // root with symbolic links resolved
+	mu       sync.Mutex
+	rel      map[string]relInfo
+	files    map[string]*FileInfo
+}
+
+type relInfo struct {
+	rel string
+	ok  bool
+}
+
+// FileInfo is what Paths.File learns about one finding path.
+type FileInfo struct {
+	// Rel is the slash-separated path relative to the repository root, with
+	// symbolic links resolved ("" when the path is empty or outside the root).
+	Rel string
+	// OK is true when the path names an existing regular file inside the
+	// repository root, i.e. it can be a SARIF result location.
+	OK bool
+	// Reason says why OK is false.
+	Reason string
+	// Lines counts the file's lines the way GitHub and reportcheck do: the
+	// newlines, plus one when the last line has no newline.
+	Lines int
+	// LastLineEnd is the 1-based code-point column just after the last
+	// character of line Lines (1 for an empty line).
+	LastLineEnd int
+}
+
+// NewPaths returns a resolver for repoRoot. An empty repoRoot means the
+// current directory. Relative finding paths are resolved against the current
+// directory, as the command line gave them.
+func NewPaths(repoRoot string) *Paths {
+	if repoRoot == "" {
+		repoRoot = "."
+	}
+	root, err := filepath.Abs(repoRoot)
+	if err != nil {
+		root = filepath.Clean(repoRoot)
+	}
+	real := root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		real = r
+	}
+	return &Paths{root: root, rootReal: real, rel: map[string]relInfo{}, files: map[string]*FileInfo{}}
+}
+
+// Root returns the absolute repository root with symbolic links resolved.
+func (p *Paths) Root() string { return p.rootReal }
+
+// RootURI returns the file URI of the repository root with a trailing slash
+// (SARIF originalUriBaseIds %SRCROOT%), e.g. "file:///home/runner/work/r/r/".
+func (p *Paths) RootURI() string {
+	s := filepath.ToSlash(p.rootReal)
+	if !strings.HasPrefix(s, "/") {
+		s = "/" + s // Windows drive letter: file:///C:/...
+	}
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return "file://" + EscapePath(s)
+}
+
+// Rel returns file relative to the repository root, slash separated, with
+// no "./" and with symbolic links resolved when the file exists. ok is false
+// when file is empty, names the root itself, or lies outside the root.
+func (p *Paths) Rel(file string) (rel string, ok bool) {
+	if file == "" {
+		return "", false
+	}
+	p.mu.Lock()
+	if ri, hit := p.rel[file]; hit {
+		p.mu.Unlock()
+		return ri.rel, ri.ok
+	}
+	p.mu.Unlock()
+	rel, ok = p.computeRel(file)
+	p.mu.Lock()
+	p.rel[file] = relInfo{rel, ok}
+	p.mu.Unlock()
+	return rel, ok
+}
+
+func (p *Paths) computeRel(file string) (string, bool) {
+	abs, err := filepath.Abs(filepath.FromSlash(file))
+	if err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		if r, ok := under(p.rootReal, real); ok {
+			return r, true
+		}
+		// A link inside the repository that points outside it: GitHub
+		// cannot show it, and the target is not in the checkout.
+		return "", false
+	}
+	// The file does not exist: decide lexically.
+	for _, root := range []string{p.root, p.rootReal} {
+		if r, ok := under(root, abs); ok {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// under returns path relative to root (slash separated) when it lies
+// strictly inside root.
+func under(root, path string) (string, bool) {
+	r, err := filepath.Rel(root, path)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// Display returns the path to show for file: repo-relative when it lies
+// inside the repository root, else file as given.
+func (p *Paths) Display(file string) string {
+	if rel, ok := p.Rel(file); ok {
+		return rel
+	}
+	return file
+}
+
+// File reports whether file can be a SARIF result location (an existing
+// regular file inside the repository root, not reached through a symbolic
+// link that leaves it) and, when it can, how many lines it has. The file is
+// read once and the answer cached.
+func (p *Paths) File(file string) FileInfo {
+	p.mu.Lock()
+	if fi, hit := p.files[file]; hit {
+		p.mu.Unlock()
+		return *fi
+	}
+	p.mu.Unlock()
+	fi := p.computeFile(file)
+	p.mu.Lock()
+	p.files[file] = &fi
+	p.mu.Unlock()
+	return fi
+}
+
+func (p *Paths) computeFile(file string) FileInfo {
+	if file == "" {
+		return FileInfo{Reason: "it has no file"}
+	}
+	rel, ok := p.Rel(file)
+	if !ok {
+		return FileInfo{Reason: "its file is outside the repository root"}
+	}
+	full := filepath.Join(p.rootReal, filepath.FromSlash(rel))
+	st, err := os.Lstat(full)
+	switch {
+	case err != nil:
+		return FileInfo{Rel: rel, Reason: "its file does not exist in the repository"}
+	case !st.Mode().IsRegular():
+		return FileInfo{Rel: rel, Reason: "its path is not a regular file"}
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return FileInfo{Rel: rel, Reason: "its file cannot be read: " + err.Error()}
+	}
+	lines, lastEnd := countLines(data)
+	if lines == 0 {
+		return FileInfo{Rel: rel, Reason: "its file is empty, so no region can point into it"}
+	}
+	return FileInfo{Rel: rel, OK: true, Lines: lines, LastLineEnd: lastEnd}
+}
+
+// countLines returns the number of lines and the end column of the last one.
+func countLines(data []byte) (lines, lastEnd int) {
+	if len(data) == 0 {
+		return 0, 1
+	}
+	lines = bytes.Count(data, []byte{'\n'})
+	body := data
+	if data[len(data)-1] == '\n' {
+		body = data[:len(data)-1]
+	} else {
+		lines++
+	}
+	last := body[bytes.LastIndexByte(body, '\n')+1:]
+	last = bytes.TrimSuffix(last, []byte{'\r'})
+	return lines, utf8.RuneCount(last) + 1
+}
+
+// EscapePath percent-encodes a slash-separated path for use in a URI:
+// unreserved characters, "/" and the sub-delimiters other than ":" stay,
+// everything else (spaces, "%", "#", "?", ":", non-ASCII bytes) is encoded.
+// ":" is encoded so that a relative path never reads as a URI scheme.
+func EscapePath(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9',
+			strings.IndexByte("-._~/!$&'()*+,;=@", c) >= 0:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// Region is a complete, valid region (1-based; end column just after the
+// last character) as SARIF and GitHub need it.
+type Region struct {
+	StartLine, StartColumn, EndLine, EndColumn int
+}
+
+// ClampRegion turns a finding position into a complete region that lies
+// inside a file of fi.Lines lines: a position with no line (the file as a
+// whole) becomes line 1, column 1 to 1; missing columns and ends are filled
+// in; an end past the last line is moved to the end of the last line.
+func ClampRegion(line, col, endLine, endCol int, fi FileInfo) Region {
+	if line <= 0 {
+		return Region{1, 1, 1, 1}
+	}
+	if col <= 0 {
+		col = 1
+	}
+	if endLine < line {
+		endLine, endCol = line, col
+	}
+	if endCol <= 0 {
+		endCol = col
+	}
+	if endLine == line && endCol < col {
+		endCol = col
+	}
+	if fi.Lines > 0 {
+		if line > fi.Lines {
+			line, col = fi.Lines, 1
+		}
+		if endLine > fi.Lines {
+			endLine, endCol = fi.Lines, fi.LastLineEnd
+		}
+		if endLine < line {
+			endLine, endCol = line, col
+		}
+		if endLine == line && endCol < col {
+			endCol = col
+		}
+	}
+	return Region{line, col, endLine, endCol}
+}

@@ -1,0 +1,349 @@
+// Package sarif writes a report as SARIF 2.1.0 shaped for GitHub code
+// scanning: one run, every registered rule, and results that GitHub accepts
+// (one physical location each, matching ruleIndex, fingerprints, no nulls).
+package sarif
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
+
+// GitHub code scanning limits (docs: sarif-limits, sarif-support-for-code-scanning).
+const (
+	// MaxResults is the most results GitHub accepts in one run.
+	MaxResults      = 25000
+	maxDescription  = 1024
+	maxRuleName     = 255
+	maxTags         = 20
+	srcRoot         = "%SRCROOT%"
+	defaultCategory = "brenner-ci/"
+	// FingerprintKey is brenner-ci's own partialFingerprints key (the same
+	// value as primaryLocationLineHash), read back by --baseline.
+	FingerprintKey = "brenner-ci/v1"
+	// PrimaryKey is the fingerprint GitHub matches alerts by.
+	PrimaryKey = "primaryLocationLineHash"
+)
+
+// Write writes r as one SARIF 2.1.0 log (compact JSON, one trailing
+// newline). Findings that cannot be results (no file, a file outside
+// r.RepoRoot or missing from it) become tool execution notifications; when
+// more than MaxResults findings remain, the most severe are kept and a
+// notification says how many were left out.
+func Write(w io.Writer, r *reporters.Report) error {
+	log, err := Build(r)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}
+
+// Build returns the SARIF log for r without writing it.
+func Build(r *reporters.Report) (*gosarif.Report, error) {
+	log, err := gosarif.New(gosarif.Version210)
+	if err != nil {
+		return nil, err
+	}
+	paths := reporters.NewPaths(r.RepoRoot)
+
+	name := r.Tool.Name
+	if name == "" {
+		name = "brenner-ci"
+	}
+	driver := gosarif.NewDriver(name)
+	if r.Tool.Version != "" {
+		driver.WithVersion(r.Tool.Version).WithSemanticVersion(strings.TrimPrefix(r.Tool.Version, "v"))
+	}
+	if absoluteURI(r.Tool.InfoURI) {
+		driver.WithInformationURI(r.Tool.InfoURI)
+	}
+	driver.Rules = make([]*gosarif.ReportingDescriptor, 0, len(r.Rules))
+	run := gosarif.NewRun(*gosarif.NewTool(driver))
+	run.Results = []*gosarif.Result{}
+
+	// Rules, in registry order. A finding of a rule missing from the
+	// registry gets a generic descriptor appended, so its ruleIndex is valid.
+	index := map[string]int{}
+	for i := range r.Rules {
+		if _, dup := index[r.Rules[i].ID]; dup || r.Rules[i].ID == "" {
+			continue
+		}
+		index[r.Rules[i].ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, rule(r.Tool, &r.Rules[i], true))
+	}
+	for i := range r.Findings {
+		id := ruleID(&r.Findings[i])
+		if _, ok := index[id]; !ok {
+			index[id] = len(driver.Rules)
+			driver.Rules = append(driver.Rules, rule(r.Tool, unknownRule(id, r.Findings[i].Severity), false))
+		}
+	}
+
+	category := r.Category
+	if category == "" {
+		category = defaultCategory
+	}
+	if !strings.HasSuffix(category, "/") {
+		category += "/"
+	}
+	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(category))
+	run.WithOriginalUriBaseIds(map[string]*gosarif.ArtifactLocation{
+		srcRoot: gosarif.NewSimpleArtifactLocation(paths.RootURI()),
+	})
+	run.WithColumnKind("unicodeCodePoints")
+	inv := run.AddInvocation(!r.Internal)
+	inv.ToolExecutionNotifications = []*gosarif.Notification{}
+	for _, n := range r.Notifications {
+		note := gosarif.NewNotification().WithLevel(level(n.Level)).WithTextMessage(nonEmpty(n.Message, "(no message)"))
+		if i, ok := index[n.Rule]; ok && n.Rule != "" {
+			note.WithAssociatedRule(gosarif.NewReportingDescriptorReference().WithId(n.Rule).WithIndex(i))
+		}
+		inv.AddTToolExecutionNotification(note)
+	}
+
+	// Which findings can be results.
+	located := make([]int, 0, len(r.Findings))
+	infos := make([]reporters.FileInfo, len(r.Findings))
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		infos[i] = paths.File(f.Pos.File)
+		if infos[i].OK {
+			located = append(located, i)
+			continue
+		}
+		msg := fmt.Sprintf("%s (not a code scanning result: %s)", oneLine(f.String()), infos[i].Reason)
+		note := gosarif.NewNotification().WithLevel(level(f.Severity)).WithTextMessage(msg).
+			WithAssociatedRule(gosarif.NewReportingDescriptorReference().WithId(ruleID(f)).WithIndex(index[ruleID(f)]))
+		inv.AddTToolExecutionNotification(note)
+	}
+	kept := reporters.MostSevere(r, located, MaxResults)
+	if left := len(located) - len(kept); left > 0 {
+		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
+			"%s left out of this SARIF file: GitHub code scanning accepts at most %d results per run, so the %d most severe were kept. "+
+				"The JSON report and the text output in the job log list every finding.",
+			reporters.Plural(left, "result"), MaxResults, MaxResults)))
+	}
+	if len(inv.ToolExecutionNotifications) == 0 {
+		inv.ToolExecutionNotifications = nil // omitted, never null
+	}
+
+	run.Results = make([]*gosarif.Result, 0, len(kept))
+	for _, i := range kept {
+		run.Results = append(run.Results, result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths))
+	}
+	log.AddRun(run)
+	return log, nil
+}
+
+func result(r *reporters.Report, i, ruleIndex int, fi reporters.FileInfo, paths *reporters.Paths) *gosarif.Result {
+	f := &r.Findings[i]
+	res := gosarif.NewRuleResult(ruleID(f)).WithRuleIndex(ruleIndex).WithLevel(level(f.Severity))
+	text := nonEmpty(f.Message, f.Rule)
+	if f.Hint != "" {
+		text += "\n" + f.Hint
+	}
+	res.WithMessage(gosarif.NewTextMessage(text))
+	reg := reporters.ClampRegion(f.Pos.Line, f.Pos.Col, f.Pos.EndLine, f.Pos.EndCol, fi)
+	res.AddLocation(gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
+		WithArtifactLocation(artifact(fi.Rel)).WithRegion(region(reg))))
+	fp := ""
+	if i < len(r.Fingerprints) {
+		fp = r.Fingerprints[i]
+	}
+	if fp == "" {
+		fp = diag.FingerprintHash(f) + ":1"
+	}
+	res.WithPartialFingerPrints(map[string]interface{}{PrimaryKey: fp, FingerprintKey: fp})
+	if r.Baseline != nil {
+		state := "new"
+		if !r.IsNew(i) {
+			state = "unchanged"
+		}
+		res.BaselineState = &state
+	}
+	props := gosarif.Properties{}
+	if f.Thread != "" {
+		props["thread"] = f.Thread
+	}
+	if f.MsgID != "" {
+		props["messageId"] = f.MsgID
+	}
+	if f.Code != "" && f.Code != f.Rule {
+		props["code"] = f.Code
+	}
+	if len(props) > 0 {
+		res.Properties = props
+	}
+	if fx := fix(f, paths); fx != nil {
+		res.Fixes = []*gosarif.Fix{fx}
+	}
+	return res
+}
+
+// fix converts a finding's fix; it is left out (the JSON report keeps it)
+// when its file cannot be located in the repository.
+func fix(f *diag.Finding, paths *reporters.Paths) *gosarif.Fix {
+	if f.Fix == nil || f.Fix.Pos.Line <= 0 {
+		return nil
+	}
+	file := f.Fix.Pos.File
+	if file == "" {
+		file = f.Pos.File
+	}
+	fi := paths.File(file)
+	if !fi.OK {
+		return nil
+	}
+	p := f.Fix.Pos
+	reg := reporters.ClampRegion(p.Line, p.Col, p.EndLine, p.EndCol, fi)
+	rep := gosarif.NewReplacement(region(reg)).WithInsertedContent(gosarif.NewArtifactContent().WithText(f.Fix.Text))
+	fx := gosarif.NewFix().WithArtifactChanges([]*gosarif.ArtifactChange{
+		gosarif.NewArtifactChange(artifact(fi.Rel)).WithReplacement(rep),
+	})
+	fx.WithDescriptionText(nonEmpty(f.Fix.Description, "Apply the suggested fix."))
+	return fx
+}
+
+func artifact(rel string) *gosarif.ArtifactLocation {
+	return gosarif.NewSimpleArtifactLocation(reporters.EscapePath(rel)).WithUriBaseId(srcRoot)
+}
+
+func region(g reporters.Region) *gosarif.Region {
+	return gosarif.NewRegion().WithStartLine(g.StartLine).WithStartColumn(g.StartColumn).
+		WithEndLine(g.EndLine).WithEndColumn(g.EndColumn)
+}
+
+// rule builds a complete reporting descriptor: every text GitHub requires is
+// non-empty and within its limits, so nothing serialises as null.
+// Rules outside the registry (registered false) have no documentation link.
+func rule(t reporters.Tool, m *reporters.Rule, registered bool) *gosarif.ReportingDescriptor {
+	short := clip(firstNonEmpty(m.Short, m.Name, m.ID), maxDescription)
+	full := clip(firstNonEmpty(m.Full, m.Short, m.Name, m.ID), maxDescription)
+	helpText := firstNonEmpty(m.HelpText, m.Full, m.Short, m.ID)
+	link := ""
+	if registered {
+		link = reporters.DocsLink(t, m.ID)
+	}
+	helpMD := firstNonEmpty(m.HelpMarkdown, helpText)
+	if link != "" && !strings.Contains(helpMD, link) {
+		helpMD = strings.TrimRight(helpMD, "\n") + fmt.Sprintf("\n\nDocumentation: [%s](%s)", m.ID, link)
+	}
+	d := gosarif.NewRule(m.ID).
+		WithShortDescription(gosarif.NewMultiformatMessageString(short)).
+		WithFullDescription(gosarif.NewMultiformatMessageString(full)).
+		WithHelp(gosarif.NewMultiformatMessageString(helpText).WithMarkdown(helpMD))
+	if m.Name != "" {
+		d.WithName(clip(m.Name, maxRuleName))
+	}
+	if absoluteURI(link) {
+		d.WithHelpURI(link)
+	}
+	cfg := gosarif.NewReportingConfiguration().WithLevel(level(m.DefaultSeverity))
+	if m.DefaultSeverity == diag.Off {
+		cfg.WithEnabled(false)
+	}
+	d.WithDefaultConfiguration(cfg)
+	props := gosarif.Properties{"problem.severity": problemSeverity(m.DefaultSeverity)}
+	if tags := tags(m.Tags); len(tags) > 0 {
+		props["tags"] = tags
+	}
+	switch m.Precision {
+	case "very-high", "high", "medium", "low":
+		props["precision"] = m.Precision
+	}
+	d.WithProperties(props)
+	return d
+}
+
+// ruleID is the finding's rule id; a finding without one is filed under
+// "unknown" so that its result still names a rule.
+func ruleID(f *diag.Finding) string { return nonEmpty(f.Rule, "unknown") }
+
+func unknownRule(id string, sev diag.Severity) *reporters.Rule {
+	text := fmt.Sprintf("Findings reported under %s, which is not in brenner-ci's rule registry.", id)
+	return &reporters.Rule{ID: id, DefaultSeverity: sev, Short: text, Full: text, HelpText: text}
+}
+
+// tags drops empty and repeated tags (the schema wants unique items) and
+// keeps at most GitHub's 20.
+func tags(in []string) []string {
+	out := make([]string, 0, len(in))
+	seen := map[string]bool{}
+	for _, t := range in {
+		if t = strings.TrimSpace(t); t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+		if len(out) == maxTags {
+			break
+		}
+	}
+	return out
+}
+
+func level(s diag.Severity) string {
+	switch s {
+	case diag.Error:
+		return "error"
+	case diag.Warning:
+		return "warning"
+	case diag.Note:
+		return "note"
+	}
+	return "none"
+}
+
+func problemSeverity(s diag.Severity) string {
+	switch s {
+	case diag.Error:
+		return "error"
+	case diag.Warning:
+		return "warning"
+	}
+	return "recommendation"
+}
+
+func absoluteURI(s string) bool {
+	if s == "" {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != "" && u.Host != ""
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func nonEmpty(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+func oneLine(s string) string { return reporters.OneLine(s) }

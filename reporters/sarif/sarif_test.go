@@ -1,0 +1,308 @@
+package sarif_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
+	"github.com/brenner-ci/brenner-ci/reporters/sarif"
+)
+
+func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
+
+func write(t testing.TB, r *reporters.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := sarif.Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// decoded is the subset of SARIF the tests look at.
+type decoded struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Rules []struct {
+					ID string `json:"id"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Invocations []struct {
+			ExecutionSuccessful bool `json:"executionSuccessful"`
+			Notifications       []struct {
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				AssociatedRule *struct {
+					ID    string `json:"id"`
+					Index int    `json:"index"`
+				} `json:"associatedRule"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+		Results []struct {
+			RuleID    string `json:"ruleId"`
+			RuleIndex *int   `json:"ruleIndex"`
+			Level     string `json:"level"`
+			Locations []struct {
+				PhysicalLocation *struct {
+					ArtifactLocation struct {
+						URI       string `json:"uri"`
+						URIBaseID string `json:"uriBaseId"`
+					} `json:"artifactLocation"`
+					Region map[string]int `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+			BaselineState       string            `json:"baselineState"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+func decode(t testing.TB, data []byte) decoded {
+	t.Helper()
+	var d decoded
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 1 {
+		t.Fatalf("want one run, got %d", len(d.Runs))
+	}
+	return d
+}
+
+// normalize replaces the temporary repository root in the output so the
+// golden file does not depend on it.
+func normalize(t testing.TB, data []byte, root string) []byte {
+	t.Helper()
+	uri := reporters.NewPaths(root).RootURI()
+	return bytes.ReplaceAll(data, []byte(uri), []byte("file:///REPO/"))
+}
+
+func TestGolden(t *testing.T) {
+	r := fixture.Report(t)
+	got := write(t, r)
+	fixture.GoldenJSON(t, "report.sarif", normalize(t, got, r.RepoRoot))
+	if !bytes.Equal(got, write(t, r)) {
+		t.Error("two writes of the same report differ")
+	}
+}
+
+func TestStructure(t *testing.T) {
+	r := fixture.Report(t)
+	data := write(t, r)
+	d := decode(t, data)
+	run := d.Runs[0]
+	rules := run.Tool.Driver.Rules
+	for i, want := range r.Rules {
+		if rules[i].ID != want.ID {
+			t.Errorf("rule %d is %s, want %s (registry order)", i, rules[i].ID, want.ID)
+		}
+	}
+	if got := rules[len(rules)-1].ID; got != "XX-999" {
+		t.Errorf("unregistered rule not appended: last rule %s", got)
+	}
+	index := map[string]int{}
+	for i, rl := range rules {
+		index[rl.ID] = i
+	}
+	for i, res := range run.Results {
+		if len(res.Locations) != 1 || res.Locations[0].PhysicalLocation == nil {
+			t.Errorf("result %d: want exactly one physical location, got %d", i, len(res.Locations))
+			continue
+		}
+		if res.RuleIndex == nil || *res.RuleIndex != index[res.RuleID] {
+			t.Errorf("result %d: ruleIndex %v does not match ruleId %s (index %d)", i, res.RuleIndex, res.RuleID, index[res.RuleID])
+		}
+		pl := res.Locations[0].PhysicalLocation
+		if pl.ArtifactLocation.URIBaseID != "%SRCROOT%" || strings.HasPrefix(pl.ArtifactLocation.URI, "./") {
+			t.Errorf("result %d: artifact location %+v", i, pl.ArtifactLocation)
+		}
+		for _, k := range []string{"startLine", "startColumn", "endLine", "endColumn"} {
+			if pl.Region[k] < 1 {
+				t.Errorf("result %d: region %v lacks %s", i, pl.Region, k)
+			}
+		}
+		if fp := res.PartialFingerprints["primaryLocationLineHash"]; fp == "" || fp != res.PartialFingerprints["brenner-ci/v1"] {
+			t.Errorf("result %d: fingerprints %v", i, res.PartialFingerprints)
+		}
+	}
+	// 9 findings: no file, outside, missing and empty file become notifications.
+	if len(run.Results) != 5 {
+		t.Errorf("want 5 results, got %d", len(run.Results))
+	}
+	uris := map[string]bool{}
+	for _, res := range run.Results {
+		uris[res.Locations[0].PhysicalLocation.ArtifactLocation.URI] = true
+	}
+	if !uris["docs/with%20space.md"] {
+		t.Errorf("space not percent-encoded: %v", uris)
+	}
+	notes := run.Invocations[0].Notifications
+	if len(notes) != 5 { // 1 run notification + 4 findings without a location
+		t.Errorf("want 5 notifications, got %d: %+v", len(notes), notes)
+	}
+	for _, n := range notes[1:] {
+		if n.AssociatedRule == nil || n.AssociatedRule.ID != "IN-001" || n.AssociatedRule.Index != index["IN-001"] {
+			t.Errorf("notification %q: associated rule %+v", n.Message.Text, n.AssociatedRule)
+		}
+	}
+	if !run.Invocations[0].ExecutionSuccessful {
+		t.Error("executionSuccessful is false without an internal error")
+	}
+	states := map[string]int{}
+	for _, res := range run.Results {
+		states[res.BaselineState]++
+	}
+	if states["unchanged"] != 1 || states["new"] != 4 {
+		t.Errorf("baseline states %v", states)
+	}
+	assertNoNull(t, data)
+
+	r.Internal = true
+	r.Baseline = nil
+	d = decode(t, write(t, r))
+	if d.Runs[0].Invocations[0].ExecutionSuccessful {
+		t.Error("executionSuccessful is true after an internal error")
+	}
+	for _, res := range d.Runs[0].Results {
+		if res.BaselineState != "" {
+			t.Error("baselineState without a baseline")
+		}
+	}
+}
+
+// assertNoNull fails when any JSON value in data is null.
+func assertNoNull(t testing.TB, data []byte) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(p string, v any)
+	walk = func(p string, v any) {
+		switch x := v.(type) {
+		case nil:
+			t.Errorf("null at %s", p)
+		case map[string]any:
+			for k, e := range x {
+				walk(p+"/"+k, e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(p+"/"+strconv.Itoa(i), e)
+			}
+		}
+	}
+	walk("", v)
+}
+
+func TestEmptyReportHasNoNull(t *testing.T) {
+	root := t.TempDir()
+	data := write(t, &reporters.Report{RepoRoot: root})
+	assertNoNull(t, data)
+	if !bytes.Contains(data, []byte(`"results":[]`)) || !bytes.Contains(data, []byte(`"rules":[]`)) {
+		t.Errorf("empty arrays missing: %s", data)
+	}
+}
+
+func TestFingerprintsFollowMovedFindings(t *testing.T) {
+	r := fixture.Report(t)
+	moved := *r
+	moved.Findings = append([]diag.Finding(nil), r.Findings...)
+	for i := range moved.Findings {
+		if moved.Findings[i].Pos.Line > 0 {
+			moved.Findings[i].Pos.Line++
+			moved.Findings[i].Pos.EndLine++
+		}
+	}
+	moved.Fingerprints = diag.Fingerprints(moved.Findings)
+	a, b := decode(t, write(t, r)), decode(t, write(t, &moved))
+	if len(a.Runs[0].Results) != len(b.Runs[0].Results) {
+		t.Fatalf("result counts differ")
+	}
+	seen := map[string]bool{}
+	for i := range a.Runs[0].Results {
+		fa := a.Runs[0].Results[i].PartialFingerprints["primaryLocationLineHash"]
+		fb := b.Runs[0].Results[i].PartialFingerprints["primaryLocationLineHash"]
+		if fa != fb {
+			t.Errorf("result %d: fingerprint changed when its line moved: %s → %s", i, fa, fb)
+		}
+		if seen[fa] {
+			t.Errorf("result %d: fingerprint %s repeats", i, fa)
+		}
+		seen[fa] = true
+	}
+}
+
+func TestResultCap(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, sarif.MaxResults+300)
+	d := decode(t, write(t, r))
+	run := d.Runs[0]
+	if len(run.Results) != sarif.MaxResults {
+		t.Fatalf("got %d results, want %d", len(run.Results), sarif.MaxResults)
+	}
+	// The 300 dropped must be notes (the least severe): every error and warning is kept.
+	counts := map[string]int{}
+	for _, res := range run.Results {
+		counts[res.Level]++
+	}
+	e, w, n := r.Counts()
+	if counts["error"] != e || counts["warning"] != w || counts["note"] != n-300 {
+		t.Errorf("kept %v; have %d errors, %d warnings, %d notes", counts, e, w, n)
+	}
+	var found bool
+	for _, nt := range run.Invocations[0].Notifications {
+		if strings.HasPrefix(nt.Message.Text, "300 results left out") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no notification about the 300 results left out: %+v", run.Invocations[0].Notifications)
+	}
+}
+
+func TestReportCheck(t *testing.T) {
+	r := fixture.Report(t)
+	file := filepath.Join(t.TempDir(), "report.sarif")
+	if err := reporters.WriteFileAtomic(file, func(w io.Writer) error { return sarif.Write(w, r) }); err != nil {
+		t.Fatal(err)
+	}
+	out := fixture.Check(t, file, "sarif", "--repo-root", r.RepoRoot)
+	if strings.Contains(out, "warning[") {
+		t.Errorf("reportcheck warnings:\n%s", out)
+	}
+	t.Log(out)
+
+	many := fixture.Many(t, r.RepoRoot, sarif.MaxResults+10)
+	if err := reporters.WriteFileAtomic(file, func(w io.Writer) error { return sarif.Write(w, many) }); err != nil {
+		t.Fatal(err)
+	}
+	fixture.Check(t, file, "sarif", "--repo-root", r.RepoRoot)
+}
+
+func BenchmarkSARIF25000(b *testing.B) {
+	root := fixture.Repo(b)
+	r := fixture.Many(b, root, sarif.MaxResults)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf.Reset()
+		if err := sarif.Write(&buf, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len())/1e6, "MB")
+}

@@ -1,0 +1,72 @@
+// Package text writes a report as plain text: one line per finding in the
+// "path:line:col: severity: message [ID]" form that editors and the problem
+// matcher .github/brenner-ci-matcher.json understand, then one summary line.
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
+
+// Write writes one line per finding (diag.Finding.String, with the path
+// made repo-relative when it lies inside r.RepoRoot, line breaks in the
+// message replaced by spaces and control characters dropped), then the
+// summary line (see Summary).
+func Write(w io.Writer, r *reporters.Report) error {
+	bw := bufio.NewWriter(w)
+	paths := reporters.NewPaths(r.RepoRoot)
+	for i := range r.Findings {
+		bw.WriteString(Line(&r.Findings[i], paths))
+		bw.WriteByte('\n')
+	}
+	bw.WriteString(Summary(r))
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// Line renders one finding on one line.
+func Line(f *diag.Finding, paths *reporters.Paths) string {
+	c := *f
+	if c.Pos.File != "" {
+		c.Pos.File = reporters.OneLine(paths.Display(c.Pos.File))
+	}
+	c.Message = reporters.OneLine(c.Message)
+	c.Rule = reporters.OneLine(c.Rule)
+	return c.String()
+}
+
+// Summary is the last line of the text output, for example
+//
+//	brenner-ci: 3 errors, 2 warnings, 1 note in 12 threads (fail-on error: failed)
+//
+// With a baseline it also says how many findings are new; after an internal
+// error it says so.
+func Summary(r *reporters.Report) string {
+	e, w, n := r.Counts()
+	name := r.Tool.Name
+	if name == "" {
+		name = "brenner-ci"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s, %s, %s in %s", name,
+		reporters.Plural(e, "error"), reporters.Plural(w, "warning"), reporters.Plural(n, "note"),
+		reporters.Plural(len(r.Threads), "thread"))
+	if r.Baseline != nil {
+		fmt.Fprintf(&b, ", %d new", reporters.NewCount(r))
+	}
+	verdict := "passed"
+	if reporters.Failed(r) {
+		verdict = "failed"
+	}
+	fmt.Fprintf(&b, " (fail-on %s: %s", reporters.FailOnName(r.FailOn), verdict)
+	if r.Internal {
+		b.WriteString("; internal error")
+	}
+	b.WriteString(")")
+	return b.String()
+}

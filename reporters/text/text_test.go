@@ -1,0 +1,108 @@
+package text_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
+	"github.com/brenner-ci/brenner-ci/reporters/text"
+)
+
+func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
+
+func write(t testing.TB, r *reporters.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := text.Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	r := fixture.Report(t)
+	fixture.Golden(t, "report.txt", write(t, r))
+}
+
+func TestSummary(t *testing.T) {
+	r := &reporters.Report{FailOn: diag.Warning, Threads: make([]reporters.Thread, 1)}
+	if got, want := text.Summary(r), "brenner-ci: 0 errors, 0 warnings, 0 notes in 1 thread (fail-on warning: passed)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	r.Findings = []diag.Finding{{Severity: diag.Warning}, {Severity: diag.Note}}
+	r.FailOn = diag.Off
+	r.Internal = true
+	if got, want := text.Summary(r), "brenner-ci: 0 errors, 1 warning, 1 note in 1 thread (fail-on none: passed; internal error)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestProblemMatcher applies .github/brenner-ci-matcher.json to the text
+// output (RE2 accepts the pattern as written for JavaScript).
+func TestProblemMatcher(t *testing.T) {
+	root := testutil.ModuleRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, ".github", "brenner-ci-matcher.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		ProblemMatcher []struct {
+			Owner   string `json:"owner"`
+			Pattern []struct {
+				Regexp                                      string `json:"regexp"`
+				File, Line, Column, Severity, Message, Code int
+			} `json:"pattern"`
+		} `json:"problemMatcher"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.ProblemMatcher) != 1 || m.ProblemMatcher[0].Owner != "brenner-ci" || len(m.ProblemMatcher[0].Pattern) != 1 {
+		t.Fatalf("unexpected matcher: %+v", m)
+	}
+	p := m.ProblemMatcher[0].Pattern[0]
+	re := regexp.MustCompile(p.Regexp)
+
+	r := fixture.Report(t)
+	lines := strings.Split(strings.TrimSuffix(string(write(t, r)), "\n"), "\n")
+	if len(lines) != len(r.Findings)+1 {
+		t.Fatalf("%d lines for %d findings", len(lines), len(r.Findings))
+	}
+	for i, line := range lines[:len(lines)-1] {
+		f := r.Findings[i]
+		g := re.FindStringSubmatch(line)
+		if f.Severity == diag.Note {
+			if g != nil {
+				t.Errorf("note matched (GitHub matchers know only error and warning): %q", line)
+			}
+			continue
+		}
+		if g == nil {
+			t.Errorf("line not matched: %q", line)
+			continue
+		}
+		wantLine := ""
+		if f.Pos.Line > 0 {
+			wantLine = strconv.Itoa(f.Pos.Line)
+		}
+		if g[p.Severity] != f.Severity.String() || g[p.Code] != f.Rule || g[p.Line] != wantLine || g[p.Message] != f.Message {
+			t.Errorf("line %q: groups %q", line, g)
+		}
+	}
+	if re.MatchString(lines[len(lines)-1]) {
+		t.Errorf("summary line matched: %q", lines[len(lines)-1])
+	}
+	g := re.FindStringSubmatch("dir:with:colons/a.json:12:3: error: Text: with error: inside [MG-001]")
+	if g == nil || g[p.File] != "dir:with:colons/a.json" || g[p.Line] != "12" || g[p.Column] != "3" || g[p.Message] != "Text: with error: inside" {
+		t.Errorf("colons: %q", g)
+	}
+}

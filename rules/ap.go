@@ -1,0 +1,265 @@
+package rules
+
+// AP-: COMPILED messages and persisted artifacts (artifact_publish_spec_v0.1.md).
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/subject"
+)
+
+func compiledMsgs(t *compile.Thread) []*compile.Msg {
+	var out []*compile.Msg
+	for _, m := range t.Msgs {
+		if m.Subject.Kind == subject.Compiled {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func checkCompiledSubject(c *Ctx) {
+	for _, m := range compiledMsgs(c.T) {
+		if m.Subject.StrictVersion {
+			continue
+		}
+		c.report(m, m.Pos("subject"), fmt.Sprintf("COMPILED subject %q does not start with a version \"v{N}\".", m.Subject.Raw),
+			"Write the subject as \"COMPILED: v{N} <description>\", e.g. \"COMPILED: v2 integrated critique on H2\".", "subject "+m.Subject.Raw)
+	}
+}
+
+func checkCompiledVersionOrder(c *Ctx) {
+	prev := 0
+	for _, m := range compiledMsgs(c.T) {
+		n := m.Subject.Version
+		if n == 0 {
+			continue // AP-001 reports it
+		}
+		if n <= prev {
+			c.report(m, m.Pos("subject"), fmt.Sprintf("COMPILED version v%d does not increase: the previous COMPILED message was v%d.", n, prev),
+				fmt.Sprintf("Versions are monotonic: this one should be v%d.", prev+1), fmt.Sprintf("v%d after v%d", n, prev))
+		}
+		if n > prev {
+			prev = n
+		}
+	}
+}
+
+// metaField finds "**Label**: value" (optionally in a list item) in a body.
+func metaField(body, label string) (value string, start, end int, ok bool) {
+	re := fieldRE(label)
+	loc := re.FindStringSubmatchIndex(body)
+	if loc == nil {
+		return "", 0, 0, false
+	}
+	v := strings.TrimSpace(body[loc[2]:loc[3]])
+	return strings.Trim(v, "`"), loc[2], loc[3], true
+}
+
+var fieldREs = map[string]*regexp.Regexp{}
+
+func fieldRE(label string) *regexp.Regexp {
+	if re, ok := fieldREs[label]; ok {
+		return re
+	}
+	return regexp.MustCompile(`(?mi)^\s*(?:[-*]\s+)?\*\*` + regexp.QuoteMeta(label) + `\*\*\s*:\s*(.*?)\s*$`)
+}
+
+func init() {
+	for _, l := range []string{"Thread ID", "Artifact Path", "Base Version", "Artifact Version"} {
+		fieldREs[l] = fieldRE(l)
+	}
+}
+
+func checkCompiledThreadID(c *Ctx) {
+	want := c.T.ThreadID
+	if want == "" {
+		want = c.T.Key
+	}
+	for _, m := range compiledMsgs(c.T) {
+		if m.Doc == nil {
+			continue
+		}
+		v, s, e, ok := metaField(m.Body, "Thread ID")
+		if !ok {
+			c.report(m, bodyStart(m), "COMPILED body has no \"**Thread ID**:\" metadata line to match the message's thread.",
+				"Add a \"## Metadata\" section with \"- **Thread ID**: "+want+"\".", "no thread id")
+			continue
+		}
+		if v != want {
+			c.report(m, m.BodyPos(s, e), fmt.Sprintf("COMPILED body names thread %q but the message belongs to thread %q.", v, want),
+				"Set \"**Thread ID**:\" to the thread the COMPILED message is posted in.", "thread id "+v)
+		}
+	}
+}
+
+func checkCompiledContributors(c *Ctx) {
+	for _, m := range compiledMsgs(c.T) {
+		if m.Doc == nil {
+			continue
+		}
+		h := section(m.Doc, 0, "contributors")
+		if h != nil && countEntries(sectionText(m.Doc, h)) > 0 {
+			continue
+		}
+		pos := bodyStart(m)
+		msg := "COMPILED body has no \"## Contributors\" section."
+		if h != nil {
+			pos = headingPos(m, h)
+			msg = "COMPILED body lists no contributors."
+		}
+		c.report(m, pos, msg, "List every agent whose deltas were merged (table Agent | Delta Count | Items Added/Modified).", "contributors")
+	}
+}
+
+// sameLevelText is the text under h up to the next heading of h's level or
+// higher, except that an inlined artifact's H1 title does not end it.
+func sameLevelText(d *body.Doc, h *body.Heading) string {
+	end := len(d.Src)
+	for i := range d.Headings {
+		o := &d.Headings[i]
+		if o.Start > h.Start && o.Level == h.Level {
+			end = o.Start
+			break
+		}
+	}
+	if h.End > end {
+		return ""
+	}
+	return strings.TrimSpace(d.Src[h.End:end])
+}
+
+// noneLine matches a line that says there is nothing ("_None recorded._", "n/a").
+var noneLine = regexp.MustCompile(`^(?i)(none\b|no\s|n/a$|nobody|-$|—$)`)
+
+// countEntries counts list items or table data rows in a section's text.
+func countEntries(text string) int {
+	n := 0
+	rows := 0
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "|"):
+			rows++
+			if strings.Trim(l, "|-: ") == "" {
+				rows-- // separator row
+			}
+		case strings.HasPrefix(l, "- ") || strings.HasPrefix(l, "* ") || listItem.MatchString(l):
+			if !noneLine.MatchString(strings.Trim(l[2:], "_*()[]. ")) {
+				n++
+			}
+		case l != "" && !noneLine.MatchString(strings.Trim(l, "_*()[]. ")):
+			n++
+		}
+	}
+	if rows > 1 {
+		n += rows - 1 // minus the header row
+	}
+	return n
+}
+
+func checkCompiledArtifactPath(c *Ctx) {
+	id := c.T.ThreadID
+	if id == "" {
+		id = c.T.Key
+	}
+	want := "artifacts/" + id + ".md"
+	for _, m := range compiledMsgs(c.T) {
+		if m.Doc == nil {
+			continue
+		}
+		v, s, e, ok := metaField(m.Body, "Artifact Path")
+		if !ok {
+			c.report(m, bodyStart(m), "COMPILED body has no \"**Artifact Path**:\" line.",
+				"Add a \"## Persistence\" section with \"- **Artifact Path**: `"+want+"`\".", "no artifact path")
+			continue
+		}
+		if strings.TrimPrefix(v, "./") != want {
+			c.report(m, m.BodyPos(s, e), fmt.Sprintf("Artifact path %q is not %q.", v, want),
+				"The persisted artifact lives at artifacts/{thread_id}.md.", "artifact path "+v)
+		}
+	}
+}
+
+var compiledSections = map[string]struct {
+	names       []string
+	title, hint string
+}{
+	"AP-006": {[]string{"full artifact"}, "Full Artifact", "Inline the compiled artifact or link the persisted file."},
+	"AP-007": {[]string{"statistics"}, "Statistics", "Add item counts per section (Hypotheses, Predictions, Tests, …)."},
+	"AP-008": {[]string{"validation status"}, "Validation Status", "Add Schema PASS/FAIL, linter counts and third-alternative presence."},
+}
+
+func checkCompiledSection(id string) threadCheck {
+	s := compiledSections[id]
+	return func(c *Ctx) {
+		for _, m := range compiledMsgs(c.T) {
+			if m.Doc == nil {
+				continue
+			}
+			h := section(m.Doc, 0, s.names...)
+			if h != nil && (id != "AP-006" || sameLevelText(m.Doc, h) != "") {
+				continue
+			}
+			msg := fmt.Sprintf("COMPILED body has no \"## %s\" section.", s.title)
+			if h != nil {
+				msg = fmt.Sprintf("COMPILED body's \"## %s\" section is empty.", s.title)
+			}
+			c.report(m, bodyStart(m), msg, s.hint, strings.ToLower(s.title))
+		}
+	}
+}
+
+var listItem = regexp.MustCompile(`^\\d+\\.\\s`)
+
+var versionRef = regexp.MustCompile(`(?i)^v?(\d+)\b`)
+
+func checkVersionReferences(c *Ctx) {
+	compiled := map[int]bool{}
+	maxV := 0
+	for _, m := range c.T.Msgs {
+		switch m.Subject.Kind {
+		case subject.Compiled:
+			if n := m.Subject.Version; n > 0 {
+				compiled[n] = true
+				if n > maxV {
+					maxV = n
+				}
+			}
+			continue
+		case subject.Delta, subject.Critique:
+		default:
+			continue
+		}
+		if m.Doc == nil {
+			continue
+		}
+		label := "Base Version"
+		if m.Subject.Kind == subject.Critique {
+			label = "Artifact Version"
+		}
+		v, s, e, ok := metaField(m.Body, label)
+		if !ok {
+			continue
+		}
+		mm := versionRef.FindStringSubmatch(v)
+		if mm == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(mm[1])
+		if compiled[n] {
+			continue
+		}
+		have := "no version has been compiled yet"
+		if maxV > 0 {
+			have = fmt.Sprintf("the latest compiled version is v%d", maxV)
+		}
+		c.report(m, m.BodyPos(s, e), fmt.Sprintf("%s v%d names an artifact version that does not exist in this thread: %s.", label, n, have),
+			"Reference a version some COMPILED message has published.", fmt.Sprintf("%s v%d", label, n))
+	}
+}

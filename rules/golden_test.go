@@ -1,0 +1,130 @@
+package rules_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/rules")
+
+// check runs the whole pipeline (ingest, compile, rules) on paths.
+func check(t testing.TB, cfg *config.Config, paths ...string) *rules.Result {
+	t.Helper()
+	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agents []string
+	if cfg != nil {
+		agents = cfg.Agents
+	}
+	eng := rules.NewEngine(cfg)
+	var results []rules.ThreadResult
+	extra := batch.Findings
+	compile.Each(batch, compile.Options{Agents: agents, ArchiveAgents: batch.Agents}, 2,
+		func(th *compile.Thread) rules.ThreadResult { return eng.CheckThread(th) },
+		func(ref *mailbox.ThreadRef, r rules.ThreadResult, err error) {
+			if err != nil {
+				t.Fatalf("thread %s: %v", ref.Key, err)
+			}
+			results = append(results, r)
+		})
+	var arts []rules.ArtifactFile
+	for _, p := range batch.Markdown {
+		arts = append(arts, rules.ArtifactFile{Path: p})
+	}
+	res := eng.Finish(results, extra, arts)
+	if res.Internal {
+		t.Fatalf("internal error: %+v", res.Notifications)
+	}
+	return res
+}
+
+// lines renders the findings of rule id, with paths relative to dir.
+func lines(res *rules.Result, id, dir string) string {
+	var out []string
+	prefix := filepath.ToSlash(dir) + "/"
+	for i := range res.Findings {
+		f := res.Findings[i]
+		if f.Rule != id {
+			continue
+		}
+		f.Pos.File = strings.TrimPrefix(f.Pos.File, prefix)
+		out = append(out, f.String())
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func loadCfg(t *testing.T, dir string) *config.Config {
+	p := filepath.Join(dir, ".brenner-ci.yaml")
+	if _, err := os.Stat(p); err != nil {
+		return nil
+	}
+	cfg, err := config.Load(p, func(id string) bool { return rules.Lookup(id) != nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestGolden runs every rule's fixtures: testdata/rules/<ID>/fail must give
+// exactly the findings in fail.out (and at least one), pass must give none
+// of that rule. Run with -update to rewrite fail.out files.
+func TestGolden(t *testing.T) {
+	root := filepath.Join("..", "testdata", "rules")
+	for _, m := range rules.All() {
+		m := m
+		t.Run(m.ID, func(t *testing.T) {
+			dir := filepath.Join(root, m.ID)
+			if _, err := os.Stat(dir); err != nil {
+				t.Fatalf("rule %s has no golden fixtures in %s", m.ID, dir)
+			}
+			fail := filepath.Join(dir, "fail")
+			got := lines(check(t, loadCfg(t, fail), fail), m.ID, dir)
+			golden := filepath.Join(dir, "fail.out")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./rules -update)", err)
+			}
+			if got == "" {
+				t.Errorf("%s: the failing input gave no %s finding", fail, m.ID)
+			}
+			if got != string(want) {
+				t.Errorf("%s findings differ from %s\n--- got\n%s--- want\n%s", m.ID, golden, got, want)
+			}
+			pass := filepath.Join(dir, "pass")
+			if got := lines(check(t, loadCfg(t, pass), pass), m.ID, dir); got != "" {
+				t.Errorf("%s: the passing input gave findings:\n%s", pass, got)
+			}
+		})
+	}
+	// No stray fixture directories for unknown rules.
+	entries, _ := os.ReadDir(root)
+	var unknown []string
+	for _, e := range entries {
+		if e.IsDir() && rules.Lookup(e.Name()) == nil {
+			unknown = append(unknown, e.Name())
+		}
+	}
+	sort.Strings(unknown)
+	if len(unknown) > 0 {
+		t.Errorf("fixtures for unknown rules: %v", unknown)
+	}
+}

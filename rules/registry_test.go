@@ -1,0 +1,41 @@
+package rules
+
+import "testing"
+
+func TestMetadataComplete(t *testing.T) {
+	if err := validate(); err != nil {
+		t.Fatal(err)
+	}
+	seenName := map[string]string{}
+	for _, m := range All() {
+		if other, dup := seenName[m.Name()]; dup {
+			t.Errorf("%s and %s share the name %q", m.ID, other, m.Name())
+		}
+		seenName[m.Name()] = m.ID
+		if m.Short == "" || m.Short[len(m.Short)-1] != '.' {
+			t.Errorf("%s: short description should be one sentence ending in a period", m.ID)
+		}
+	}
+}
+
+func TestRuleNames(t *testing.T) {
+	for id, want := range map[string]string{
+		"MG-001": "invalid-target", "TH-005": "subject-too-long", "DL-002": "invalid-section",
+		"IN-002": "missing-body", "MB-001": "invalid-subject-prefix",
+	} {
+		if got := Lookup(id).Name(); got != want {
+			t.Errorf("%s name = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestUnsafeThreadID(t *testing.T) {
+	for id, unsafe := range map[string]bool{
+		"RS-20251230-cell-fate": false, "brenner_bot-5so.3.4.2": false, "a/b": true, `a\b`: true,
+		"RS-..-x": true, ".hidden": true, "": true, "a\x00b": true,
+	} {
+		if got := UnsafeThreadID(id) != ""; got != unsafe {
+			t.Errorf("UnsafeThreadID(%q) unsafe=%v, want %v", id, got, unsafe)
+		}
+	}
+}
