@@ -30,8 +30,9 @@ var mbNames = map[string]string{
 
 const deltaOK = "```delta\n{\n  \"operation\": \"ADD\",\n  \"section\": \"hypothesis_slate\",\n  \"target_id\": null,\n  \"payload\": {\"name\": \"Epigenetic memory\", \"claim\": \"Chromatin state encodes fate\", \"mechanism\": \"Histone marks persist through division\", \"anchors\": [\"§42\"]}\n}\n```"
 
-// metas is the metadata of every rule, in registry order.
-var metas = []Meta{
+// protocolMetas is the metadata of the protocol rules (the five specs), in
+// registry order; artifactMetas (meta_artifact.go) follows them.
+var protocolMetas = []Meta{
 	// ---- MB: message bodies ----
 	{ID: "MB-001", Code: "MB-001", Family: "MB", Severity: diag.Error, Source: srcRule, Spec: specMB + "; " + specTH + " (INVALID_SUBJECT_PREFIX)",
 		Short: "Subject has a valid protocol prefix.",

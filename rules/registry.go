@@ -44,6 +44,10 @@ var checks = map[string]threadCheck{
 // batchRules are evaluated across the whole batch (see batch.go).
 var batchRules = map[string]bool{"RF-001": true, "RF-002": true, "AP-010": true, "SP-001": true, "SP-002": true}
 
+// metas is every rule's metadata in registry order: the protocol rules,
+// then the artifact linter rules.
+var metas = append(append([]Meta{}, protocolMetas...), artifactMetas...)
+
 var byID = func() map[string]*Meta {
 	m := make(map[string]*Meta, len(metas))
 	for i := range metas {
@@ -55,6 +59,11 @@ var byID = func() map[string]*Meta {
 	for id := range checks {
 		if m[id] == nil {
 			panic("check without metadata: " + id)
+		}
+	}
+	for id := range artifactChecks {
+		if m[id] == nil {
+			panic("artifact check without metadata: " + id)
 		}
 	}
 	return m
@@ -106,6 +115,10 @@ func validate() error {
 		case "rule":
 			if !isCheck && !batchRules[m.ID] {
 				return fmt.Errorf("%s: rule has no check", m.ID)
+			}
+		case "artifact":
+			if _, ok := artifactChecks[m.ID]; !ok && !batchRules[m.ID] {
+				return fmt.Errorf("%s: artifact rule has no check", m.ID)
 			}
 		default:
 			return fmt.Errorf("%s: unknown source %q", m.ID, m.Source)

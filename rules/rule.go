@@ -82,6 +82,7 @@ func (m *Meta) Report(docsURL string) reporters.Rule {
 var familyTag = map[string]string{
 	"MB": "message-body", "AP": "artifact-publish", "TH": "thread-id", "DL": "delta",
 	"MG": "merge", "RF": "reference", "IN": "input", "SP": "suppression",
+	"AL": "artifact-lint", "EV": "evidence", "DR": "drift",
 }
 
 func fence(s string) string {

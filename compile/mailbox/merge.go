@@ -86,6 +86,9 @@ func merge(results []*fileResult) *Batch {
 		if res.markdown {
 			b.Markdown = append(b.Markdown, res.disp)
 		}
+		if res.artifact {
+			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
+		}
 		for _, r := range res.recs {
 			m := r.m
 			m.Seq = seq

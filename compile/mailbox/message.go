@@ -141,6 +141,9 @@ type Batch struct {
 	// (persisted artifacts and other .md files outside an archive's messages/
 	// tree), in walk order, for the artifact linter.
 	Markdown []string
+	// ArtifactJSON lists JSON artifact objects ({metadata, sections}, the
+	// upstream linter's input) among the inputs, for the artifact linter.
+	ArtifactJSON []string
 	// Files counts the input files read.
 	Files int
 }

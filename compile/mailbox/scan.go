@@ -48,6 +48,7 @@ type ScanOptions struct {
 //   - A file starting with a "---json" line is an archive message.
 //   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
 //   - Other .md/.markdown files go to Batch.Markdown.
+//   - A JSON artifact object {metadata, sections} goes to Batch.ArtifactJSON.
 //   - Other files are skipped silently when found by a walk, and are IN-001
 //     when named explicitly. An empty *.json / *.jsonl / *.ndjson file is
 //     IN-001 either way (the extension is only used to decide whether staying
@@ -185,6 +186,7 @@ type fileResult struct {
 	findings []diag.Finding
 	agents   []string
 	markdown bool
+	artifact bool // a JSON artifact object {metadata, sections}
 	read     bool
 }
 

@@ -67,6 +67,12 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 			}
 		}
 	}
+	if m, sec := get("metadata"), get("sections"); m >= 0 && sec >= 0 && d.kind(m) == jObj && d.kind(sec) == jObj {
+		// A JSON artifact object (upstream's lint input), not mail: the
+		// artifact linter reads it.
+		s.res.artifact = true
+		return true
+	}
 	if v := get("messages"); v >= 0 && d.kind(v) == jArr {
 		c2 := c
 		if p, ok := d.str(get("project")); ok && p != "" {

@@ -46,6 +46,7 @@ var familyTitle = map[string]string{
 	"MB": "MB — message bodies", "AP": "AP — artifact publishing", "TH": "TH — thread ids and subjects",
 	"DL": "DL — delta blocks", "MG": "MG — merge", "RF": "RF — cross-session references",
 	"IN": "IN — inputs", "SP": "SP — suppressions",
+	"AL": "Artifact linter (artifact_linter_spec_v0.1.md)", "EV": "EV — evidence packs", "DR": "DR — artifact drift",
 }
 
 // RulesMarkdown renders docs/rules.md from the registry.
