@@ -30,16 +30,7 @@ func BenchmarkCheck(b *testing.B) {
 					b.Fatal(err)
 				}
 				eng := rules.NewEngine(nil)
-				var results []rules.ThreadResult
-				compile.Each(batch, compile.Options{ArchiveAgents: batch.Agents}, jobs,
-					func(t *compile.Thread) rules.ThreadResult { return eng.CheckThread(t) },
-					func(_ *mailbox.ThreadRef, r rules.ThreadResult, err error) {
-						if err != nil {
-							b.Fatal(err)
-						}
-						results = append(results, r)
-					})
-				res := eng.Finish(results, batch.Findings, nil)
+				res := eng.Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: jobs})
 				_ = diag.Fingerprints(res.Findings)
 				n = len(batch.Threads)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/source"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -17,6 +18,8 @@ import (
 // configuration: severities, ignores, per-path overrides and suppressions.
 type Engine struct {
 	Config *config.Config
+	// persisted are the batch's persisted artifacts by session id (DR-001).
+	persisted map[string][]*artifact.Parsed
 	// enabled lists the rules not disabled globally, in registry order.
 	enabled []*Meta
 }
@@ -83,6 +86,9 @@ func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 		}
 		r.Findings = append(r.Findings, c.out...)
 	}
+	if len(e.persisted) > 0 && e.on("DR-001") {
+		r.Findings = append(r.Findings, e.checkDrift(t)...)
+	}
 	r.ref = collectRefs(t)
 	r.supp = inlineSuppressions(t)
 	return r
@@ -116,10 +122,18 @@ type Result struct {
 // Finish runs the batch rules, applies configuration and suppressions,
 // sorts, and returns the run's findings. extra are findings from outside
 // threads (IN-001 …); arts are the persisted artifacts among the inputs.
-func (e *Engine) Finish(results []ThreadResult, extra []diag.Finding, arts []ArtifactFile) *Result {
+func (e *Engine) Finish(results []ThreadResult, arts []ArtifactResult, extra []diag.Finding) *Result {
 	res := &Result{}
 	var all []diag.Finding
 	all = append(all, extra...)
+	for i := range arts {
+		res.Threads = append(res.Threads, arts[i].Summary)
+		all = append(all, arts[i].Findings...)
+		for _, msg := range arts[i].Internal {
+			res.Internal = true
+			res.Notifications = append(res.Notifications, reporters.Notification{Level: diag.Error, Message: "internal error: " + msg})
+		}
+	}
 	for i := range results {
 		res.Threads = append(res.Threads, results[i].Summary)
 		all = append(all, results[i].Findings...)
@@ -157,6 +171,9 @@ func (e *Engine) Finish(results []ThreadResult, extra []diag.Finding, arts []Art
 	var supps []*suppression
 	for i := range results {
 		supps = append(supps, results[i].supp...)
+	}
+	for i := range arts {
+		supps = append(supps, arts[i].supp...)
 	}
 	supps = append(supps, configSuppressions(e.Config)...)
 	all = applySuppressions(all, supps)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
@@ -23,14 +22,7 @@ func TestPanickingRuleIsIsolated(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := NewEngine(nil)
-	var results []ThreadResult
-	compile.Each(batch, compile.Options{}, 2, eng.CheckThread, func(_ *mailbox.ThreadRef, r ThreadResult, err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, r)
-	})
-	res := eng.Finish(results, batch.Findings, nil)
+	res := eng.Run(batch, RunOptions{Jobs: 2})
 	if !res.Internal {
 		t.Fatal("a panicking rule did not mark the run as internal error")
 	}

@@ -28,21 +28,7 @@ func check(t testing.TB, cfg *config.Config, paths ...string) *rules.Result {
 		agents = cfg.Agents
 	}
 	eng := rules.NewEngine(cfg)
-	var results []rules.ThreadResult
-	extra := batch.Findings
-	compile.Each(batch, compile.Options{Agents: agents, ArchiveAgents: batch.Agents}, 2,
-		func(th *compile.Thread) rules.ThreadResult { return eng.CheckThread(th) },
-		func(ref *mailbox.ThreadRef, r rules.ThreadResult, err error) {
-			if err != nil {
-				t.Fatalf("thread %s: %v", ref.Key, err)
-			}
-			results = append(results, r)
-		})
-	var arts []rules.ArtifactFile
-	for _, p := range batch.Markdown {
-		arts = append(arts, rules.ArtifactFile{Path: p})
-	}
-	res := eng.Finish(results, extra, arts)
+	res := eng.Run(batch, rules.RunOptions{Compile: compile.Options{Agents: agents, ArchiveAgents: batch.Agents}, Jobs: 2})
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}

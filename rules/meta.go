@@ -275,4 +275,11 @@ var protocolMetas = []Meta{
 		Short: "Suppressions suppress something.",
 		Full:  "A suppression comment or config entry that matched no finding is stale and should be removed.",
 		Bad:   "<!-- brenner-ci-disable MB-006: … --> above a body that has a Target", Good: "(no comment)"},
+
+	// ---- DR: drift between a persisted artifact and its thread ----
+	{ID: "DR-001", Code: "ARTIFACT_DRIFT", Family: "DR", Severity: diag.Error, Source: srcRule, Spec: "artifact_publish_spec_v0.1.md, Latest Artifact Pointer (dual-source truth)",
+		Short: "Persisted artifact matches its thread compiled at the same version.",
+		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, brenner-ci compiles the thread up to the artifact's front-matter version and compares item by item: items added or missing, changed fields, kill state. Hand edits that no delta explains make the two sources of truth disagree. The finding lists the differences and points at the first differing item.",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: Edited by hand after v1.",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: The claim as compiled at v1."},
 }

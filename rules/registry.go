@@ -42,7 +42,7 @@ var checks = map[string]threadCheck{
 }
 
 // batchRules are evaluated across the whole batch (see batch.go).
-var batchRules = map[string]bool{"RF-001": true, "RF-002": true, "AP-010": true, "SP-001": true, "SP-002": true}
+var batchRules = map[string]bool{"RF-001": true, "RF-002": true, "AP-010": true, "SP-001": true, "SP-002": true, "DR-001": true}
 
 // metas is every rule's metadata in registry order: the protocol rules,
 // then the artifact linter rules.

@@ -44,6 +44,7 @@ type checkCmd struct {
 	RepoRoot      string   `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
 	Baseline      string   `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
 	WriteBaseline string   `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
+	Fix           bool     `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
 }
 
 func (c *checkCmd) Run(e *env) error {
@@ -55,6 +56,9 @@ func (c *checkCmd) Run(e *env) error {
 		if _, err := os.Stat(p); err != nil {
 			return usagef("%v", err)
 		}
+	}
+	if c.Fix && c.Out == "" {
+		return usagef("--fix writes corrected artifacts to --out DIR only; give --out")
 	}
 	ep, err := epoch()
 	if err != nil {
@@ -112,63 +116,64 @@ func (c *checkCmd) Run(e *env) error {
 		agents = cfg.Agents
 	}
 	opt := compile.Options{Agents: agents, ArchiveAgents: batch.Agents, Epoch: ep}
+	persistedPaths := map[string][]string{}
+	for _, p := range batch.Markdown {
+		id := persistedID(p)
+		persistedPaths[id] = append(persistedPaths[id], p)
+	}
 	eng := rules.NewEngine(cfg)
-	var results []rules.ThreadResult
-	var extra []diag.Finding
-	extra = append(extra, batch.Findings...)
 	var notes []reporters.Notification
-	internal := false
 	var last time.Time
 	type out struct {
-		res  rules.ThreadResult
 		art  []byte
 		id   string
 		last time.Time
 	}
-	compile.Each(batch, opt, c.Jobs, func(t *compile.Thread) out {
-		o := out{res: eng.CheckThread(t)}
-		if n := len(t.Msgs); n > 0 {
-			o.last = t.Msgs[n-1].Created
-		}
-		if c.Out != "" {
-			o.id = t.ThreadID
-			if o.id == "" {
-				o.id = t.Key
+	res := eng.Run(batch, rules.RunOptions{
+		Compile: opt,
+		Jobs:    c.Jobs,
+		OnThread: func(t *compile.Thread) any {
+			o := out{}
+			if n := len(t.Msgs); n > 0 {
+				o.last = t.Msgs[n-1].Created
 			}
-			o.art = t.Current.Render()
-		}
-		return o
-	}, func(ref *mailbox.ThreadRef, o out, err error) {
-		if err != nil {
-			if ie, ok := err.(*compile.InternalError); ok {
-				internal = true
-				notes = append(notes, reporters.Notification{Level: diag.Error, Message: fmt.Sprintf("internal error on thread %s: %v", ref.Key, ie.Value)})
+			if c.Out != "" {
+				o.id = t.ThreadID
+				if o.id == "" {
+					o.id = t.Key
+				}
+				o.art = t.Current.Render()
+			}
+			return o
+		},
+		Collect: func(ref *mailbox.ThreadRef, v any) {
+			o := v.(out)
+			if o.last.After(last) {
+				last = o.last
+			}
+			if o.art == nil {
 				return
 			}
-			extra = append(extra, compile.LoadError(ref, err))
-			return
-		}
-		results = append(results, o.res)
-		if o.last.After(last) {
-			last = o.last
-		}
-		if o.art != nil {
 			name, err := artifactName(o.id)
 			if err == nil {
 				err = writeUnder(c.Out, "artifacts/"+name, bytesWriter(o.art))
+				if err == nil && c.Fix {
+					for _, p := range persistedPaths[o.id] {
+						if rel, ok := relInside(p); ok {
+							err = writeUnder(filepath.Join(c.Out, "fixed"), rel, bytesWriter(o.art))
+						} else {
+							err = fmt.Errorf("persisted artifact %s is outside the current directory; its fixed copy is only in %s", p, filepath.Join(c.Out, "artifacts"))
+						}
+					}
+				}
 			}
 			if err != nil {
 				notes = append(notes, reporters.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", ref.Key, err)})
 			}
-		}
+		},
 	})
-	var arts []rules.ArtifactFile
-	for _, p := range batch.Markdown {
-		arts = append(arts, rules.ArtifactFile{Path: p})
-	}
-	res := eng.Finish(results, extra, arts)
 	notes = append(notes, res.Notifications...)
-	internal = internal || res.Internal
+	internal := res.Internal
 
 	r := c.report(res, baseline, notes, failOn, last)
 	if !ep.IsZero() {
@@ -293,4 +298,32 @@ func (c *checkCmd) repoRoot() (string, error) {
 		}
 	}
 	return os.Getwd()
+}
+
+// persistedID is the thread id a persisted artifact's path names:
+// artifacts/<id>.md or artifacts/<id>/artifact.md.
+func persistedID(p string) string {
+	base := strings.TrimSuffix(filepath.Base(p), ".md")
+	if base == "artifact" {
+		base = filepath.Base(filepath.Dir(p))
+	}
+	return base
+}
+
+// relInside returns p relative to the current directory when it stays
+// inside it.
+func relInside(p string) (string, bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
 }

@@ -1,0 +1,253 @@
+package rules
+
+// DR-001 artifact drift: a persisted artifact compared with its thread
+// compiled up to the artifact's front-matter version.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/source"
+)
+
+// Persisted registers the persisted artifacts of the batch so that threads
+// checked afterwards are compared with them (DR-001). Call it before
+// CheckThread; results are keyed by session id.
+func (e *Engine) Persisted(arts []ArtifactResult) {
+	e.persisted = map[string][]*artifact.Parsed{}
+	for i := range arts {
+		p := arts[i].Parsed
+		if p == nil || p.Art == nil || p.FromJSON {
+			continue
+		}
+		id := artifactSession(p, p.File)
+		e.persisted[id] = append(e.persisted[id], p)
+	}
+}
+
+// frontVersion returns the front-matter version of a parsed artifact.
+func frontVersion(p *artifact.Parsed) (int, bool) {
+	for _, f := range p.Front {
+		if f.Key == "version" {
+			switch v := f.Value.(type) {
+			case int:
+				return v, true
+			case float64:
+				return int(v), v == float64(int(v))
+			}
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// checkDrift compares t with its persisted artifacts.
+func (e *Engine) checkDrift(t *compile.Thread) []diag.Finding {
+	id := t.ThreadID
+	if id == "" {
+		id = t.Key
+	}
+	var out []diag.Finding
+	for _, p := range e.persisted[id] {
+		v, ok := frontVersion(p)
+		if !ok {
+			continue // EM-/IM- rules report a missing version
+		}
+		var want *artifact.Artifact
+		switch {
+		case v == t.Version:
+			want = t.Current
+		default:
+			for _, ver := range t.Versions {
+				if ver.N == v {
+					want = ver.Artifact
+				}
+			}
+		}
+		if want == nil {
+			continue // AP-010 reports a version the thread never compiled
+		}
+		diffs, first := diffArtifacts(want, p)
+		if len(diffs) == 0 {
+			continue
+		}
+		pos := first
+		if pos.Line == 0 {
+			pos = source.Pos{File: p.File, Line: 1, Col: 1}
+		}
+		shown := diffs
+		more := ""
+		if len(shown) > 8 {
+			more = fmt.Sprintf("; and %d more", len(shown)-8)
+			shown = shown[:8]
+		}
+		out = append(out, diag.Finding{Rule: "DR-001", Code: "ARTIFACT_DRIFT", Severity: diag.Error,
+			Message: fmt.Sprintf("Artifact %s differs from thread %s compiled at v%d: %s%s.", p.File, t.Key, v, strings.Join(shown, "; "), more),
+			Hint:    "Re-persist the artifact from the mailbox (brenner-ci check --fix --out DIR writes the recompiled file), or post the deltas that explain the edits.",
+			Pos:     pos.Normalize(), Thread: t.Key, Anchor: fmt.Sprintf("drift %s v%d %s", id, v, strings.Join(diffs, "|"))})
+	}
+	return out
+}
+
+// diffArtifacts lists item-level differences between the compiled artifact
+// and the persisted one, and the position of the first differing item in the
+// persisted file.
+func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, source.Pos) {
+	got := p.Art
+	var diffs []string
+	var first source.Pos
+	mark := func(id string) {
+		if first.Line != 0 {
+			return
+		}
+		if items := p.ByID[id]; len(items) > 0 {
+			first = items[0].Pos
+		}
+	}
+	for _, sec := range delta.Sections {
+		wantItems, gotItems := itemsOf(want, sec), itemsOf(got, sec)
+		ids := map[string]bool{}
+		for id := range wantItems {
+			ids[id] = true
+		}
+		for id := range gotItems {
+			ids[id] = true
+		}
+		sorted := make([]string, 0, len(ids))
+		for id := range ids {
+			sorted = append(sorted, id)
+		}
+		sort.Slice(sorted, func(i, j int) bool { return idOrder(sorted[i], sorted[j]) })
+		for _, id := range sorted {
+			w, g := wantItems[id], gotItems[id]
+			switch {
+			case w == nil:
+				diffs = append(diffs, id+" is in the file but not in the thread")
+				mark(id)
+			case g == nil:
+				diffs = append(diffs, id+" is missing from the file")
+				if first.Line == 0 && len(p.Sections) > 0 {
+					for _, s := range p.Sections {
+						if s.Section == sec {
+							first = s.Pos
+						}
+					}
+				}
+			default:
+				if w.Killed != g.Killed {
+					state := "killed in the thread but active in the file"
+					if g.Killed {
+						state = "active in the thread but killed in the file"
+					}
+					diffs = append(diffs, id+" is "+state)
+					mark(id)
+				}
+				if fs := changedFields(w, g); len(fs) > 0 {
+					diffs = append(diffs, fmt.Sprintf("%s changed %s", id, strings.Join(fs, ", ")))
+					mark(id)
+				}
+			}
+		}
+	}
+	return diffs, first
+}
+
+func itemsOf(a *artifact.Artifact, sec string) map[string]*artifact.Item {
+	m := map[string]*artifact.Item{}
+	if a == nil {
+		return m
+	}
+	if sec == delta.ResearchThread {
+		if a.RT != nil {
+			m["RT"] = a.RT
+		}
+		return m
+	}
+	for _, it := range a.Section(sec) {
+		m[it.ID] = it
+	}
+	return m
+}
+
+// changedFields names the payload fields whose values differ (white space
+// folded in strings).
+func changedFields(w, g *artifact.Item) []string {
+	keys := map[string]bool{}
+	var order []string
+	add := func(v *jsonv.Value) {
+		if v == nil {
+			return
+		}
+		for _, k := range v.Keys {
+			if !keys[k] {
+				keys[k] = true
+				order = append(order, k)
+			}
+		}
+	}
+	add(w.Fields)
+	add(g.Fields)
+	var out []string
+	for _, k := range order {
+		if !sameValue(w.Get(k), g.Get(k)) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func sameValue(a, b *jsonv.Value) bool {
+	if a.IsNull() || b.IsNull() {
+		return blank(a) && blank(b)
+	}
+	if a.Kind == jsonv.String && b.Kind == jsonv.String {
+		return strings.Join(strings.Fields(a.Str), " ") == strings.Join(strings.Fields(b.Str), " ")
+	}
+	return jsonv.Equal(a, b)
+}
+
+func blank(v *jsonv.Value) bool {
+	if v.IsNull() {
+		return true
+	}
+	switch v.Kind {
+	case jsonv.String:
+		return strings.TrimSpace(v.Str) == ""
+	case jsonv.Array:
+		return len(v.Arr) == 0
+	case jsonv.Object:
+		return len(v.Keys) == 0
+	}
+	return false
+}
+
+// idOrder sorts item ids by prefix, then number.
+func idOrder(a, b string) bool {
+	pa, na := splitID(a)
+	pb, nb := splitID(b)
+	if pa != pb {
+		return pa < pb
+	}
+	if na != nb {
+		return na < nb
+	}
+	return a < b
+}
+
+func splitID(id string) (string, int) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	n := 0
+	for _, c := range id[i:] {
+		n = n*10 + int(c-'0')
+	}
+	return id[:i], n
+}
