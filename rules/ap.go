@@ -52,6 +52,10 @@ func checkCompiledVersionOrder(c *Ctx) {
 
 // metaField finds "**Label**: value" (optionally in a list item) in a body.
 func metaField(body, label string) (value string, start, end int, ok bool) {
+	// Cheap prefilter: the label (first letter in any case) followed by **.
+	if !strings.Contains(body, label[1:]+"**") {
+		return "", 0, 0, false
+	}
 	re := fieldRE(label)
 	loc := re.FindStringSubmatchIndex(body)
 	if loc == nil {

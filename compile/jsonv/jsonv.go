@@ -254,6 +254,15 @@ func (e *SyntaxError) Error() string {
 // Parse decodes exactly one JSON value from data (surrounding white space
 // allowed). Numbers keep their literal text.
 func Parse(data []byte) (*Value, error) {
+	if v, ok := fastParse(data); ok {
+		return v, nil
+	}
+	return slowParse(data)
+}
+
+// slowParse decodes with encoding/json's tokenizer; it is used when the fast
+// path fails, so that syntax errors carry encoding/json's wording and offset.
+func slowParse(data []byte) (*Value, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	p := &parser{d: d, data: data}
