@@ -7,6 +7,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/reporters"
@@ -42,8 +43,20 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Result {
 	for _, p := range b.ArtifactJSON {
 		ins = append(ins, artIn{p, true})
 	}
+	// Keep a parsed artifact whole only when its thread is in the batch
+	// (DR-001 compares them); otherwise keep its front matter, so that a
+	// nightly audit of many artifacts stays small.
+	threadIDs := make(map[string]bool, len(b.Threads))
+	for _, t := range b.Threads {
+		threadIDs[t.Key] = true
+	}
 	arts := iter.Mapper[artIn, ArtifactResult]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) ArtifactResult {
-		return e.CheckArtifact(in.path, in.json)
+		r := e.CheckArtifact(in.path, in.json)
+		if p := r.Parsed; p != nil && !threadIDs[artifactSession(p, p.File)] {
+			r.Parsed = &artifact.Parsed{File: p.File, FromJSON: p.FromJSON, Origin: p.Origin,
+				HasFrontMatter: p.HasFrontMatter, FrontPos: p.FrontPos, Front: p.Front}
+		}
+		return r
 	})
 	e.Persisted(arts)
 
