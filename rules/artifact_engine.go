@@ -20,7 +20,24 @@ type ArtifactResult struct {
 	// Parsed is kept for the batch rules (AP-005, AP-010, DR-001); its Src
 	// is dropped to bound memory.
 	Parsed *artifact.Parsed
-	supp   []*suppression
+	// Skipped is true for markdown that is not an artifact.
+	Skipped bool
+	supp    []*suppression
+}
+
+// looksLikeArtifact tells a persisted artifact from other markdown: front
+// matter with a session_id, one of the seven section headings, or the
+// evidence-pack layout's artifact.md name.
+func looksLikeArtifact(p *artifact.Parsed, path string) bool {
+	if front(p, "session_id") != nil {
+		return true
+	}
+	for _, s := range p.Sections {
+		if s.Section != "" {
+			return true
+		}
+	}
+	return strings.HasSuffix(path, "/artifact.md") || path == "artifact.md"
 }
 
 // CheckArtifact parses and lints one persisted artifact: a markdown file, or
@@ -42,6 +59,12 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 		}
 	}); msg != "" {
 		r.Internal = append(r.Internal, fmt.Sprintf("parsing artifact %s panicked: %s", path, msg))
+		return r
+	}
+	if !fromJSON && !looksLikeArtifact(p, path) {
+		// Other markdown (a README, a kickoff pack kept beside the
+		// artifacts) is not linted as an artifact.
+		r.Skipped = true
 		return r
 	}
 	r.Findings = append(r.Findings, p.Findings...)

@@ -22,6 +22,17 @@ func front(p *artifact.Parsed, key string) *artifact.FrontField {
 	return nil
 }
 
+// frontString is a front matter value as text.
+func frontString(f *artifact.FrontField) (string, bool) {
+	if f == nil || f.Value == nil {
+		return "", false
+	}
+	if s, ok := f.Value.(string); ok {
+		return s, true
+	}
+	return fmt.Sprint(f.Value), true
+}
+
 // fileSession is the thread id a persisted artifact's path names.
 func fileSession(file string) string {
 	base := strings.TrimSuffix(path.Base(file), ".md")
@@ -48,19 +59,28 @@ func checkArtifacts(results []ThreadResult, arts []ArtifactResult, e *Engine) []
 		if p == nil || p.FromJSON || !p.HasFrontMatter {
 			continue
 		}
+		// Both rules compare the file with its mailbox thread, so they apply
+		// only when that thread is among the inputs.
 		base := fileSession(p.File)
 		sid := front(p, "session_id")
+		sidText, _ := frontString(sid)
+		tr := threads[sidText]
+		if tr == nil {
+			tr = threads[base]
+		}
+		if tr == nil {
+			continue
+		}
 		id := base
-		if sid != nil && sid.Raw != "" {
-			id = sid.Raw
-			if e.on("AP-005") && sid.Raw != base {
+		if sidText != "" {
+			id = sidText
+			if e.on("AP-005") && sidText != base {
 				out = append(out, diag.Finding{Rule: "AP-005", Code: "AP-005", Severity: diag.Error,
-					Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sid.Raw, sid.Raw),
-					Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos.Normalize(), Thread: sid.Raw,
-					Anchor: "artifact " + base + " session " + sid.Raw})
+					Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
+					Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos.Normalize(), Thread: tr.ref.key,
+					Anchor: "artifact " + base + " session " + sidText})
 			}
 		}
-		tr := threads[id]
 		ver := front(p, "version")
 		if tr == nil || !e.on("AP-010") || ver == nil {
 			continue
@@ -70,14 +90,15 @@ func checkArtifacts(results []ThreadResult, arts []ArtifactResult, e *Engine) []
 		if latest == 0 || (ok && v == latest) {
 			continue
 		}
+		verText, _ := frontString(ver)
 		pos := ver.Pos
 		if pos.Line == 0 {
 			pos = source.Pos{File: p.File, Line: 1, Col: 1}
 		}
 		out = append(out, diag.Finding{Rule: "AP-010", Code: "AP-010", Severity: diag.Error,
-			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", ver.Raw, tr.ref.key, latest),
+			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", verText, tr.ref.key, latest),
 			Hint:    fmt.Sprintf("Re-persist the artifact from v%d (brenner-ci check --fix --out DIR), or post the missing COMPILED message.", latest),
-			Pos:     pos.Normalize(), Thread: tr.ref.key, Anchor: fmt.Sprintf("artifact %s version %s", id, ver.Raw)})
+			Pos:     pos.Normalize(), Thread: tr.ref.key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
 	}
 	return out
 }

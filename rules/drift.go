@@ -130,6 +130,9 @@ func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, sourc
 			case w == nil:
 				diffs = append(diffs, id+" is in the file but not in the thread")
 				mark(id)
+			case g == nil && w.Killed && sec == delta.AnomalyRegister:
+				// The reference renderer drops killed anomalies ("None
+				// registered." when none is active); not a drift.
 			case g == nil:
 				diffs = append(diffs, id+" is missing from the file")
 				if first.Line == 0 && len(p.Sections) > 0 {
@@ -195,11 +198,27 @@ func changedFields(w, g *artifact.Item) []string {
 	add(g.Fields)
 	var out []string
 	for _, k := range order {
-		if !sameValue(w.Get(k), g.Get(k)) {
+		wv, gv := w.Get(k), g.Get(k)
+		if !renderedField[k] && (wv == nil || gv == nil) {
+			// A field the artifact format does not lay out (references,
+			// flags, extra keys) may be left out of a persisted file.
+			continue
+		}
+		if !sameValue(wv, gv) {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// renderedField are the payload fields the artifact schema lays out, so a
+// persisted file must carry them.
+var renderedField = map[string]bool{
+	"statement": true, "context": true, "why_it_matters": true, "anchors": true, "name": true, "claim": true,
+	"mechanism": true, "condition": true, "predictions": true, "procedure": true, "discriminates": true,
+	"expected_outcomes": true, "potency_check": true, "feasibility": true, "score": true, "load": true,
+	"test": true, "status": true, "calculation": true, "implication": true, "observation": true,
+	"conflicts_with": true, "resolution_plan": true, "attack": true, "evidence": true, "current_status": true,
 }
 
 func sameValue(a, b *jsonv.Value) bool {

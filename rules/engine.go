@@ -127,6 +127,9 @@ func (e *Engine) Finish(results []ThreadResult, arts []ArtifactResult, extra []d
 	var all []diag.Finding
 	all = append(all, extra...)
 	for i := range arts {
+		if arts[i].Skipped {
+			continue
+		}
 		res.Threads = append(res.Threads, arts[i].Summary)
 		all = append(all, arts[i].Findings...)
 		for _, msg := range arts[i].Internal {

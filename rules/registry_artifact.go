@@ -3,4 +3,81 @@ package rules
 // artifactChecks lists the artifact linter rules implemented in this
 // package, by id; each family lives in its own lint_*.go file and its
 // metadata in meta_artifact.go. Adding a rule: its Meta, its check, one line here.
-var artifactChecks = map[string]artifactCheck{}
+var artifactChecks = map[string]artifactCheck{
+	// lint_metadata.go
+	"EM-001": checkMetadataPresent,
+	"EM-002": checkSessionID,
+	"EM-003": checkCreatedAt,
+	"EM-004": checkStatus,
+	"WM-001": checkContributors,
+	"WM-002": checkUpdatedAt,
+	"IM-001": checkSessionConvention,
+	"IM-002": checkVersionField,
+	// lint_structure.go
+	"ES-001": checkSectionsPresent,
+	"ES-002": checkSectionOrder,
+	"ES-003": checkItemIDs,
+	"ES-004": checkDuplicateIDs,
+	"WS-001": checkIDGaps,
+	// lint_rt.go
+	"ER-001": checkRTStatement,
+	"ER-002": checkRTContext,
+	"WR-001": checkRTAnchors,
+	"IR-001": checkRTWhy,
+	// lint_hypotheses.go
+	"EH-001": checkMinHypotheses,
+	"EH-002": checkMaxHypotheses,
+	"EH-003": checkThirdAlternative,
+	"EH-004": checkHypothesisClaim,
+	"WH-001": checkHypothesisAnchors,
+	"WH-002": checkAnchorFormat,
+	"WH-003": checkInferenceLabel,
+	"IH-001": checkHypothesisMechanism,
+	// lint_predictions.go
+	"EP-001": checkMinPredictions,
+	"EP-002": checkPredictionsIDColumn,
+	"EP-003": checkPredictionsHypColumns,
+	"WP-001": checkPredictionsDiscriminate,
+	"WP-002": checkPredictionScope,
+	"IP-001": checkThirdAltIndeterminate,
+	// lint_tests.go
+	"ET-001": checkMinTests,
+	"ET-002": checkTestProcedure,
+	"ET-003": checkTestOutcomes,
+	"WT-001": checkTestPotency,
+	"WT-002": checkTestRanking,
+	"WT-003": checkTestScoreBreakdown,
+	"IT-001": checkTestDiscriminates,
+	"IT-002": checkTestFeasibility,
+	// lint_assumptions.go
+	"EA-001": checkMinAssumptions,
+	"EA-002": checkScaleCheckPresent,
+	"EA-003": checkAssumptionStatement,
+	"WA-001": checkAssumptionLoad,
+	"WA-002": checkAssumptionTest,
+	"WA-003": checkScaleCalculation,
+	"IA-001": checkAssumptionStatus,
+	// lint_anomalies.go
+	"EX-001": checkAnomalySection,
+	"EX-002": checkAnomalyEmptyState,
+	"WX-001": checkAnomalyObservation,
+	"WX-002": checkAnomalyConflicts,
+	"IX-001": checkAnomalyQuarantine,
+	// lint_critiques.go
+	"EC-001": checkMinCritiques,
+	"EC-002": checkCritiqueAttackField,
+	"WC-001": checkRealThirdAlternative,
+	"WC-002": checkCritiqueEvidence,
+	"IC-001": checkCritiqueStatus,
+	// lint_provenance.go (WP-P03 is not machine-checkable: see docs/divergences-artifact.md)
+	"EP-P01": checkAnchorRange,
+	"WP-P01": checkProvenanceMarker,
+	"WP-P02": checkInferenceContext,
+	"IP-P01": checkDirectQuotes,
+	"IP-P02": checkPotencyCitation,
+	// lint_evidence.go
+	"EV-001": checkEvidenceCitations,
+	"EV-002": checkEvidenceProblems("EV-002"),
+	"EV-003": checkEvidenceProblems("EV-003"),
+	"EV-004": checkUnverifiedEvidence,
+}

@@ -1,0 +1,263 @@
+package rules
+
+// EP-/WP-/IP- (EP-001…003, WP-001, WP-002, IP-001): the predictions table
+// (artifact_linter_spec_v0.1.md, Predictions Table; artifact_schema_v0.1.md
+// §3). A missing section is ES-001's; a section without a table gets EP-001
+// only.
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+)
+
+var (
+	alHypIDRE    = regexp.MustCompile(`^H\d+$`)
+	alScopedPRE  = regexp.MustCompile(`^P(\d+)\.(H\d+)$`)
+	alPNumRE     = regexp.MustCompile(`^P(\d+)`)
+	alNoOutcomes = map[string]bool{"": true, "—": true, "–": true, "-": true, "--": true, "?": true, "n/a": true, "na": true, "tbd": true, "unknown": true}
+)
+
+// alColumnHyp is the hypothesis a table column is about ("H2 (gradient)" →
+// "H2"), or "".
+func alColumnHyp(header string) string {
+	if m := alLeadingHypRE.FindStringSubmatch(header); m != nil {
+		return strings.ToUpper(m[1])
+	}
+	return ""
+}
+
+// alCells maps hypothesis ids to a row's cells.
+func alCells(p *artifact.Parsed, row *artifact.ParsedItem) map[string]*artifact.ParsedField {
+	out := map[string]*artifact.ParsedField{}
+	for i := range row.Fields {
+		f := &row.Fields[i]
+		h := ""
+		switch {
+		case alHypIDRE.MatchString(f.Key):
+			h = f.Key
+		case f.Label != "":
+			h = alColumnHyp(f.Label)
+		case p.Table != nil && i < len(p.Table.Header):
+			h = alColumnHyp(p.Table.Header[i])
+		}
+		if h != "" && out[h] == nil {
+			out[h] = f
+		}
+	}
+	return out
+}
+
+// alTableHyps returns the hypothesis ids that have a column, in order.
+func alTableHyps(p *artifact.Parsed) map[string]bool {
+	out := map[string]bool{}
+	if p.Table == nil {
+		return out
+	}
+	for _, h := range p.Table.Header {
+		if id := alColumnHyp(h); id != "" {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// alActiveHyps returns the active hypotheses with a well-formed id.
+func alActiveHyps(p *artifact.Parsed) []*artifact.ParsedItem {
+	var out []*artifact.ParsedItem
+	for _, it := range alActive(p, delta.HypothesisSlate) {
+		if alHypIDRE.MatchString(it.ID) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func checkMinPredictions(c *ACtx) {
+	sec := alSection(c.P, delta.PredictionsTable)
+	if sec == nil {
+		return
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, r := range alActive(c.P, delta.PredictionsTable) {
+		key := "row " + strconv.Itoa(n) + alKey(r)
+		if m := alPNumRE.FindStringSubmatch(strings.TrimSpace(r.ID)); m != nil {
+			key = m[1]
+		}
+		if !seen[key] {
+			seen[key] = true
+			n++
+		}
+	}
+	if n >= 3 {
+		return
+	}
+	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is 3.", n, alPlural(n, "prediction", "predictions"))
+	if c.P.Table == nil && n == 0 {
+		msg = "The Predictions Table section has no table; the minimum is 3 predictions."
+	}
+	c.report(sec.Pos, msg,
+		"Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least 3 discriminative predictions (artifact_schema_v0.1.md §3).",
+		c.anchor("count"))
+}
+
+func checkPredictionsIDColumn(c *ACtx) {
+	t := c.P.Table
+	if t == nil || alSection(c.P, delta.PredictionsTable) == nil {
+		return
+	}
+	first := ""
+	if len(t.Header) > 0 {
+		first = strings.TrimSpace(t.Header[0])
+	}
+	if strings.EqualFold(strings.Trim(first, "*_ "), "ID") {
+		return
+	}
+	msg := fmt.Sprintf("The predictions table's first column is %q, not \"ID\".", alClip(first, 40))
+	if first == "" {
+		msg = "The predictions table's first column has no header; it must be \"ID\"."
+	}
+	c.report(t.Pos, msg, "Make the first column \"ID\" holding the prediction ids P1, P2 … (artifact_schema_v0.1.md §3).", c.anchor("id column"))
+}
+
+func checkPredictionsHypColumns(c *ACtx) {
+	t := c.P.Table
+	if t == nil || alSection(c.P, delta.PredictionsTable) == nil {
+		return
+	}
+	cols := alTableHyps(c.P)
+	var missing []string
+	for _, h := range alActiveHyps(c.P) {
+		if !cols[h.ID] {
+			missing = append(missing, h.ID)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("The predictions table has no column for %s.", alList(missing))
+	if len(cols) == 0 {
+		msg = fmt.Sprintf("The predictions table has no hypothesis columns (none for %s).", alList(missing))
+	}
+	c.report(t.Pos, msg,
+		"Give every active hypothesis its own column, headed by its id (\"| ID | Observation/Condition | H1 | H2 | H3 |\"), with that hypothesis's predicted outcome in each row.",
+		c.anchor(strings.Join(missing, ",")))
+}
+
+// alOutcome normalises a cell for comparison; "" when it predicts nothing.
+func alOutcome(f *artifact.ParsedField) string {
+	if f == nil {
+		return ""
+	}
+	v := strings.ToLower(strings.Join(strings.Fields(strings.Trim(alText(f), "*_~ ")), " "))
+	v = strings.TrimRight(v, ".")
+	if alNoOutcomes[v] {
+		return ""
+	}
+	return v
+}
+
+func checkPredictionsDiscriminate(c *ACtx) {
+	if alSection(c.P, delta.PredictionsTable) == nil {
+		return
+	}
+	var hyps []string
+	cols := alTableHyps(c.P)
+	for _, h := range alActiveHyps(c.P) {
+		if c.P.Table == nil || cols[h.ID] {
+			hyps = append(hyps, h.ID)
+		}
+	}
+	if len(hyps) < 2 {
+		return
+	}
+	for _, r := range alActive(c.P, delta.PredictionsTable) {
+		cells := alCells(c.P, r)
+		var with []string
+		distinct := map[string]bool{}
+		var shown string
+		for _, h := range hyps {
+			if o := alOutcome(cells[h]); o != "" {
+				with = append(with, h)
+				if !distinct[o] {
+					shown = strings.TrimSpace(alText(cells[h]))
+				}
+				distinct[o] = true
+			}
+		}
+		if len(distinct) > 1 {
+			continue
+		}
+		var msg string
+		switch len(with) {
+		case 0:
+			msg = fmt.Sprintf("%s gives no outcome for any hypothesis, so it cannot discriminate.", alName(r))
+		case 1:
+			msg = fmt.Sprintf("%s gives an outcome only for %s, so it cannot discriminate.", alName(r), with[0])
+		case 2:
+			msg = fmt.Sprintf("%s does not discriminate: %s both predict %q.", alName(r), alList(with), alClip(shown, 50))
+		default:
+			msg = fmt.Sprintf("%s does not discriminate: %s all predict %q.", alName(r), alList(with), alClip(shown, 50))
+		}
+		c.report(r.Pos, msg,
+			"Fill in each hypothesis's outcome so that at least two hypotheses predict different observations, or replace the prediction with one that separates them.",
+			c.anchor(alKey(r)))
+	}
+}
+
+func checkPredictionScope(c *ACtx) {
+	if alSection(c.P, delta.PredictionsTable) == nil {
+		return
+	}
+	exists := map[string]bool{}
+	for _, h := range alItems(c.P, delta.HypothesisSlate) {
+		exists[h.ID] = true
+	}
+	for _, r := range alActive(c.P, delta.PredictionsTable) {
+		m := alScopedPRE.FindStringSubmatch(strings.TrimSpace(r.ID))
+		if m == nil || exists[m[2]] {
+			continue
+		}
+		c.report(r.Pos, fmt.Sprintf("Prediction %s is scoped to %s, which is not in the hypothesis slate.", r.ID, m[2]),
+			fmt.Sprintf("Scope the prediction to an existing hypothesis (P%s.H<m>), or use the plain id P%s.", m[1], m[1]), c.anchor(r.ID))
+	}
+}
+
+func checkThirdAltIndeterminate(c *ACtx) {
+	t := c.P.Table
+	if t == nil || alSection(c.P, delta.PredictionsTable) == nil {
+		return
+	}
+	cols := alTableHyps(c.P)
+	for _, h := range alActiveHyps(c.P) {
+		if !alIsThirdAlt(c.P, h) || !cols[h.ID] {
+			continue
+		}
+		var rows []string
+		var first *artifact.ParsedItem
+		for _, r := range alActive(c.P, delta.PredictionsTable) {
+			if alOutcome(alCells(c.P, r)[h.ID]) != "" {
+				continue
+			}
+			if first == nil {
+				first = r
+			}
+			rows = append(rows, alKey(r))
+		}
+		if first == nil {
+			continue
+		}
+		shown := rows
+		if len(shown) > 6 {
+			shown = append(shown[:6:6], fmt.Sprintf("%d more", len(rows)-6))
+		}
+		c.report(first.Pos, fmt.Sprintf("%s %s no outcome for %s, the third alternative.", alList(shown), alPlural(len(rows), "gives", "give"), h.ID),
+			fmt.Sprintf("Write \"indeterminate\" in %s's column where the third alternative makes no specific prediction (artifact_schema_v0.1.md §3).", h.ID),
+			c.anchor(h.ID))
+	}
+}

@@ -1,0 +1,194 @@
+package rules
+
+// ET-/WT-/IT-: discriminative tests (artifact_linter_spec_v0.1.md,
+// Discriminative Tests; artifact_schema_v0.1.md §4). Active tests only; a
+// missing section is ES-001's.
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+)
+
+// alScoreParts are the evidence-per-week dimensions and how a breakdown
+// writes them ("LR=3", "- Likelihood ratio: 3 (…)", "Cost: 2").
+var alScoreParts = []struct {
+	Key, Name string
+	RE        *regexp.Regexp
+}{
+	{"likelihood_ratio", "likelihood ratio", regexp.MustCompile(`(?i)\b(?:lr|likelihood(?:[ _-]*ratio)?)\s*[=:]\s*(-?\d+(?:\.\d+)?)`)},
+	{"cost", "cost", regexp.MustCompile(`(?i)\bcost\s*[=:]\s*(-?\d+(?:\.\d+)?)`)},
+	{"speed", "speed", regexp.MustCompile(`(?i)\bspeed\s*[=:]\s*(-?\d+(?:\.\d+)?)`)},
+	{"ambiguity", "ambiguity", regexp.MustCompile(`(?i)\bambiguity\s*[=:]\s*(-?\d+(?:\.\d+)?)`)},
+}
+
+// alScoreField is a test's evidence-per-week score field, or nil.
+func alScoreField(it *artifact.ParsedItem) *artifact.ParsedField {
+	f, _ := alFind(it, "score", "Evidence-per-week score", "Evidence per week score", "Score", "Score breakdown")
+	return f
+}
+
+// alBreakdown returns the score parts a test states, by key: from its score
+// field, else from the model's score object.
+func alBreakdown(p *artifact.Parsed, it *artifact.ParsedItem) map[string]float64 {
+	out := map[string]float64{}
+	if f := alScoreField(it); f != nil {
+		text := alText(f)
+		for _, sp := range alScoreParts {
+			if m := sp.RE.FindStringSubmatch(text); m != nil {
+				if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+					out[sp.Key] = v
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	if sc := alArtItem(p, it).Get("score"); sc != nil && sc.Kind == jsonv.Object {
+		for _, sp := range alScoreParts {
+			if v, ok := sc.Get(sp.Key).Float(); ok {
+				out[sp.Key] = v
+			}
+		}
+	}
+	return out
+}
+
+// alTotal returns a test's total score: the heading's "(Score: X/12)", else
+// the sum of a complete breakdown.
+func alTotal(p *artifact.Parsed, it *artifact.ParsedItem) (float64, bool) {
+	for _, s := range []string{it.Label, it.Name} {
+		if m := alScoreHeadRE.FindStringSubmatch(s); m != nil {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+				return v, true
+			}
+		}
+	}
+	parts := alBreakdown(p, it)
+	if len(parts) == len(alScoreParts) {
+		t := 0.0
+		for _, v := range parts {
+			t += v
+		}
+		return t, true
+	}
+	return 0, false
+}
+
+func alNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func checkMinTests(c *ACtx) {
+	sec := alSection(c.P, delta.DiscriminativeTests)
+	if sec == nil {
+		return
+	}
+	n, killed := 0, 0
+	for _, it := range alItems(c.P, delta.DiscriminativeTests) {
+		if it.Killed {
+			killed++
+		} else {
+			n++
+		}
+	}
+	if n >= 2 {
+		return
+	}
+	c.report(sec.Pos, fmt.Sprintf("The discriminative tests section has %d active %s%s; the minimum is 2.", n, alPlural(n, "test", "tests"), alKilledNote(killed)),
+		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least 2.",
+		c.anchor("count"))
+}
+
+func checkTestProcedure(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		alRequire(c, it, "procedure", "Procedure", "Add \"**Procedure**:\" saying what you would do, specifically enough to execute.")
+	}
+}
+
+func checkTestOutcomes(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		alRequire(c, it, "expected_outcomes", "Expected outcomes",
+			"Add \"**Expected outcomes**:\" with one line per hypothesis (\"- If H1: …\", \"- If H2: …\").", "Expected outcomes")
+	}
+}
+
+func checkTestPotency(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		alRequire(c, it, "potency_check", "Potency check",
+			"Add \"**Potency check**:\" saying how you know a negative result means \"no effect\" rather than \"assay failed\" (a positive control).")
+	}
+}
+
+func checkTestRanking(c *ACtx) {
+	var prev *artifact.ParsedItem
+	var prevScore float64
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		s, ok := alTotal(c.P, it)
+		if !ok {
+			continue
+		}
+		if prev != nil && s > prevScore {
+			c.report(it.Pos, fmt.Sprintf("Tests are not ranked by score: %s (%s/12) comes after %s (%s/12).", alName(it), alNum(s), alName(prev), alNum(prevScore)),
+				"Order the tests by total evidence-per-week score, highest first (artifact_schema_v0.1.md §4).", c.anchor(alKey(it), alKey(prev)))
+			return
+		}
+		prev, prevScore = it, s
+	}
+}
+
+func checkTestScoreBreakdown(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		parts := alBreakdown(c.P, it)
+		if len(parts) == len(alScoreParts) {
+			continue
+		}
+		hint := "Add \"**Evidence-per-week score**: LR=a, Cost=b, Speed=c, Ambiguity=d\", each 0-3 on the rubric (artifact_schema_v0.1.md §4)."
+		f := alScoreField(it)
+		pos := it.Pos
+		var msg string
+		switch {
+		case len(parts) > 0:
+			var lacks []string
+			for _, sp := range alScoreParts {
+				if _, ok := parts[sp.Key]; !ok {
+					lacks = append(lacks, sp.Name)
+				}
+			}
+			msg = fmt.Sprintf("%s's score breakdown lacks %s.", alName(it), alList(lacks))
+			if f != nil {
+				pos = alFieldPos(it, f)
+			}
+		case f != nil:
+			msg = fmt.Sprintf("%s's score field gives no likelihood ratio, cost, speed or ambiguity.", alName(it))
+			pos = alFieldPos(it, f)
+		default:
+			if _, ok := alTotal(c.P, it); ok {
+				msg = fmt.Sprintf("%s has a total score but no evidence-per-week breakdown.", alName(it))
+			} else {
+				msg = fmt.Sprintf("%s has no evidence-per-week score breakdown.", alName(it))
+			}
+		}
+		c.report(pos, msg, hint, c.anchor(alKey(it)))
+	}
+}
+
+func checkTestDiscriminates(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		f := alRequire(c, it, "discriminates", "Discriminates", "Add \"**Discriminates**:\" naming the hypotheses the test separates (\"H1 vs H2\").")
+		if f == nil || alHypRefRE.MatchString(alText(f)) {
+			continue
+		}
+		c.report(alFieldPos(it, f), fmt.Sprintf("%s's **Discriminates** field names no hypothesis id (%q).", alName(it), alClip(alText(f), 40)),
+			"Name the hypotheses by id, e.g. \"H1 vs H2\".", c.anchor(alKey(it), "ids"))
+	}
+}
+
+func checkTestFeasibility(c *ACtx) {
+	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
+		alRequire(c, it, "feasibility", "Feasibility", "Add \"**Feasibility**:\" with the organism/system requirements and an estimate of difficulty.")
+	}
+}
