@@ -4,7 +4,7 @@ package rules
 // (artifact_linter_spec_v0.1.md, Citation & Provenance Rules). WP-P03
 // ("multi-source synthesis should explain connection") is not implemented:
 // the spec defines no marker for a synthesis explanation, so it is a human
-// review (docs/divergences-artifact.md).
+// review (docs/divergences.md §5).
 
 import (
 	"fmt"

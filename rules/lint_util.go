@@ -38,7 +38,7 @@ var alOrder = func() map[string]int {
 }()
 
 // alIDPattern is the item id convention of each section (ES-003). Plain P<n>
-// is accepted beside P<n>.H<m>: see docs/divergences-artifact.md.
+// is accepted beside P<n>.H<m>: see docs/divergences.md §5.
 var alIDPattern = map[string]*regexp.Regexp{
 	delta.ResearchThread:      regexp.MustCompile(`^RT$`),
 	delta.HypothesisSlate:     regexp.MustCompile(`^H\d+$`),

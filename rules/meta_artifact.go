@@ -6,7 +6,7 @@ const (
 	specAL     = "artifact_linter_spec_v0.1.md, "
 	specEV     = "artifact_schema_v0.1.md, Evidence Pack Anchors; evidence_pack_v0.1.md"
 	srcArt     = "artifact"
-	divergeArt = " See docs/divergences-artifact.md."
+	divergeArt = " See docs/divergences.md §5."
 )
 
 // Example fragments shared by several rules.

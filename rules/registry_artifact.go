@@ -69,7 +69,7 @@ var artifactChecks = map[string]artifactCheck{
 	"WC-001": checkRealThirdAlternative,
 	"WC-002": checkCritiqueEvidence,
 	"IC-001": checkCritiqueStatus,
-	// lint_provenance.go (WP-P03 is not machine-checkable: see docs/divergences-artifact.md)
+	// lint_provenance.go (WP-P03 is not machine-checkable: see docs/divergences.md §5)
 	"EP-P01": checkAnchorRange,
 	"WP-P01": checkProvenanceMarker,
 	"WP-P02": checkInferenceContext,
