@@ -159,10 +159,10 @@ func (c *checkCmd) Run(e *env) error {
 				err = writeUnder(c.Out, "artifacts/"+name, bytesWriter(o.art))
 				if err == nil && c.Fix {
 					for _, p := range persistedPaths[o.id] {
-						if rel, ok := relInside(p); ok {
+						if rel, ok := relInside(repoRoot, p); ok {
 							err = writeUnder(filepath.Join(c.Out, "fixed"), rel, bytesWriter(o.art))
 						} else {
-							err = fmt.Errorf("persisted artifact %s is outside the current directory; its fixed copy is only in %s", p, filepath.Join(c.Out, "artifacts"))
+							err = fmt.Errorf("persisted artifact %s is outside the repository root; its fixed copy is only in %s", p, filepath.Join(c.Out, "artifacts"))
 						}
 					}
 				}
@@ -310,18 +310,13 @@ func persistedID(p string) string {
 	return base
 }
 
-// relInside returns p relative to the current directory when it stays
-// inside it.
-func relInside(p string) (string, bool) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
+// relInside returns p relative to root when it stays inside it.
+func relInside(root, p string) (string, bool) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", false
 	}
-	rel, err := filepath.Rel(wd, abs)
+	rel, err := filepath.Rel(root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}

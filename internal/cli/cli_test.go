@@ -249,3 +249,36 @@ func TestConfigSuppressionAndSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestFixWritesOnlyToOut: --fix writes the recompiled artifact to
+// DIR/fixed/<its path> and rewrites nothing in place.
+func TestFixWritesOnlyToOut(t *testing.T) {
+	root := testutil.ModuleRoot(t)
+	in := filepath.Join(root, "testdata", "rules", "DR-001", "fail")
+	persisted := filepath.Join(in, "artifacts", "RS-20260301-quorum-timing.md")
+	before, _ := os.ReadFile(persisted)
+	if code, _, _ := run(t, "check", "--fix", in); code != ExitUsage {
+		t.Fatalf("--fix without --out: exit %d, want 2", code)
+	}
+	out := t.TempDir()
+	code, stdout, errs := run(t, "check", "--fix", "--out", out, "--repo-root", root, in)
+	if code != ExitFindings || !strings.Contains(stdout, "[DR-001]") {
+		t.Fatalf("exit %d, want 1 with DR-001\n%s\n%s", code, stdout, errs)
+	}
+	after, _ := os.ReadFile(persisted)
+	if !bytes.Equal(before, after) {
+		t.Fatal("--fix rewrote the persisted artifact in place")
+	}
+	fixed, err := os.ReadFile(filepath.Join(out, "fixed", "testdata", "rules", "DR-001", "fail", "artifacts", "RS-20260301-quorum-timing.md"))
+	if err != nil {
+		t.Fatalf("fixed artifact not written: %v", err)
+	}
+	want, _ := os.ReadFile(filepath.Join(root, "testdata", "rules", "DR-001", "pass", "artifacts", "RS-20260301-quorum-timing.md"))
+	if !bytes.Equal(fixed, want) {
+		t.Errorf("fixed artifact differs from the compiled one")
+	}
+	// The fixed file has no drift.
+	if code, stdout, _ := run(t, "check", filepath.Join(root, "testdata", "rules", "DR-001", "pass")); strings.Contains(stdout, "[DR-001]") {
+		t.Errorf("the recompiled artifact still drifts (exit %d):\n%s", code, stdout)
+	}
+}
