@@ -123,7 +123,7 @@ func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, sourc
 		for id := range ids {
 			sorted = append(sorted, id)
 		}
-		sort.Slice(sorted, func(i, j int) bool { return idOrder(sorted[i], sorted[j]) })
+		sort.Slice(sorted, func(i, j int) bool { return artifact.IDLess(sorted[i], sorted[j]) })
 		for _, id := range sorted {
 			w, g := wantItems[id], gotItems[id]
 			switch {
@@ -244,29 +244,4 @@ func blank(v *jsonv.Value) bool {
 		return len(v.Keys) == 0
 	}
 	return false
-}
-
-// idOrder sorts item ids by prefix, then number.
-func idOrder(a, b string) bool {
-	pa, na := splitID(a)
-	pb, nb := splitID(b)
-	if pa != pb {
-		return pa < pb
-	}
-	if na != nb {
-		return na < nb
-	}
-	return a < b
-}
-
-func splitID(id string) (string, int) {
-	i := len(id)
-	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
-		i--
-	}
-	n := 0
-	for _, c := range id[i:] {
-		n = n*10 + int(c-'0')
-	}
-	return id[:i], n
 }

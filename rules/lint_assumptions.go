@@ -13,24 +13,8 @@ import (
 )
 
 func checkMinAssumptions(c *ACtx) {
-	sec := alSection(c.P, delta.AssumptionLedger)
-	if sec == nil {
-		return
-	}
-	n, killed := 0, 0
-	for _, it := range alItems(c.P, delta.AssumptionLedger) {
-		if it.Killed {
-			killed++
-		} else {
-			n++
-		}
-	}
-	if n >= 3 {
-		return
-	}
-	c.report(sec.Pos, fmt.Sprintf("The assumption ledger has %d active %s%s; the minimum is 3.", n, alPlural(n, "assumption", "assumptions"), alKilledNote(killed)),
-		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least 3, one of them a scale/physics check.",
-		c.anchor("count"))
+	alMinimum(c, delta.AssumptionLedger, 3, "The assumption ledger has", "assumption", "assumptions",
+		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least 3, one of them a scale/physics check.")
 }
 
 func checkScaleCheckPresent(c *ACtx) {

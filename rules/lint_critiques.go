@@ -5,7 +5,6 @@ package rules
 // missing section is ES-001's.
 
 import (
-	"fmt"
 	"regexp"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -13,24 +12,8 @@ import (
 )
 
 func checkMinCritiques(c *ACtx) {
-	sec := alSection(c.P, delta.AdversarialCritique)
-	if sec == nil {
-		return
-	}
-	n, killed := 0, 0
-	for _, it := range alItems(c.P, delta.AdversarialCritique) {
-		if it.Killed {
-			killed++
-		} else {
-			n++
-		}
-	}
-	if n >= 2 {
-		return
-	}
-	c.report(sec.Pos, fmt.Sprintf("The adversarial critique has %d active %s%s; the minimum is 2.", n, alPlural(n, "critique", "critiques"), alKilledNote(killed)),
-		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least 2, one of them a real third alternative.",
-		c.anchor("count"))
+	alMinimum(c, delta.AdversarialCritique, 2, "The adversarial critique has", "critique", "critiques",
+		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least 2, one of them a real third alternative.")
 }
 
 func checkCritiqueAttackField(c *ACtx) {

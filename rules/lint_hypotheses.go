@@ -26,6 +26,28 @@ func alHypCount(c *ACtx) (active, killed int, ok bool) {
 	return active, killed, true
 }
 
+// alMinimum reports a section with fewer than min active items (killed
+// items are counted in the message but not toward the minimum).
+func alMinimum(c *ACtx, section string, min int, phrase, one, many, hint string) {
+	sec := alSection(c.P, section)
+	if sec == nil {
+		return
+	}
+	n, killed := 0, 0
+	for _, it := range alItems(c.P, section) {
+		if it.Killed {
+			killed++
+		} else {
+			n++
+		}
+	}
+	if n >= min {
+		return
+	}
+	c.report(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, one, many), alKilledNote(killed), min),
+		hint, c.anchor("count"))
+}
+
 func alKilledNote(killed int) string {
 	if killed == 0 {
 		return ""

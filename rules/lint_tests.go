@@ -83,24 +83,8 @@ func alTotal(p *artifact.Parsed, it *artifact.ParsedItem) (float64, bool) {
 func alNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func checkMinTests(c *ACtx) {
-	sec := alSection(c.P, delta.DiscriminativeTests)
-	if sec == nil {
-		return
-	}
-	n, killed := 0, 0
-	for _, it := range alItems(c.P, delta.DiscriminativeTests) {
-		if it.Killed {
-			killed++
-		} else {
-			n++
-		}
-	}
-	if n >= 2 {
-		return
-	}
-	c.report(sec.Pos, fmt.Sprintf("The discriminative tests section has %d active %s%s; the minimum is 2.", n, alPlural(n, "test", "tests"), alKilledNote(killed)),
-		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least 2.",
-		c.anchor("count"))
+	alMinimum(c, delta.DiscriminativeTests, 2, "The discriminative tests section has", "test", "tests",
+		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least 2.")
 }
 
 func checkTestProcedure(c *ACtx) {

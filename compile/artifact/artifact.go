@@ -332,6 +332,9 @@ func idNum(id string) (string, int) {
 	return id[:i], n
 }
 
+// IDLess orders item ids by prefix, then number, then text (H2 < H10 < T1).
+func IDLess(a, b string) bool { return idLess(a, b) }
+
 // idLess orders ids by prefix, then number, then text.
 func idLess(a, b string) bool {
 	pa, na := idNum(a)
