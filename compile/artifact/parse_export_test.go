@@ -3,6 +3,6 @@ package artifact
 // Test hooks for the external test package (parse_compile_test.go), which
 // imports compile (compile imports artifact).
 var (
-	CheckRoundTrip = checkRoundTrip
+	CheckRoundTrip         = checkRoundTrip
 	ParseMarkdownNoRecover = parseMarkdown
 )

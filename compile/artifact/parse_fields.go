@@ -6,6 +6,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/source"
 )
 
 // labelInfo is the canonical payload key of a field label. alias marks a
@@ -37,7 +38,7 @@ var sectionLabels = map[string]map[string]labelInfo{
 	delta.DiscriminativeTests: {
 		"test id": {"test_id", false}, "procedure": {"procedure", false},
 		"design": {"procedure", true}, "method": {"procedure", true},
-		"discriminates": {"discriminates", false},
+		"discriminates":     {"discriminates", false},
 		"expected outcomes": {"expected_outcomes", false}, "expected outcome": {"expected_outcomes", true},
 		"potency check": {"potency_check", false}, "feasibility": {"feasibility", false},
 		"evidence-per-week score": {"score", false}, "score": {"score", true},
@@ -98,9 +99,6 @@ func knownLabel(sec, label string) bool {
 }
 
 var (
-	boldFieldRE  = regexp.MustCompile(`^\*\*(.+?)\*\*[ \t]*:`)
-	boldColonRE  = regexp.MustCompile(`^\*\*([^*]+?):\*\*`)
-	underFieldRE = regexp.MustCompile(`^__(.+?)__[ \t]*:`)
 	noSuchHypRE  = regexp.MustCompile(`^\*\*(.+?)\*\* \(no such hypothesis\):`)
 	detailsRE    = regexp.MustCompile(`^\*\*(\S+) details\*\*:[ \t]*$`)
 	listRE       = regexp.MustCompile(`^([ \t]*)([-*+]|[0-9]{1,9}[.)])([ \t]+|$)`)
@@ -116,21 +114,44 @@ type labelMatch struct {
 }
 
 // matchBold finds "**Label**: value" (or "**Label:** value", "__Label__:";
-// with details, also "**H9** (no such hypothesis): value").
+// with details, also "**H9** (no such hypothesis): value"). The label is
+// the shortest non-empty text up to a closing marker that a colon follows
+// (like the regular expression ^\*\*(.+?)\*\*[ \t]*:).
 func matchBold(s string, details bool) (labelMatch, bool) {
-	if !strings.HasPrefix(s, "**") && !strings.HasPrefix(s, "__") {
+	if len(s) < 5 || !(strings.HasPrefix(s, "**") || strings.HasPrefix(s, "__")) {
 		return labelMatch{}, false
 	}
-	if m := noSuchHypRE.FindStringSubmatchIndex(s); m != nil && details {
-		return labelMatch{label: s[m[2]:m[3]], end: m[1], val: m[1], noSuchHyp: true}, true
+	mk := s[:2]
+	if details && mk == "**" {
+		if m := noSuchHypRE.FindStringSubmatchIndex(s); m != nil {
+			return labelMatch{label: s[m[2]:m[3]], end: m[1], val: m[1], noSuchHyp: true}, true
+		}
 	}
-	for _, re := range []*regexp.Regexp{boldFieldRE, boldColonRE, underFieldRE} {
-		if m := re.FindStringSubmatchIndex(s); m != nil {
-			l := strings.TrimSpace(s[m[2]:m[3]])
-			if l == "" {
-				continue
+	// "**Label**:" and "__Label__:".
+	for i := 3; i+2 <= len(s); {
+		j := strings.Index(s[i:], mk)
+		if j < 0 {
+			break
+		}
+		e := i + j // the closing marker
+		k := e + 2
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		if k < len(s) && s[k] == ':' {
+			if l := strings.TrimSpace(s[2:e]); l != "" {
+				return labelMatch{label: l, end: k + 1, val: k + 1}, true
 			}
-			return labelMatch{label: l, end: m[1], val: m[1]}, true
+		}
+		i = e + 1
+	}
+	// "**Label:**" (no '*' inside the label).
+	if mk == "**" {
+		if e := strings.Index(s[2:], ":**"); e > 0 {
+			l := s[2 : 2+e]
+			if !strings.Contains(l, "*") && strings.TrimSpace(l) != "" {
+				return labelMatch{label: strings.TrimSpace(l), end: 2 + e + 3, val: 2 + e + 3}, true
+			}
 		}
 	}
 	return labelMatch{}, false
@@ -168,9 +189,9 @@ func (b *itemB) add(f ParsedField, r fieldRaw) int {
 // line that is not a list item and returns its index.
 func (ps *parseState) scanFields(b *itemB, l0, l1 int, details bool) int {
 	d := ps.d
-	cur := -1       // index of the open field
-	para := false   // the open field's paragraph has not been interrupted by a blank line
-	lastItem := -1  // index in List of the last list item of the open field (for continuations)
+	cur := -1      // index of the open field
+	para := false  // the open field's paragraph has not been interrupted by a blank line
+	lastItem := -1 // index in List of the last list item of the open field (for continuations)
 	sec := b.it.Section
 	for li := l0; li <= l1 && li < len(d.lines); li++ {
 		ln := d.lines[li]
@@ -325,7 +346,7 @@ func (b *itemB) isKillLabel(l string) bool {
 
 // extendTo widens a value region to end at byte offset end (starting at
 // start when the region is empty).
-func (ps *parseState) extendTo(p Pos, start, end int) Pos {
+func (ps *parseState) extendTo(p source.Pos, start, end int) source.Pos {
 	e := ps.li.Span(ps.file, start, end)
 	if p.Line == 0 || (p.Line == p.EndLine && p.Col == p.EndCol) {
 		return e

@@ -26,7 +26,7 @@ const (
 	lnBlank          // empty or white space only
 	lnHeading        // a top-level heading line (ATX, or a setext heading's lines)
 	lnTable          // a line of a top-level table
-	lnOpaque         // code block, HTML block, thematic break, nested heading-free block we skip
+	lnOpaque         // code block, HTML block, thematic break (skipped)
 	lnQuote          // a line of a top-level block quote
 )
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -213,6 +215,9 @@ func TestRoundTripRandom(t *testing.T) {
 	n := 3000
 	if testing.Short() {
 		n = 300
+	}
+	if s := os.Getenv("BRENNER_ROUNDTRIP_N"); s != "" {
+		n, _ = strconv.Atoi(s) // a longer search: BRENNER_ROUNDTRIP_N=50000
 	}
 	fails := 0
 	for seed := 1; seed <= n && fails < 5; seed++ {

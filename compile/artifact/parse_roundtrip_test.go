@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"math/rand"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -169,9 +170,9 @@ func normItem(a *Artifact, it *Item) *Item {
 	}
 	// Fields, in rendering order.
 	type rf struct {
-		label string
-		inline string
-		items  []string
+		label   string
+		inline  string
+		items   []string
 		outline bool
 	}
 	var fields []rf
@@ -480,5 +481,13 @@ func TestRoundTripGolden(t *testing.T) {
 				checkRoundTrip(t, a, name+"-step"+strconv.Itoa(i)+".md", true)
 			}
 		})
+	}
+}
+
+func TestReadBack(t *testing.T) {
+	g := &rtGen{r: rand.New(rand.NewSource(42))}
+	a := g.artifact()
+	if d := artDiff(normalized(a), ReadBack(a)); len(d) > 0 {
+		t.Errorf("ReadBack differs from the normalized artifact: %v", d)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -642,4 +643,32 @@ func mustRead(t *testing.T, golden string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// matchBold is the hand-written form of these expressions.
+func TestMatchBold(t *testing.T) {
+	res := []*regexp.Regexp{
+		regexp.MustCompile(`^\*\*(.+?)\*\*[ \t]*:`),
+		regexp.MustCompile(`^\*\*([^*]+?):\*\*`),
+		regexp.MustCompile(`^__(.+?)__[ \t]*:`),
+	}
+	inputs := []string{
+		"**Claim**: x", "**Claim** : x", "**Claim**:", "**Why it matters:** y", "__Load__: 3", "**a**b**: c", "**a** b", "****: x",
+		"** **: x", "**x", "**Bold** statement: no", "**Killed by**: A (t)", "**a:b**: c", "**:**", "**x:** **y**: z", "__a__ : b", "**é**: ü",
+	}
+	for _, in := range inputs {
+		var want labelMatch
+		found := false
+		for _, re := range res {
+			if m := re.FindStringSubmatchIndex(in); m != nil && strings.TrimSpace(in[m[2]:m[3]]) != "" {
+				want = labelMatch{label: strings.TrimSpace(in[m[2]:m[3]]), end: m[1], val: m[1]}
+				found = true
+				break
+			}
+		}
+		got, ok := matchBold(in, false)
+		if ok != found || got != want {
+			t.Errorf("matchBold(%q) = %+v %t, want %+v %t", in, got, ok, want, found)
+		}
+	}
 }

@@ -143,16 +143,13 @@ func splitList(t string) []string {
 		}
 	}
 	if quote != 0 || depth != 0 {
-		// Unbalanced: fall back to plain commas for the rest.
-		rest := t[start:]
-		if quote != 0 || depth != 0 {
-			for _, s := range strings.Split(rest, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					out = append(out, s)
-				}
+		// Unbalanced: plain commas split the rest.
+		for _, s := range strings.Split(t[start:], ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
 			}
-			return out
 		}
+		return out
 	}
 	if s := strings.TrimSpace(t[start:]); s != "" {
 		out = append(out, s)
