@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	mdbody "github.com/brenner-ci/brenner-ci/compile/body"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -205,7 +206,7 @@ func (d *doc) mark(l0, l1, kind int) {
 func (d *doc) addHeading(x *ast.Heading, body []byte, base, l0, last int) {
 	h := heading{level: x.Level, l0: l0, l1: l0}
 	var sb strings.Builder
-	plainText(x, body, &sb)
+	mdbody.PlainText(x, body, &sb)
 	h.plain = strings.Join(strings.Fields(sb.String()), " ")
 	ln := d.lines[l0]
 	s := d.src[ln.start:ln.end]
@@ -316,24 +317,4 @@ func (d *doc) cells(li int) []tcell {
 		flush(len(s))
 	}
 	return out
-}
-
-// plainText appends the text of n's inline descendants.
-func plainText(n ast.Node, src []byte, sb *strings.Builder) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch x := c.(type) {
-		case *ast.Text:
-			sb.Write(x.Segment.Value(src))
-			if x.SoftLineBreak() || x.HardLineBreak() {
-				sb.WriteByte(' ')
-			}
-		case *ast.String:
-			sb.Write(x.Value)
-		case *ast.AutoLink:
-			sb.Write(x.Label(src))
-		case *ast.RawHTML:
-		default:
-			plainText(c, src, sb)
-		}
-	}
 }

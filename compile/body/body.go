@@ -381,6 +381,9 @@ func isATX(src []byte, pos int) bool {
 	return i == len(src) || src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r'
 }
 
+// PlainText appends the text of n's inline descendants (markup dropped).
+func PlainText(n ast.Node, src []byte, sb *strings.Builder) { plainText(n, src, sb) }
+
 // plainText appends the text of n's inline descendants.
 func plainText(n ast.Node, src []byte, sb *strings.Builder) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
