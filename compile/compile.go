@@ -160,6 +160,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 				n = ordinal
 			}
 			snap := art.Clone()
+			art.EndRound()
 			snap.Version = n
 			snap.CompiledAt = m.Created
 			snap.CompiledBy = m.From

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -88,36 +87,36 @@ type Artifact struct {
 
 	// writes remembers the last EDIT of each field, for conflict detection.
 	writes map[string]fieldWrite
-	// gen counts the snapshots taken (Clone calls): a round of deltas ends
-	// at each snapshot. A pointer so that Clone can bump it atomically.
-	gen *int64
+	// round counts the rounds ended by EndRound (one per COMPILED
+	// message): two EDITs of one field conflict only within a round.
+	round int
 }
 
 // fieldWrite is one EDIT's write of one field.
 type fieldWrite struct {
 	Agent string
 	Value *jsonv.Value
-	Round int   // the artifact's Version when the write happened
-	Gen   int64 // the artifact's snapshot count when the write happened
+	Round int // the round (see EndRound) the write happened in
 	Msg   int
 	Block int
 }
 
 // New returns an empty artifact for a session.
 func New(sessionID string) *Artifact {
-	return &Artifact{SessionID: sessionID, Items: map[string][]*Item{}, writes: map[string]fieldWrite{}, gen: new(int64)}
+	return &Artifact{SessionID: sessionID, Items: map[string][]*Item{}, writes: map[string]fieldWrite{}}
 }
 
 // Clone returns a deep copy: the snapshot taken at each COMPILED message.
 // Taking a snapshot also ends the current round of deltas for conflict
 // detection (MG-008): an EDIT after the snapshot revises, rather than
 // conflicts with, an EDIT before it. Clone is safe to call concurrently.
+// EndRound ends the current round of deltas (the caller does this at each
+// COMPILED message): later EDITs revise the compiled values instead of
+// conflicting with them (MG-008).
+func (a *Artifact) EndRound() { a.round++ }
+
 func (a *Artifact) Clone() *Artifact {
 	c := *a
-	c.gen = new(int64)
-	if a.gen != nil {
-		*c.gen = atomic.AddInt64(a.gen, 1)
-	}
 	c.Contributors = make([]*Contributor, len(a.Contributors))
 	for i, k := range a.Contributors {
 		kk := *k

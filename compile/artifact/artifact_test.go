@@ -200,7 +200,7 @@ func TestNoEventCases(t *testing.T) {
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H1", `{"anchors":["§2"]}`)
 	s.do("C", delta.OpEdit, delta.HypothesisSlate, "H1", `{"anchors":["§3"]}`)
 	// Next round: a revision, not a conflict.
-	s.a.Version = 1
+	s.a.EndRound()
 	s.do("C", delta.OpEdit, delta.HypothesisSlate, "H1", `{"claim":"revised"}`)
 	// Killing a non-third-alternative while a name-only one remains.
 	s.do("C", delta.OpKill, delta.HypothesisSlate, "H1", `{"reason":"r"}`)
@@ -421,6 +421,7 @@ func TestCompiledBody(t *testing.T) {
 	s.add(delta.HypothesisSlate, hyp("b"))
 	s.a.Version = 1
 	v1 := s.a.Clone()
+	s.a.EndRound()
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H2", `{"claim":"new"}`)
 	s.do("B", delta.OpKill, delta.HypothesisSlate, "H1", `{"reason":"r"}`)
 	s.add(delta.AnomalyRegister, `{"name":"x"}`)
@@ -474,9 +475,10 @@ func TestRoundEndsAtSnapshot(t *testing.T) {
 	s.add(delta.HypothesisSlate, hyp("a"))
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H1", `{"claim":"one"}`)
 	// A COMPILED snapshot as the orchestrator takes it: Clone, version set
-	// on the snapshot only.
+	// on the snapshot only, and the round ended explicitly.
 	snap := s.a.Clone()
 	snap.Version = 1
+	s.a.EndRound()
 	_, ev := s.do("C", delta.OpEdit, delta.HypothesisSlate, "H1", `{"claim":"two"}`)
 	if len(ev) != 0 {
 		t.Fatalf("EDIT after a snapshot is a revision, got %+v", ev)
@@ -484,6 +486,12 @@ func TestRoundEndsAtSnapshot(t *testing.T) {
 	_, ev = s.do("D", delta.OpEdit, delta.HypothesisSlate, "H1", `{"claim":"three"}`)
 	if rules(ev) != "MG-008" || !strings.Contains(ev[0].Message, `C set "two"`) || ev[0].Field != "claim" {
 		t.Fatalf("same-round conflict: %+v", ev)
+	}
+	// Cloning alone does not end a round.
+	s.a.Clone()
+	_, ev = s.do("E", delta.OpEdit, delta.HypothesisSlate, "H1", `{"claim":"four"}`)
+	if rules(ev) != "MG-008" {
+		t.Fatalf("a Clone ended the round: %+v", ev)
 	}
 	// Concurrent snapshots are safe (run with -race).
 	done := make(chan *Artifact, 4)

@@ -148,7 +148,9 @@ func runCase(t testing.TB, steps []step, session string) result {
 		for _, e := range a.Check() {
 			ev.WriteString(fmt.Sprintf("v%d check: ", a.Version) + formatEvent(e))
 		}
-		return a.Clone()
+		snap := a.Clone()
+		a.EndRound()
+		return snap
 	}
 	for _, s := range steps {
 		if s.Compile {

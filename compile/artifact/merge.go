@@ -3,7 +3,6 @@ package artifact
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -126,8 +125,8 @@ func (m *merger) event(rule string, sev diag.Severity, anchor, field, msg, hint 
 //     hypothesis or assumption KILL, MG-004 / MG-005 report a missing third
 //     alternative / scale check.
 //
-// Conflicts are looked for within a round: the deltas between two snapshots
-// (Clone calls, one per COMPILED message) with the same a.Version.
+// Conflicts are looked for within a round: the deltas between two EndRound
+// calls (one per COMPILED message).
 func (a *Artifact) Apply(d Applied) (applied bool, events []Event) {
 	if d.Delta == nil {
 		return false, nil
@@ -137,9 +136,6 @@ func (a *Artifact) Apply(d Applied) (applied bool, events []Event) {
 	}
 	if a.writes == nil {
 		a.writes = map[string]fieldWrite{}
-	}
-	if a.gen == nil {
-		a.gen = new(int64)
 	}
 	m := &merger{a: a, d: d}
 	var id string
@@ -335,14 +331,13 @@ func (m *merger) edit() (string, bool) {
 			}
 			nv := in.Clone()
 			key := sec + "\x00" + it.ID + "\x00" + k
-			gen := atomic.LoadInt64(m.a.gen)
-			if w, ok := m.a.writes[key]; ok && w.Round == m.a.Version && w.Gen == gen && !jsonv.Equal(w.Value, nv) {
+			if w, ok := m.a.writes[key]; ok && w.Round == m.a.round && !jsonv.Equal(w.Value, nv) {
 				m.event(RuleConflict, diag.Warning, anchor+" "+k, k,
 					fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
 						it.ID, k, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
 					"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
 			}
-			m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.Version, Gen: gen, Msg: m.d.Msg, Block: m.d.Block}
+			m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block}
 			it.Fields.Set(k, nv)
 		}
 		if sec == delta.PredictionsTable && p.Has("predictions") {
