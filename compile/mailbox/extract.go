@@ -32,14 +32,8 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 			tidN = v
 		case "subject":
 			subjN = v
-		case "from":
-			fromN[0] = v
-		case "sender_name":
-			fromN[1] = v
-		case "sender":
-			fromN[2] = v
-		case "from_agent":
-			fromN[3] = v
+		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
+			fromN[senderIndex(key)] = v
 		case "created_ts":
 			ctsN = v
 		case "created":
@@ -352,4 +346,17 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// senderKeys are the sender fields in fallback order: from, else
+// sender_name, sender, from_agent.
+var senderKeys = [4]string{"from", "sender_name", "sender", "from_agent"}
+
+func senderIndex(key string) int {
+	for i, k := range senderKeys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
 }

@@ -237,14 +237,8 @@ func fieldPos(d *jdoc, n int32) (map[string]source.Pos, msgFields) {
 			f.body = v
 		case "created_ts":
 			cts = v
-		case "from":
-			from[0] = v
-		case "sender_name":
-			from[1] = v
-		case "sender":
-			from[2] = v
-		case "from_agent":
-			from[3] = v
+		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
+			from[senderIndex(key)] = v
 		}
 		k = d.nodes[v].next
 	}
