@@ -15,10 +15,9 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
-	"github.com/brenner-ci/brenner-ci/compile/source"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Options control compilation.
@@ -41,7 +40,7 @@ type Msg struct {
 }
 
 // BodyPos maps a byte range of the body to the file.
-func (m *Msg) BodyPos(start, end int) source.Pos { return m.Message.BodyPos(start, end) }
+func (m *Msg) BodyPos(start, end int) diag.Pos { return m.Message.BodyPos(start, end) }
 
 // Version is the artifact as of one COMPILED message.
 type Version struct {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/sourcegraph/conc/stream"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Each runs work on every thread of the batch concurrently (at most jobs at

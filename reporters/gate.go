@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // FailOnName returns the --fail-on spelling of a threshold: "error",
@@ -19,7 +19,7 @@ func FailOnName(s diag.Severity) string {
 // Gates reports whether finding i counts against r.FailOn: its severity is at
 // or above the threshold (never with FailOn none) and, when a baseline was
 // given, it is new.
-func Gates(r *Report, i int) bool {
+func Gates(r *diag.Report, i int) bool {
 	if r.FailOn == diag.Off || r.FailOn < diag.Error {
 		return false
 	}
@@ -27,7 +27,7 @@ func Gates(r *Report, i int) bool {
 }
 
 // Gating counts the findings that gate the run (see Gates).
-func Gating(r *Report) int {
+func Gating(r *diag.Report) int {
 	n := 0
 	for i := range r.Findings {
 		if Gates(r, i) {
@@ -39,11 +39,11 @@ func Gating(r *Report) int {
 
 // Failed reports whether the findings fail the run (Gating > 0). An internal
 // error (r.Internal) is reported separately.
-func Failed(r *Report) bool { return Gating(r) > 0 }
+func Failed(r *diag.Report) bool { return Gating(r) > 0 }
 
 // NewCount counts the findings that are new with respect to the baseline
 // (all of them without one).
-func NewCount(r *Report) int {
+func NewCount(r *diag.Report) int {
 	n := 0
 	for i := range r.Findings {
 		if r.IsNew(i) {
@@ -72,7 +72,7 @@ func SeverityRank(s diag.Severity) int {
 // MostSevere returns the indexes of the at most n most severe findings of
 // idx (a list of indexes into r.Findings), keeping input order among equal
 // severities, and returned in input order.
-func MostSevere(r *Report, idx []int, n int) []int {
+func MostSevere(r *diag.Report, idx []int, n int) []int {
 	if len(idx) <= n {
 		return idx
 	}
@@ -86,7 +86,7 @@ func MostSevere(r *Report, idx []int, n int) []int {
 }
 
 // RuleIndex maps rule ids to their index in r.Rules.
-func RuleIndex(r *Report) map[string]int {
+func RuleIndex(r *diag.Report) map[string]int {
 	m := make(map[string]int, len(r.Rules))
 	for i := range r.Rules {
 		if _, dup := m[r.Rules[i].ID]; !dup {
@@ -98,7 +98,7 @@ func RuleIndex(r *Report) map[string]int {
 
 // DocsLink returns the documentation link of a rule (Tool.DocsURL + "#" +
 // lower-case id), or "" without a DocsURL.
-func DocsLink(t Tool, id string) string {
+func DocsLink(t diag.Tool, id string) string {
 	if t.DocsURL == "" || id == "" {
 		return ""
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -110,7 +110,7 @@ func TestOneLine(t *testing.T) {
 }
 
 func TestGates(t *testing.T) {
-	r := &reporters.Report{
+	r := &diag.Report{
 		Findings:     []diag.Finding{{Severity: diag.Error}, {Severity: diag.Warning}, {Severity: diag.Note}},
 		Fingerprints: []string{"a:1", "b:1", "c:1"},
 		FailOn:       diag.Warning,

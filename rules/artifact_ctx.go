@@ -2,8 +2,7 @@ package rules
 
 import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // artifactCheck checks one persisted artifact (markdown, or a JSON artifact
@@ -26,7 +25,7 @@ type ACtx struct {
 }
 
 // report adds a finding of the current rule at pos.
-func (c *ACtx) report(pos source.Pos, msg, hint, anchor string) *diag.Finding {
+func (c *ACtx) report(pos diag.Pos, msg, hint, anchor string) *diag.Finding {
 	if pos.File == "" {
 		pos.File = c.P.File
 	}

@@ -7,14 +7,12 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // ArtifactResult is what the engine keeps of a checked artifact file.
 type ArtifactResult struct {
-	Summary  reporters.Thread
+	Summary  diag.Thread
 	Findings []diag.Finding
 	Internal []string
 	// Parsed is kept for the batch rules (AP-005, AP-010, DR-001); its Src
@@ -43,11 +41,11 @@ func looksLikeArtifact(p *artifact.Parsed, path string) bool {
 // CheckArtifact parses and lints one persisted artifact: a markdown file, or
 // a JSON artifact object when fromJSON is set.
 func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
-	r := ArtifactResult{Summary: reporters.Thread{Key: path, File: path}}
+	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		r.Findings = append(r.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
-			Message: fmt.Sprintf("Artifact %s could not be read: %v.", path, err), Pos: source.Pos{File: path}, Anchor: "read " + path})
+			Message: fmt.Sprintf("Artifact %s could not be read: %v.", path, err), Pos: diag.Pos{File: path}, Anchor: "read " + path})
 		return r
 	}
 	var p *artifact.Parsed
@@ -90,7 +88,7 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 		// Positions point into the rendering; name the JSON file instead.
 		for i := range r.Findings {
 			if r.Findings[i].Pos.File == path {
-				r.Findings[i].Pos = source.Pos{File: path, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+				r.Findings[i].Pos = diag.Pos{File: path, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
 			}
 		}
 	} else {
@@ -124,7 +122,7 @@ func artifactSuppressions(p *artifact.Parsed, thread string) []*suppression {
 		return nil
 	}
 	src := string(p.Src)
-	li := source.NewLineIndex(p.Src)
+	li := diag.NewLineIndex(p.Src)
 	var out []*suppression
 	for _, m := range commentRE.FindAllStringSubmatchIndex(src, -1) {
 		rules, reason, file, ok := parseDirective(src[m[2]:m[3]])

@@ -8,8 +8,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // front returns a front matter field by key.
@@ -93,7 +92,7 @@ func checkArtifacts(results []ThreadResult, arts []ArtifactResult, e *Engine) []
 		verText, _ := frontString(ver)
 		pos := ver.Pos
 		if pos.Line == 0 {
-			pos = source.Pos{File: p.File, Line: 1, Col: 1}
+			pos = diag.Pos{File: p.File, Line: 1, Col: 1}
 		}
 		out = append(out, diag.Finding{Rule: "AP-010", Code: "AP-010", Severity: diag.Error,
 			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", verText, tr.ref.key, latest),

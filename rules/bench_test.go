@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 

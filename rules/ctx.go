@@ -6,8 +6,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Ctx is what a thread check sees: the compiled thread and a way to report.
@@ -18,7 +17,7 @@ type Ctx struct {
 }
 
 // report adds a finding of the current rule about message m at pos.
-func (c *Ctx) report(m *compile.Msg, pos source.Pos, msg, hint, anchor string) *diag.Finding {
+func (c *Ctx) report(m *compile.Msg, pos diag.Pos, msg, hint, anchor string) *diag.Finding {
 	f := diag.Finding{Rule: c.meta.ID, Code: c.meta.Code, Severity: c.meta.Severity, Message: msg, Hint: hint,
 		Pos: pos.Normalize(), Thread: c.T.Key, Anchor: anchor}
 	if m != nil {
@@ -68,7 +67,7 @@ func sectionText(d *body.Doc, h *body.Heading) string {
 }
 
 // bodyStart is the position of a message body's first byte (or the message).
-func bodyStart(m *compile.Msg) source.Pos {
+func bodyStart(m *compile.Msg) diag.Pos {
 	if m.Doc == nil {
 		return m.Pos("body_md")
 	}
@@ -80,7 +79,7 @@ func bodyStart(m *compile.Msg) source.Pos {
 }
 
 // headingPos is the position of a heading line.
-func headingPos(m *compile.Msg, h *body.Heading) source.Pos {
+func headingPos(m *compile.Msg, h *body.Heading) diag.Pos {
 	end := h.End
 	for end > h.Start && end <= len(m.Body) && (m.Body[end-1] == '\n' || m.Body[end-1] == '\r') {
 		end--

@@ -11,9 +11,8 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Persisted registers the persisted artifacts of the batch so that threads
@@ -79,7 +78,7 @@ func (e *Engine) checkDrift(t *compile.Thread) []diag.Finding {
 		}
 		pos := first
 		if pos.Line == 0 {
-			pos = source.Pos{File: p.File, Line: 1, Col: 1}
+			pos = diag.Pos{File: p.File, Line: 1, Col: 1}
 		}
 		shown := diffs
 		more := ""
@@ -98,7 +97,7 @@ func (e *Engine) checkDrift(t *compile.Thread) []diag.Finding {
 // diffArtifacts lists item-level differences between the compiled artifact
 // and the persisted one, and the position of the first differing item in the
 // persisted file.
-func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, source.Pos) {
+func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, diag.Pos) {
 	got := p.Art
 	// A field differs only when it differs both from the compiled value and
 	// from that value as its rendering reads back: markdown cannot tell an
@@ -106,7 +105,7 @@ func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, sourc
 	// killed hypothesis's cells where ours writes N/A.
 	back := artifact.ReadBack(want)
 	var diffs []string
-	var first source.Pos
+	var first diag.Pos
 	mark := func(id string) {
 		if first.Line != 0 {
 			return

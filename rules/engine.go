@@ -8,10 +8,8 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
-	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
 // Engine runs the enabled rules on compiled threads and applies the
@@ -59,7 +57,7 @@ func (e *Engine) Enabled() []string {
 // ThreadResult is what the engine keeps of a thread after checking it: a
 // summary, findings, and the little the batch rules need. Bodies are not kept.
 type ThreadResult struct {
-	Summary  reporters.Thread
+	Summary  diag.Thread
 	Findings []diag.Finding
 	// Internal lists rule panics (internal errors) on this thread.
 	Internal []string
@@ -69,7 +67,7 @@ type ThreadResult struct {
 
 // CheckThread runs every enabled thread rule on t.
 func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
-	r := ThreadResult{Summary: reporters.Thread{
+	r := ThreadResult{Summary: diag.Thread{
 		Key: t.Key, File: t.File(), Messages: len(t.Msgs), Blocks: t.Stats.Blocks, Valid: t.Stats.Valid,
 		Invalid: t.Stats.Invalid, Applied: t.Stats.Applied, Version: t.Version, Rules: e.Enabled(),
 	}}
@@ -114,8 +112,8 @@ func runSafely(f func()) (msg string) {
 // Result is the outcome of a whole run.
 type Result struct {
 	Findings      []diag.Finding // sorted
-	Threads       []reporters.Thread
-	Notifications []reporters.Notification
+	Threads       []diag.Thread
+	Notifications []diag.Notification
 	Internal      bool
 }
 
@@ -134,7 +132,7 @@ func (e *Engine) Finish(results []ThreadResult, arts []ArtifactResult, extra []d
 		all = append(all, arts[i].Findings...)
 		for _, msg := range arts[i].Internal {
 			res.Internal = true
-			res.Notifications = append(res.Notifications, reporters.Notification{Level: diag.Error, Message: "internal error: " + msg})
+			res.Notifications = append(res.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
 		}
 	}
 	for i := range results {
@@ -142,7 +140,7 @@ func (e *Engine) Finish(results []ThreadResult, arts []ArtifactResult, extra []d
 		all = append(all, results[i].Findings...)
 		for _, msg := range results[i].Internal {
 			res.Internal = true
-			res.Notifications = append(res.Notifications, reporters.Notification{Level: diag.Error, Message: "internal error: " + msg})
+			res.Notifications = append(res.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
 		}
 	}
 	if e.on("RF-001") || e.on("RF-002") {
@@ -212,7 +210,7 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 	return out
 }
 
-func posLE(a, b source.Pos) bool {
+func posLE(a, b diag.Pos) bool {
 	if a.Line != b.Line {
 		return a.Line < b.Line
 	}

@@ -10,9 +10,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // EvidencePack is an evidence pack (evidence_pack_v0.1.md) read from the
@@ -24,7 +23,7 @@ type EvidencePack struct {
 	Verified map[string]bool
 	// ThreadID is the pack's thread_id ("" when absent), at ThreadPos.
 	ThreadID  string
-	ThreadPos source.Pos
+	ThreadPos diag.Pos
 	// Unusable is set when the pack could not be read or parsed, or has no
 	// records array (EV-002): Records is then empty and citations are not
 	// checked against it.
@@ -37,7 +36,7 @@ type EvidencePack struct {
 // EvidenceProblem is one problem of an evidence pack.
 type EvidenceProblem struct {
 	Rule    string // "EV-002" or "EV-003"
-	Pos     source.Pos
+	Pos     diag.Pos
 	Message string
 	Hint    string
 	Anchor  string
@@ -82,7 +81,7 @@ func LoadEvidence(artifactPath string) (*EvidencePack, *diag.Finding) {
 		return nil, nil
 	}
 	pack := &EvidencePack{File: file, Records: map[string]map[string]bool{}, Verified: map[string]bool{}}
-	whole := source.Pos{File: file, Line: 1, Col: 1}
+	whole := diag.Pos{File: file, Line: 1, Col: 1}
 	if err == nil && fi.IsDir() {
 		err = errors.New("it is a directory")
 	}
@@ -116,14 +115,14 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-func (e *EvidencePack) unusable(pos source.Pos, msg, hint, anchor string) {
+func (e *EvidencePack) unusable(pos diag.Pos, msg, hint, anchor string) {
 	e.Unusable = true
 	e.Records = map[string]map[string]bool{}
 	e.Verified = map[string]bool{}
 	e.Problems = append(e.Problems, EvidenceProblem{Rule: "EV-002", Pos: pos, Message: msg, Hint: hint, Anchor: "EV-002 " + anchor})
 }
 
-func (e *EvidencePack) invalid(pos source.Pos, msg, hint, anchor string) {
+func (e *EvidencePack) invalid(pos diag.Pos, msg, hint, anchor string) {
 	e.Problems = append(e.Problems, EvidenceProblem{Rule: "EV-003", Pos: pos, Message: msg, Hint: hint, Anchor: "EV-003 " + anchor})
 }
 
@@ -145,10 +144,10 @@ var evRequired = []struct {
 
 // parse reads the pack's JSON and validates it.
 func (e *EvidencePack) parse(data []byte) {
-	li := source.NewLineIndex(data)
-	at := func(v *jsonv.Value) source.Pos {
+	li := diag.NewLineIndex(data)
+	at := func(v *jsonv.Value) diag.Pos {
 		if v == nil {
-			return source.Pos{File: e.File, Line: 1, Col: 1}
+			return diag.Pos{File: e.File, Line: 1, Col: 1}
 		}
 		end := v.End
 		if nl := strings.IndexByte(string(data[v.Off:min(v.End, len(data))]), '\n'); nl >= 0 {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 const hintFront = "Start the file with a YAML front matter block: ---, session_id, created_at, updated_at, version, contributors, status, --- (artifact_schema_v0.1.md, Metadata Header)."
@@ -26,7 +26,7 @@ func checkMetadataPresent(c *ACtx) {
 			break
 		}
 	}
-	c.report(source.Pos{Line: 1, Col: 1}, msg, hintFront, c.anchor("front matter"))
+	c.report(diag.Pos{Line: 1, Col: 1}, msg, hintFront, c.anchor("front matter"))
 }
 
 func checkSessionID(c *ACtx) {

@@ -11,12 +11,12 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // alMissingPos is where a missing section belongs: the heading of the next
 // section present, else the end of the document.
-func alMissingPos(p *artifact.Parsed, s string) source.Pos {
+func alMissingPos(p *artifact.Parsed, s string) diag.Pos {
 	want := alOrder[s]
 	var best *artifact.ParsedSection
 	for i := range p.Sections {
@@ -39,7 +39,7 @@ func alMissingPos(p *artifact.Parsed, s string) source.Pos {
 		}
 		return li.Span(p.File, end, end)
 	}
-	return source.Pos{Line: 1, Col: 1}
+	return diag.Pos{Line: 1, Col: 1}
 }
 
 // checkSectionsPresent: ES-001. The anomaly register has its own rule

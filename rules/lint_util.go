@@ -13,7 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // transcriptMax is the last section number of the Brenner transcript
@@ -190,7 +190,7 @@ func alBlank(s string) bool {
 
 // alFieldPos is the position of a field's label (its value when the label
 // has none), falling back to the item.
-func alFieldPos(it *artifact.ParsedItem, f *artifact.ParsedField) source.Pos {
+func alFieldPos(it *artifact.ParsedItem, f *artifact.ParsedField) diag.Pos {
 	if f != nil && f.Pos.Line > 0 {
 		return f.Pos
 	}
@@ -384,7 +384,7 @@ func alUnquote(s string) string {
 }
 
 // alFrontPos is where to report a front matter field: its value, else its key.
-func alFrontPos(p *artifact.Parsed, f *artifact.FrontField) source.Pos {
+func alFrontPos(p *artifact.Parsed, f *artifact.FrontField) diag.Pos {
 	if f != nil && f.Pos.Line > 0 {
 		return f.Pos
 	}
@@ -392,15 +392,15 @@ func alFrontPos(p *artifact.Parsed, f *artifact.FrontField) source.Pos {
 		return f.KeyPos
 	}
 	if p.FrontPos.Line > 0 {
-		return source.Pos{File: p.FrontPos.File, Line: p.FrontPos.Line, Col: 1}
+		return diag.Pos{File: p.FrontPos.File, Line: p.FrontPos.Line, Col: 1}
 	}
-	return source.Pos{Line: 1, Col: 1}
+	return diag.Pos{Line: 1, Col: 1}
 }
 
 // ---- text scanning ----
 
 // alLines is a line index of the artifact source, built once per check.
-func alLines(p *artifact.Parsed) *source.LineIndex { return source.NewLineIndex(p.Src) }
+func alLines(p *artifact.Parsed) *diag.LineIndex { return diag.NewLineIndex(p.Src) }
 
 var alFenceRE = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 
@@ -607,9 +607,9 @@ func alList(ids []string) string {
 }
 
 // alSectionPos is where to report about a section: its heading.
-func alSectionPos(sec *artifact.ParsedSection) source.Pos {
+func alSectionPos(sec *artifact.ParsedSection) diag.Pos {
 	if sec == nil {
-		return source.Pos{Line: 1, Col: 1}
+		return diag.Pos{Line: 1, Col: 1}
 	}
 	return sec.Pos
 }

@@ -13,8 +13,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // doc builds a Parsed line by line: every front field, heading, field and
@@ -30,16 +29,16 @@ func newDoc() *doc {
 	return &doc{p: &artifact.Parsed{File: "a.md", ByID: map[string][]*artifact.ParsedItem{}}, line: 1}
 }
 
-func (d *doc) pos() source.Pos {
+func (d *doc) pos() diag.Pos {
 	d.line++
-	return source.Pos{File: d.p.File, Line: d.line, Col: 1, EndLine: d.line, EndCol: 10}
+	return diag.Pos{File: d.p.File, Line: d.line, Col: 1, EndLine: d.line, EndCol: 10}
 }
 
 // front adds a front matter key (opening the block on first use).
 func (d *doc) front(key string, value any) *doc {
 	if !d.p.HasFrontMatter {
 		d.p.HasFrontMatter = true
-		d.p.FrontPos = source.Pos{File: d.p.File, Line: 1, Col: 1}
+		d.p.FrontPos = diag.Pos{File: d.p.File, Line: 1, Col: 1}
 	}
 	raw := ""
 	switch v := value.(type) {
@@ -59,7 +58,7 @@ func (d *doc) front(key string, value any) *doc {
 func (d *doc) endFront() *doc {
 	if !d.p.HasFrontMatter {
 		d.p.HasFrontMatter = true
-		d.p.FrontPos = source.Pos{File: d.p.File, Line: 1, Col: 1}
+		d.p.FrontPos = diag.Pos{File: d.p.File, Line: 1, Col: 1}
 	}
 	d.line++
 	d.p.FrontPos.EndLine = d.line

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // lenientRole is a DELTA role that breaks the spec's [a-z]+ only by digits,

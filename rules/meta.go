@@ -1,6 +1,6 @@
 package rules
 
-import "github.com/brenner-ci/brenner-ci/compile/diag"
+import "github.com/brenner-ci/brenner-ci/diag"
 
 const (
 	specMB     = "message_body_schema_v0.1.md, Machine-Checkable Rules"

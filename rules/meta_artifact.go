@@ -1,6 +1,6 @@
 package rules
 
-import "github.com/brenner-ci/brenner-ci/compile/diag"
+import "github.com/brenner-ci/brenner-ci/diag"
 
 const (
 	specAL     = "artifact_linter_spec_v0.1.md, "

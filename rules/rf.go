@@ -10,14 +10,13 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 type refEdge struct {
 	from, toSession, toItem, relation string
-	pos                               source.Pos
+	pos                               diag.Pos
 	msgID                             string
 }
 
@@ -62,7 +61,7 @@ func collectRefs(t *compile.Thread) refInfo {
 }
 
 // refPos finds the delta block that carried a reference, for its position.
-func refPos(t *compile.Thread, session, item string) (source.Pos, string) {
+func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 	for _, m := range t.Msgs {
 		for j := range m.Blocks {
 			b := &m.Blocks[j]
@@ -86,7 +85,7 @@ func refPos(t *compile.Thread, session, item string) (source.Pos, string) {
 		m := t.Msgs[len(t.Msgs)-1]
 		return m.Pos("subject"), m.ID
 	}
-	return source.Pos{}, ""
+	return diag.Pos{}, ""
 }
 
 func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Finding {

@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Meta describes one rule. IDs never change and are never reused: users put
@@ -67,12 +66,12 @@ func (m *Meta) HelpText() string {
 }
 
 // Report converts m to the reporters' rule model.
-func (m *Meta) Report(docsURL string) reporters.Rule {
+func (m *Meta) Report(docsURL string) diag.Rule {
 	prec := "very-high"
 	if m.Severity == diag.Note {
 		prec = "high"
 	}
-	return reporters.Rule{
+	return diag.Rule{
 		ID: m.ID, Name: m.Name(), Code: m.Code, Family: m.Family, DefaultSeverity: m.Severity,
 		Short: m.Short, Full: m.Full, HelpMarkdown: m.HelpMarkdown(docsURL), HelpText: m.HelpText(),
 		Tags: []string{"brenner-protocol", familyTag[m.Family]}, Precision: prec,

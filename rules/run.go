@@ -8,9 +8,8 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // RunOptions control a whole check run.
@@ -66,7 +65,7 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Result {
 	}
 	var results []ThreadResult
 	extra := append([]diag.Finding(nil), b.Findings...)
-	var notes []reporters.Notification
+	var notes []diag.Notification
 	compile.Each(b, opt.Compile, jobs, func(t *compile.Thread) out {
 		o := out{res: e.CheckThread(t)}
 		if opt.OnThread != nil {
@@ -76,7 +75,7 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Result {
 	}, func(ref *mailbox.ThreadRef, o out, err error) {
 		if err != nil {
 			if ie, ok := err.(*compile.InternalError); ok {
-				notes = append(notes, reporters.Notification{Level: diag.Error, Message: fmt.Sprintf("internal error on thread %s: %v", ref.Key, ie.Value)})
+				notes = append(notes, diag.Notification{Level: diag.Error, Message: fmt.Sprintf("internal error on thread %s: %v", ref.Key, ie.Value)})
 				return
 			}
 			extra = append(extra, compile.LoadError(ref, err))

@@ -13,8 +13,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 )
 
@@ -26,8 +25,8 @@ type suppression struct {
 	file   string // for file-wide artifact suppressions
 	// region: findings positioned in [from, to] (inclusive) are covered;
 	// a zero from means the whole message (or file).
-	from, to source.Pos
-	where    source.Pos // the comment or config entry, for SP findings
+	from, to diag.Pos
+	where    diag.Pos // the comment or config entry, for SP findings
 	used     bool
 	config   bool
 }
@@ -97,7 +96,7 @@ func configSuppressions(c *config.Config) []*suppression {
 			line = c.SuppressLine[i]
 		}
 		out = append(out, &suppression{rules: []string{s.Rule}, reason: s.Reason, thread: s.Thread, msgID: s.Message,
-			where: source.Pos{File: c.Path, Line: line, Col: 1}.Normalize(), config: true})
+			where: diag.Pos{File: c.Path, Line: line, Col: 1}.Normalize(), config: true})
 	}
 	return out
 }

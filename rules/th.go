@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var (

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var t0 = time.Date(2026, 1, 2, 20, 0, 0, 0, time.UTC)

@@ -8,9 +8,8 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // ParseJSONObject reads a JSON artifact object {metadata, sections} (the
@@ -34,7 +33,7 @@ import (
 func ParseJSONObject(src []byte, file string) *Parsed {
 	fail := func(off int, msg string) *Parsed {
 		p := &Parsed{File: file, Origin: file, FromJSON: true, Art: New(""), ByID: map[string][]*ParsedItem{}}
-		li := source.NewLineIndex(src)
+		li := diag.NewLineIndex(src)
 		p.Findings = append(p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
 			Message: msg, Hint: "Pass a JSON artifact object {\"metadata\": {…}, \"sections\": {…}}.",
 			Pos: li.Span(file, off, off), Anchor: "json artifact " + file})

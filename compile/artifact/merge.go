@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Applied is one validated delta with where and when it came from. The caller

@@ -9,9 +9,8 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // ParseMarkdown reads a persisted artifact (YAML front matter + the seven
@@ -43,7 +42,7 @@ func ParseMarkdown(src []byte, file string) (p *Parsed) {
 			p.Findings = append(p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
 				Message: fmt.Sprintf("The artifact could not be parsed (internal parser error: %v).", r),
 				Hint:    "Report this as a brenner-ci bug with the file attached.",
-				Pos:     source.Pos{File: file}, Anchor: "parser panic " + firstLine(string(debug.Stack()))})
+				Pos:     diag.Pos{File: file}, Anchor: "parser panic " + firstLine(string(debug.Stack()))})
 		}
 	}()
 	return parseMarkdown(src, file)
@@ -60,7 +59,7 @@ func firstLine(s string) string {
 type parseState struct {
 	src    []byte
 	file   string
-	li     *source.LineIndex
+	li     *diag.LineIndex
 	p      *Parsed
 	d      *doc
 	doc0   *doc // the same doc (the front matter reader uses its lines before the body is scanned)
@@ -73,7 +72,7 @@ type parseState struct {
 // parseMarkdown is ParseMarkdown without the recover (the fuzz test calls it).
 func parseMarkdown(src []byte, file string) *Parsed {
 	p := &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
-	ps := &parseState{src: src, file: file, li: source.NewLineIndex(src), p: p}
+	ps := &parseState{src: src, file: file, li: diag.NewLineIndex(src), p: p}
 	ps.d = &doc{src: src, lines: splitLines(src)}
 	ps.doc0 = ps.d
 	base := ps.frontMatter()
@@ -122,7 +121,7 @@ func sectionTitle(plain string) (int, string) {
 }
 
 // headingPos is the region of a heading's line(s), from its first non-blank byte.
-func (ps *parseState) headingPos(h *heading) (source.Pos, int) {
+func (ps *parseState) headingPos(h *heading) (diag.Pos, int) {
 	ln := ps.d.lines[h.l0]
 	s := ln.start
 	for s < ln.end && (ps.src[s] == ' ' || ps.src[s] == '\t') {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // labelInfo is the canonical payload key of a field label. alias marks a
@@ -346,7 +346,7 @@ func (b *itemB) isKillLabel(l string) bool {
 
 // extendTo widens a value region to end at byte offset end (starting at
 // start when the region is empty).
-func (ps *parseState) extendTo(p source.Pos, start, end int) source.Pos {
+func (ps *parseState) extendTo(p diag.Pos, start, end int) diag.Pos {
 	e := ps.li.Span(ps.file, start, end)
 	if p.Line == 0 || (p.Line == p.EndLine && p.Col == p.EndCol) {
 		return e

@@ -12,7 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

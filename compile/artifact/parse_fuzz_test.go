@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -83,9 +83,9 @@ func allIDs(a *Artifact) bool {
 // checkInvariants checks a parse of src.
 func checkInvariants(t *testing.T, src []byte, p *Parsed) {
 	t.Helper()
-	li := source.NewLineIndex(src)
+	li := diag.NewLineIndex(src)
 	lines := li.Lines()
-	checkPos := func(what string, pos source.Pos) {
+	checkPos := func(what string, pos diag.Pos) {
 		if pos.File != p.File {
 			t.Fatalf("%s: file %q", what, pos.File)
 		}

@@ -2,8 +2,9 @@ package artifact
 
 import (
 	"bytes"
-	mdbody "github.com/brenner-ci/brenner-ci/compile/body"
 	"strings"
+
+	mdbody "github.com/brenner-ci/brenner-ci/compile/body"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -157,7 +157,7 @@ func TestSnakeAndLabels(t *testing.T) {
 // --- constructs, with exact positions --------------------------------------
 
 // rg is a region "line:col-endline:endcol".
-func rg(p source.Pos) string {
+func rg(p diag.Pos) string {
 	return fmt.Sprintf("%d:%d-%d:%d", p.Line, p.Col, p.EndLine, p.EndCol)
 }
 

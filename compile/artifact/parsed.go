@@ -1,8 +1,7 @@
 package artifact
 
 import (
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Parsed is an artifact read back from its markdown (or from a JSON artifact
@@ -20,10 +19,10 @@ type Parsed struct {
 	Art *Artifact
 
 	HasFrontMatter bool
-	FrontPos       source.Pos   // the whole front matter block (zero when absent)
+	FrontPos       diag.Pos     // the whole front matter block (zero when absent)
 	Front          []FrontField // top-level keys in document order
 
-	Title    *source.Pos              // the "# …" title line, when present
+	Title    *diag.Pos                // the "# …" title line, when present
 	Sections []ParsedSection          // every H2 section in document order, known or not
 	Items    []*ParsedItem            // every item (### heading or table row) in document order
 	ByID     map[string][]*ParsedItem // id → items (more than one: a duplicate id)
@@ -36,20 +35,20 @@ type Parsed struct {
 // FrontField is one top-level front matter key.
 type FrontField struct {
 	Key    string
-	Value  any        // decoded with yaml.v3: string, int, float64, bool, []any, map[string]any, nil
-	Raw    string     // the scalar as written ("" for collections)
-	Pos    source.Pos // the value
-	KeyPos source.Pos
+	Value  any      // decoded with yaml.v3: string, int, float64, bool, []any, map[string]any, nil
+	Raw    string   // the scalar as written ("" for collections)
+	Pos    diag.Pos // the value
+	KeyPos diag.Pos
 }
 
 // ParsedSection is an H2 section.
 type ParsedSection struct {
-	Title   string     // heading text as written, e.g. "2. Hypothesis Slate"
-	Number  int        // the leading number, 0 when absent
-	Section string     // section id (delta.HypothesisSlate …), "" for an extra section
-	Pos     source.Pos // the heading line
-	Start   int        // byte offset of the heading
-	End     int        // byte offset where the section ends
+	Title   string   // heading text as written, e.g. "2. Hypothesis Slate"
+	Number  int      // the leading number, 0 when absent
+	Section string   // section id (delta.HypothesisSlate …), "" for an extra section
+	Pos     diag.Pos // the heading line
+	Start   int      // byte offset of the heading
+	End     int      // byte offset where the section ends
 	// Empty is the explicit empty-state text when the section says so
 	// ("**None registered**: …", "*No anomalies registered…*"), else "".
 	Empty string
@@ -58,12 +57,12 @@ type ParsedSection struct {
 
 // ParsedItem is one item: an H3 block (### H1: Name) or a predictions row.
 type ParsedItem struct {
-	ID         string     // as written ("H1", "P1", "P1.H2", "Critique 1" → "" when none)
-	Label      string     // the heading or first-cell text as written
-	Name       string     // the item name (heading text after "H1:"), strikethrough removed
-	Section    string     // section id of the enclosing H2
-	Killed     bool       // struck heading or [KILLED]
-	Pos        source.Pos // the heading (or row)
+	ID         string   // as written ("H1", "P1", "P1.H2", "Critique 1" → "" when none)
+	Label      string   // the heading or first-cell text as written
+	Name       string   // the item name (heading text after "H1:"), strikethrough removed
+	Section    string   // section id of the enclosing H2
+	Killed     bool     // struck heading or [KILLED]
+	Pos        diag.Pos // the heading (or row)
 	Start, End int
 	Fields     []ParsedField // in document order
 }
@@ -80,12 +79,12 @@ func (it *ParsedItem) Field(k string) *ParsedField {
 
 // ParsedField is one "**Label**: value" field (or a table cell).
 type ParsedField struct {
-	Label    string     // as written: "Claim", "Evidence that would confirm this", "Question"
-	Key      string     // canonical payload key: "claim", "evidence", "statement" …; "" when unknown
-	Value    string     // the value text, trimmed (list items joined by newlines)
-	List     []string   // list items under the label ("- If H1: …"), when any
-	Pos      source.Pos // the label
-	ValuePos source.Pos // the value
+	Label    string   // as written: "Claim", "Evidence that would confirm this", "Question"
+	Key      string   // canonical payload key: "claim", "evidence", "statement" …; "" when unknown
+	Value    string   // the value text, trimmed (list items joined by newlines)
+	List     []string // list items under the label ("- If H1: …"), when any
+	Pos      diag.Pos // the label
+	ValuePos diag.Pos // the value
 	// Alias is true when Label is a known non-standard form of Key (e.g.
 	// "Question" for RT, "Statement" for a hypothesis claim); rules report it.
 	Alias bool
@@ -96,7 +95,7 @@ type ParsedField struct {
 
 // ParsedTable is the predictions table.
 type ParsedTable struct {
-	Pos    source.Pos
+	Pos    diag.Pos
 	Header []string
 	Rows   []*ParsedItem // one item per row; Fields are the cells keyed by column header
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Analyze extracts and validates the delta blocks of a DELTA message body.

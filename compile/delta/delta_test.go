@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // fence wraps JSON in a ```delta block.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // reqField is a required payload field of an ADD.

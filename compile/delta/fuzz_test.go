@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // FuzzAnalyze checks that any body parses and analyzes without panicking and

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // message ingests message object n.
@@ -122,7 +122,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		line, col := d.pos(st)
 		m.Src = Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(nodes[n].end)}
 	}
-	msgPos := source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 
 	// timestamp: created_ts, else created, else the archive file-name stamp
 	tsN := ctsN

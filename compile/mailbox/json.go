@@ -8,7 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // This file holds a small strict JSON (RFC 8259) scanner. It builds a flat
@@ -517,8 +517,8 @@ type jdoc struct {
 	fileOff     int64
 	line0, col0 int
 	lm          *lineMap
-	mem         []byte     // embedded JSON (decoded from a string field)
-	approx      source.Pos // mem != nil: every position maps here
+	mem         []byte   // embedded JSON (decoded from a string field)
+	approx      diag.Pos // mem != nil: every position maps here
 }
 
 // pos returns the file line and column of byte offset off of src.
@@ -534,22 +534,22 @@ func (d *jdoc) pos(off int) (line, col int) {
 }
 
 // span returns the file region of src bytes [start, end).
-func (d *jdoc) span(start, end int) source.Pos {
+func (d *jdoc) span(start, end int) diag.Pos {
 	if d.mem != nil {
 		return d.approx
 	}
 	l, c := d.pos(start)
 	if end <= start {
-		return source.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c}
+		return diag.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c}
 	}
 	// Most values sit on one line: count the end from the start instead of
 	// from the beginning of the line.
 	seg := d.src[start:end]
 	if bytes.IndexByte(seg, '\n') < 0 {
-		return source.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c + utf8.RuneCount(seg)}
+		return diag.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c + utf8.RuneCount(seg)}
 	}
 	el, ec := d.pos(end)
-	return source.Pos{File: d.file, Line: l, Col: c, EndLine: el, EndCol: ec}
+	return diag.Pos{File: d.file, Line: l, Col: c, EndLine: el, EndCol: ec}
 }
 
 // lineMap converts byte offsets of one buffer to 1-based line and

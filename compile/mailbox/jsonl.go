@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // json reads a file whose first non-space byte is '{' or '['. When its first
@@ -24,7 +24,7 @@ func (s *scanner) json(size int64) {
 		line, err := s.readLine()
 		if len(line) == 0 && err != nil {
 			if err != io.EOF {
-				s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
 			}
 			return
 		}
@@ -50,7 +50,7 @@ func (s *scanner) json(size int64) {
 				off += int64(len(line))
 			}
 			if err != nil && err != io.EOF {
-				s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
 			}
 			jl.finish()
 			return
@@ -61,7 +61,7 @@ func (s *scanner) json(size int64) {
 	data, err := readRest(s.br, consumed, size)
 	s.fbuf = data
 	if err != nil {
-		s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
 		return
 	}
 	root, perr := s.p.parse(data, 0, len(data))
@@ -161,7 +161,7 @@ func trimEOL(b []byte) []byte {
 type jsonlState struct {
 	s            *scanner
 	recognized   bool
-	unrecognized []source.Pos
+	unrecognized []diag.Pos
 }
 
 func (s *scanner) newJSONL() *jsonlState { return &jsonlState{s: s} }

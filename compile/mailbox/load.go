@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Load reads the thread's messages again, with bodies: for each message it
@@ -136,7 +136,7 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 		fileOff: m.Src.off, line0: m.Src.Line, col0: m.Src.Col, lm: &ld.lm}
 	if m.Src.kind == srcMem {
 		d.mem = m.Src.mem
-		d.approx = source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+		d.approx = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 	}
 	fp, f := fieldPos(d, root)
 	m.FieldPos = fp
@@ -195,7 +195,7 @@ func (ld *loader) fillArchive(m *Message, data []byte) error {
 	}
 	m.Body = string(body)
 	line, col := d.pos(bodyOff)
-	m.Src.bm = &bodyMap{line: line, col: col, verbatim: true, idx: source.NewLineIndex(body)}
+	m.Src.bm = &bodyMap{line: line, col: col, verbatim: true, idx: diag.NewLineIndex(body)}
 	return nil
 }
 
@@ -213,8 +213,8 @@ type msgFields struct{ id, body int32 }
 // posFields), keyed by the field name as written, plus two aliases: "from"
 // for the sender field actually used (sender_name, sender, from_agent) and
 // "created_ts" for "created" when created_ts is absent or null.
-func fieldPos(d *jdoc, n int32) (map[string]source.Pos, msgFields) {
-	fp := make(map[string]source.Pos, 16)
+func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
+	fp := make(map[string]diag.Pos, 16)
 	f := msgFields{id: -1, body: -1}
 	var from [4]int32 = [4]int32{-1, -1, -1, -1}
 	cts := int32(-1)
@@ -267,7 +267,7 @@ func fieldPos(d *jdoc, n int32) (map[string]source.Pos, msgFields) {
 // the front matter. For bodies that came from JSON embedded in a string only
 // the string's position is known. Before Load (no body mapping) the message
 // position is returned.
-func (m *Message) BodyPos(start, end int) source.Pos {
+func (m *Message) BodyPos(start, end int) diag.Pos {
 	bm := m.Src.bm
 	if bm == nil {
 		return m.Pos("body_md")
@@ -284,7 +284,7 @@ func (m *Message) BodyPos(start, end int) source.Pos {
 	if end > len(m.Body) {
 		end = len(m.Body)
 	}
-	p := source.Pos{File: m.Src.File}
+	p := diag.Pos{File: m.Src.File}
 	switch {
 	case bm.approx:
 		p.Line, p.Col = bm.line, bm.col

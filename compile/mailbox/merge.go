@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 const (
@@ -115,7 +114,7 @@ func merge(results []*fileResult) *Batch {
 						Rule: "IN-003", Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
 						Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
 						Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
-						Pos:     source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+						Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
 						Thread:  m.ThreadKey, MsgID: m.ID, Anchor: "duplicate id " + m.ID,
 					}
 				} else {
@@ -207,7 +206,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 			findings = append(findings, diag.Finding{
 				Rule: "IN-002", Code: "MISSING_BODY", Severity: diag.Error, Message: msg,
 				Hint:   hint,
-				Pos:    source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+				Pos:    diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
 				Thread: key, MsgID: m.ID, Anchor: "missing body " + m.ID,
 			})
 		}

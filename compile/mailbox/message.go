@@ -11,8 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Message is one normalized Agent Mail message.
@@ -48,15 +47,15 @@ type Message struct {
 	// For archive files the keys are inside the ---json block, and "body_md"
 	// is the body text after it. For JSON embedded in a string (MCP
 	// contents[].text) every region is that string's. Filled by Load.
-	FieldPos map[string]source.Pos
+	FieldPos map[string]diag.Pos
 }
 
 // Pos returns the region of field name (falling back to the message start).
-func (m *Message) Pos(name string) source.Pos {
+func (m *Message) Pos(name string) diag.Pos {
 	if p, ok := m.FieldPos[name]; ok && p.Line > 0 {
 		return p
 	}
-	return source.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	return diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 }
 
 // Src says where a message came from.
@@ -93,7 +92,7 @@ type bodyMap struct {
 	line, col int
 	lit       []byte // JSON: the string literal as written, quotes included
 	verbatim  bool   // archive: body bytes appear verbatim in the file
-	idx       *source.LineIndex
+	idx       *diag.LineIndex
 	approx    bool // body came from JSON text embedded in a string: only its line is known
 
 	once  sync.Once

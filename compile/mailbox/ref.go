@@ -1,6 +1,6 @@
 package mailbox
 
-import "github.com/brenner-ci/brenner-ci/compile/diag"
+import "github.com/brenner-ci/brenner-ci/diag"
 
 // ThreadRef is a thread found by Scan: message metadata and the location of
 // every message's bytes, without bodies.

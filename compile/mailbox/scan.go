@@ -17,8 +17,7 @@ import (
 
 	"github.com/sourcegraph/conc/iter"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // ScanOptions control Scan.
@@ -172,12 +171,12 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 // rec is a message found by Scan plus what merge needs to know about it.
 type rec struct {
 	m         *Message
-	tsPos     source.Pos // position of the timestamp value (or of the message)
-	tsKey     string     // created_ts / created / "" (file-name stamp or missing)
-	tsIssue   string     // "" when the timestamp is valid
-	bodyIssue string     // "" when body_md is a string
-	meta      uint64     // hash of thread key, subject, sender and instant
-	eff       time.Time  // instant used for ordering
+	tsPos     diag.Pos  // position of the timestamp value (or of the message)
+	tsKey     string    // created_ts / created / "" (file-name stamp or missing)
+	tsIssue   string    // "" when the timestamp is valid
+	bodyIssue string    // "" when body_md is a string
+	meta      uint64    // hash of thread key, subject, sender and instant
+	eff       time.Time // instant used for ordering
 }
 
 type fileResult struct {
@@ -237,13 +236,13 @@ func scanFile(f *inFile) *fileResult {
 func (s *scanner) run() {
 	f := s.f
 	if f.dirErr != nil {
-		s.fileIssue(source.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
+		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
 			"Check the directory's permissions.")
 		return
 	}
 	fh, err := os.Open(f.osPath)
 	if err != nil {
-		s.fileIssue(source.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+		s.fileIssue(diag.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
 			"Check that the file exists and is readable.")
 		return
 	}
@@ -256,20 +255,20 @@ func (s *scanner) run() {
 	s.br.Reset(fh)
 	head, err := s.br.Peek(512)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
 			"Check that the file is readable.")
 		return
 	}
 	switch sniff(head) {
 	case sniffEmpty:
 		if f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson") {
-			s.fileIssue(source.Pos{}, "empty", fmt.Sprintf("Input file %s is empty.", f.disp),
+			s.fileIssue(diag.Pos{}, "empty", fmt.Sprintf("Input file %s is empty.", f.disp),
 				"Re-export the thread; an export always holds at least one JSON value.")
 		}
 	case sniffArchive:
 		data, err := s.readAll(size)
 		if err != nil {
-			s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+			s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
 			return
 		}
 		s.archive(data)
@@ -277,7 +276,7 @@ func (s *scanner) run() {
 		if f.role == roleProfile {
 			data, err := s.readAll(size)
 			if err != nil {
-				s.fileIssue(source.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
 				return
 			}
 			s.profile(data)
@@ -287,7 +286,7 @@ func (s *scanner) run() {
 	default:
 		switch {
 		case f.role == roleArchiveMsg:
-			s.fileIssue(source.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
+			s.fileIssue(diag.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
 				"An Agent Mail archive message is the line ---json, a JSON object, the line ---, a blank line and the body; restore the file from the archive.")
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.res.markdown = true
@@ -302,7 +301,7 @@ func (s *scanner) run() {
 				what = "is a zip file, which brenner-ci does not read"
 				hint = "Unzip it and give brenner-ci the storage_repo/ archive folder or the JSON exports inside."
 			}
-			s.fileIssue(source.Pos{}, "not-json", fmt.Sprintf("Input file %s %s.", f.disp, what), hint)
+			s.fileIssue(diag.Pos{}, "not-json", fmt.Sprintf("Input file %s %s.", f.disp, what), hint)
 		}
 	}
 }
@@ -396,7 +395,7 @@ func plainErr(err error) error {
 // ---------------------------------------------------------------------------
 // Findings
 
-func (s *scanner) fileIssue(pos source.Pos, tag, msg, hint string) {
+func (s *scanner) fileIssue(pos diag.Pos, tag, msg, hint string) {
 	pos.File = s.f.disp
 	s.res.findings = append(s.res.findings, diag.Finding{
 		Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,

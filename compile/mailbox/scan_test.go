@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -87,8 +86,8 @@ func where(fs []diag.Finding) []string {
 	return out
 }
 
-func pos(file string, l, c, el, ec int) source.Pos {
-	return source.Pos{File: file, Line: l, Col: c, EndLine: el, EndCol: ec}
+func pos(file string, l, c, el, ec int) diag.Pos {
+	return diag.Pos{File: file, Line: l, Col: c, EndLine: el, EndCol: ec}
 }
 
 // TestShapes checks that every accepted input shape yields the right threads
@@ -349,7 +348,7 @@ func TestPositionsJSON(t *testing.T) {
 	if m2 := th.Messages[1]; m2.Src.Line != 21 || m2.Src.Col != 5 {
 		t.Errorf("message 102 at %d:%d, want 21:5", m2.Src.Line, m2.Src.Col)
 	}
-	fields := map[string]source.Pos{
+	fields := map[string]diag.Pos{
 		"id":           pos(f, 8, 13, 8, 16),
 		"thread_id":    pos(f, 9, 20, 9, 41),
 		"subject":      pos(f, 10, 18, 10, 70), // columns in code points: "Naïve “quotes”"

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/diag"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
@@ -75,7 +75,7 @@ func (c *checkCmd) Run(e *env) error {
 			// A broken configuration is a usage error (exit 2), but every
 			// report is still written, carrying the problem as a run-level
 			// notification, so a CI job's artifacts always exist.
-			c.writeReports(e, c.report(nil, nil, []reporters.Notification{{Level: diag.Error, Message: "configuration error: " + err.Error()}}, diag.Error, time.Time{}))
+			c.writeReports(e, c.report(nil, nil, []diag.Notification{{Level: diag.Error, Message: "configuration error: " + err.Error()}}, diag.Error, time.Time{}))
 			return usagef("%v", err)
 		}
 	}
@@ -122,7 +122,7 @@ func (c *checkCmd) Run(e *env) error {
 		persistedPaths[id] = append(persistedPaths[id], p)
 	}
 	eng := rules.NewEngine(cfg)
-	var notes []reporters.Notification
+	var notes []diag.Notification
 	var last time.Time
 	type out struct {
 		art  []byte
@@ -168,7 +168,7 @@ func (c *checkCmd) Run(e *env) error {
 				}
 			}
 			if err != nil {
-				notes = append(notes, reporters.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", ref.Key, err)})
+				notes = append(notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", ref.Key, err)})
 			}
 		},
 	})
@@ -203,14 +203,14 @@ func (c *checkCmd) Run(e *env) error {
 }
 
 // report assembles the report model (res nil: no findings).
-func (c *checkCmd) report(res *rules.Result, baseline map[string]bool, notes []reporters.Notification, failOn diag.Severity, last time.Time) *reporters.Report {
-	r := &reporters.Report{
-		Tool:          reporters.Tool{Name: "brenner-ci", Version: Version, InfoURI: homeURL, DocsURL: docsURL},
+func (c *checkCmd) report(res *rules.Result, baseline map[string]bool, notes []diag.Notification, failOn diag.Severity, last time.Time) *diag.Report {
+	r := &diag.Report{
+		Tool:          diag.Tool{Name: "brenner-ci", Version: Version, InfoURI: homeURL, DocsURL: docsURL},
 		Baseline:      baseline,
 		Notifications: notes,
 		Category:      c.Category,
 		FailOn:        failOn,
-		GitHub:        reporters.GitHub{ServerURL: os.Getenv("GITHUB_SERVER_URL"), Repository: os.Getenv("GITHUB_REPOSITORY"), SHA: os.Getenv("GITHUB_SHA")},
+		GitHub:        diag.GitHub{ServerURL: os.Getenv("GITHUB_SERVER_URL"), Repository: os.Getenv("GITHUB_REPOSITORY"), SHA: os.Getenv("GITHUB_SHA")},
 		Inputs:        c.Paths,
 		Time:          last.UTC(),
 	}
@@ -232,7 +232,7 @@ func (c *checkCmd) report(res *rules.Result, baseline map[string]bool, notes []r
 
 // writeReports writes every requested report file and standard output; it
 // returns the write errors.
-func (c *checkCmd) writeReports(e *env, r *reporters.Report) []string {
+func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	var werrs []string
 	write := func(path string, fn func(io.Writer) error) {
 		if path == "" {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 func known(id string) bool { return strings.HasPrefix(id, "MB-") || strings.HasPrefix(id, "TH-") }

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -23,7 +23,7 @@ const PerLevel = 10
 // level). When findings are left out, one final ::notice:: says how many and
 // where to see them; it takes one of the notice slots, so at most
 // PerLevel-1 notes are annotated then.
-func Write(w io.Writer, r *reporters.Report) error {
+func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.NewPaths(r.RepoRoot)
 	var byLevel [3][]int
@@ -74,7 +74,7 @@ func Write(w io.Writer, r *reporters.Report) error {
 //
 // Columns are given only when the finding starts and ends on one line, as
 // GitHub requires. The path is repo-relative when it lies in r.RepoRoot.
-func Annotation(r *reporters.Report, i int, paths *reporters.Paths) string {
+func Annotation(r *diag.Report, i int, paths *reporters.Paths) string {
 	f := &r.Findings[i]
 	cmd := "notice"
 	switch f.Severity {
@@ -105,7 +105,7 @@ func Annotation(r *reporters.Report, i int, paths *reporters.Paths) string {
 	return "::" + cmd + " " + strings.Join(props, ",") + "::" + EscapeData(msg)
 }
 
-func ruleName(r *reporters.Report, id string) string {
+func ruleName(r *diag.Report, id string) string {
 	for k := range r.Rules {
 		if r.Rules[k].ID == id {
 			return r.Rules[k].Name

@@ -7,16 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 )
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report) string {
+func write(t testing.TB, r *diag.Report) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := github.Write(&buf, r); err != nil {
@@ -37,10 +35,10 @@ func TestEscaping(t *testing.T) {
 	if got, want := github.EscapeProperty("C:\\a,b%\n"), "C%3A\\a%2Cb%25%0A"; got != want {
 		t.Errorf("EscapeProperty: %q, want %q", got, want)
 	}
-	r := &reporters.Report{
-		Rules: []reporters.Rule{{ID: "MG-001", Name: "invalid-target"}},
+	r := &diag.Report{
+		Rules: []diag.Rule{{ID: "MG-001", Name: "invalid-target"}},
 		Findings: []diag.Finding{{Rule: "MG-001", Severity: diag.Error, Message: "50% of a,b: bad\nsecond line\x1b[31m",
-			Pos: source.Pos{File: "dir,x/a:b.json", Line: 3, Col: 2, EndLine: 4, EndCol: 1}}},
+			Pos: diag.Pos{File: "dir,x/a:b.json", Line: 3, Col: 2, EndLine: 4, EndCol: 1}}},
 		RepoRoot: t.TempDir(),
 	}
 	got := write(t, r)

@@ -13,8 +13,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/compile/source"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -117,7 +116,7 @@ type Notification struct {
 }
 
 // Build converts r to the JSON report.
-func Build(r *reporters.Report) *File {
+func Build(r *diag.Report) *File {
 	paths := reporters.NewPaths(r.RepoRoot)
 	e, w, n := r.Counts()
 	f := &File{
@@ -195,7 +194,7 @@ func Build(r *reporters.Report) *File {
 }
 
 // Write writes r as an indented JSON report (see docs/json-report.md).
-func Write(w io.Writer, r *reporters.Report) error {
+func Write(w io.Writer, r *diag.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -242,12 +241,12 @@ func (f *File) Diag() ([]diag.Finding, []string, error) {
 		}
 		out[i] = diag.Finding{
 			Rule: x.Rule, Code: x.Code, Severity: sev, Message: x.Message, Hint: x.Hint,
-			Pos:    source.Pos{File: x.Path, Line: x.Line, Col: x.Column, EndLine: x.EndLine, EndCol: x.EndColumn},
+			Pos:    diag.Pos{File: x.Path, Line: x.Line, Col: x.Column, EndLine: x.EndLine, EndCol: x.EndColumn},
 			Thread: x.Thread, MsgID: x.MessageID,
 		}
 		if x.Fix != nil {
 			out[i].Fix = &diag.Fix{Description: x.Fix.Description, Text: x.Fix.Replacement,
-				Pos: source.Pos{File: x.Fix.Path, Line: x.Fix.Line, Col: x.Fix.Column, EndLine: x.Fix.EndLine, EndCol: x.Fix.EndColumn}}
+				Pos: diag.Pos{File: x.Fix.Path, Line: x.Fix.Line, Col: x.Fix.Column, EndLine: x.Fix.EndLine, EndCol: x.Fix.EndColumn}}
 		}
 		fps[i] = x.Fingerprint
 	}

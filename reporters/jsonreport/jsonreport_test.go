@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
-	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
 	"github.com/brenner-ci/brenner-ci/reporters/sarif"
@@ -17,7 +17,7 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report) []byte {
+func write(t testing.TB, r *diag.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := jsonreport.Write(&buf, r); err != nil {

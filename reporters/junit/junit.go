@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -45,7 +45,7 @@ type testcase struct {
 // first finding's message and lists every finding of the rule in its text.
 // Notes do not fail a testcase; they are listed in the suite's <system-out>.
 // An internal error (r.Internal) is an <error> testcase in the inputs suite.
-func Write(w io.Writer, r *reporters.Report) error {
+func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.NewPaths(r.RepoRoot)
 	names := map[string]string{}
@@ -140,7 +140,7 @@ func Write(w io.Writer, r *reporters.Report) error {
 
 // fillCases adds one testcase per rule in rules (in that order), then one
 // per further rule that has findings in idx (in order of first finding).
-func fillCases(s *suite, r *reporters.Report, rules []string, idx []int, classname string, names map[string]string, paths *reporters.Paths) {
+func fillCases(s *suite, r *diag.Report, rules []string, idx []int, classname string, names map[string]string, paths *reporters.Paths) {
 	byRule := map[string]*testcase{}
 	add := func(id string) *testcase {
 		if tc, ok := byRule[id]; ok {
@@ -180,7 +180,7 @@ func findingLine(f *diag.Finding, paths *reporters.Paths) string {
 	return s
 }
 
-func writeSuite(w *bufio.Writer, r *reporters.Report, id int, s *suite, ts string, paths *reporters.Paths) {
+func writeSuite(w *bufio.Writer, r *diag.Report, id int, s *suite, ts string, paths *reporters.Paths) {
 	failures, errors := 0, 0
 	for _, tc := range s.cases {
 		if len(tc.failures) > 0 {

@@ -8,15 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/junit"
 )
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report) []byte {
+func write(t testing.TB, r *diag.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := junit.Write(&buf, r); err != nil {
@@ -94,7 +93,7 @@ func TestStructure(t *testing.T) {
 	}
 
 	r.Internal = true
-	r.Notifications = append(r.Notifications, reporters.Notification{Level: diag.Error, Message: "rule TH-002 panicked"})
+	r.Notifications = append(r.Notifications, diag.Notification{Level: diag.Error, Message: "rule TH-002 panicked"})
 	var s2 suites
 	if err := xml.Unmarshal(write(t, r), &s2); err != nil {
 		t.Fatal(err)
@@ -121,7 +120,7 @@ func TestXSD(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture.Check(t, file, "junit")
-	if err := os.WriteFile(file, write(t, &reporters.Report{}), 0o644); err != nil {
+	if err := os.WriteFile(file, write(t, &diag.Report{}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fixture.Check(t, file, "junit")

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -34,7 +34,7 @@ const (
 // number of code points) and at most MaxBytes bytes. When the findings do not
 // fit, it stops adding them and ends with a footer saying how many were left
 // out and where to find them; the findings it keeps are the most severe.
-func Write(w io.Writer, r *reporters.Report, maxChars int) error {
+func Write(w io.Writer, r *diag.Report, maxChars int) error {
 	if maxChars <= 0 {
 		maxChars = DefaultMaxChars
 	}
@@ -48,7 +48,7 @@ func Write(w io.Writer, r *reporters.Report, maxChars int) error {
 }
 
 type writer struct {
-	r                  *reporters.Report
+	r                  *diag.Report
 	paths              *reporters.Paths
 	b                  strings.Builder
 	chars              int
@@ -143,7 +143,7 @@ func (m *writer) render() {
 	m.add(footer)
 }
 
-func newCounts(r *reporters.Report) (e, w, n int) {
+func newCounts(r *diag.Report) (e, w, n int) {
 	for i := range r.Findings {
 		if !r.IsNew(i) {
 			continue
@@ -318,13 +318,13 @@ func (m *writer) findings(reserve int) int {
 
 // sortBySeverity orders finding indexes most severe first, keeping input
 // order within a severity.
-func sortBySeverity(r *reporters.Report, idx []int) {
+func sortBySeverity(r *diag.Report, idx []int) {
 	sort.SliceStable(idx, func(a, b int) bool {
 		return reporters.SeverityRank(r.Findings[idx[a]].Severity) < reporters.SeverityRank(r.Findings[idx[b]].Severity)
 	})
 }
 
-func countLine(r *reporters.Report, idx []int) string {
+func countLine(r *diag.Report, idx []int) string {
 	var c [3]int
 	for _, i := range idx {
 		if k := reporters.SeverityRank(r.Findings[i].Severity); k < 3 {

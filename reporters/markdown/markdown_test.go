@@ -10,15 +10,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/markdown"
 )
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report, maxChars int) string {
+func write(t testing.TB, r *diag.Report, maxChars int) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := markdown.Write(&buf, r, maxChars); err != nil {
@@ -122,7 +121,7 @@ func TestReportCheck(t *testing.T) {
 		"truncated.md": write(t, r, 2600),
 		"many.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 0),
 		"huge.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 10<<20),
-		"internal.md":  write(t, &reporters.Report{Internal: true, FailOn: diag.Off}, 0),
+		"internal.md":  write(t, &diag.Report{Internal: true, FailOn: diag.Off}, 0),
 	} {
 		file := filepath.Join(dir, name)
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -38,7 +38,7 @@ const (
 // r.RepoRoot or missing from it) become tool execution notifications; when
 // more than MaxResults findings remain, the most severe are kept and a
 // notification says how many were left out.
-func Write(w io.Writer, r *reporters.Report) error {
+func Write(w io.Writer, r *diag.Report) error {
 	log, err := Build(r)
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func Write(w io.Writer, r *reporters.Report) error {
 }
 
 // Build returns the SARIF log for r without writing it.
-func Build(r *reporters.Report) (*gosarif.Report, error) {
+func Build(r *diag.Report) (*gosarif.Report, error) {
 	log, err := gosarif.New(gosarif.Version210)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func Build(r *reporters.Report) (*gosarif.Report, error) {
 	return log, nil
 }
 
-func result(r *reporters.Report, i, ruleIndex int, fi reporters.FileInfo, paths *reporters.Paths) *gosarif.Result {
+func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *reporters.Paths) *gosarif.Result {
 	f := &r.Findings[i]
 	res := gosarif.NewRuleResult(ruleID(f)).WithRuleIndex(ruleIndex).WithLevel(level(f.Severity))
 	text := nonEmpty(f.Message, f.Rule)
@@ -226,7 +226,7 @@ func region(g reporters.Region) *gosarif.Region {
 // rule builds a complete reporting descriptor: every text GitHub requires is
 // non-empty and within its limits, so nothing serialises as null.
 // Rules outside the registry (registered false) have no documentation link.
-func rule(t reporters.Tool, m *reporters.Rule, registered bool) *gosarif.ReportingDescriptor {
+func rule(t diag.Tool, m *diag.Rule, registered bool) *gosarif.ReportingDescriptor {
 	short := clip(firstNonEmpty(m.Short, m.Name, m.ID), maxDescription)
 	full := clip(firstNonEmpty(m.Full, m.Short, m.Name, m.ID), maxDescription)
 	helpText := firstNonEmpty(m.HelpText, m.Full, m.Short, m.ID)
@@ -269,9 +269,9 @@ func rule(t reporters.Tool, m *reporters.Rule, registered bool) *gosarif.Reporti
 // "unknown" so that its result still names a rule.
 func ruleID(f *diag.Finding) string { return nonEmpty(f.Rule, "unknown") }
 
-func unknownRule(id string, sev diag.Severity) *reporters.Rule {
+func unknownRule(id string, sev diag.Severity) *diag.Rule {
 	text := fmt.Sprintf("Findings reported under %s, which is not in brenner-ci's rule registry.", id)
-	return &reporters.Rule{ID: id, DefaultSeverity: sev, Short: text, Full: text, HelpText: text}
+	return &diag.Rule{ID: id, DefaultSeverity: sev, Short: text, Full: text, HelpText: text}
 }
 
 // tags drops empty and repeated tags (the schema wants unique items) and

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/sarif"
@@ -18,7 +18,7 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report) []byte {
+func write(t testing.TB, r *diag.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := sarif.Write(&buf, r); err != nil {
@@ -209,7 +209,7 @@ func assertNoNull(t testing.TB, data []byte) {
 
 func TestEmptyReportHasNoNull(t *testing.T) {
 	root := t.TempDir()
-	data := write(t, &reporters.Report{RepoRoot: root})
+	data := write(t, &diag.Report{RepoRoot: root})
 	assertNoNull(t, data)
 	if !bytes.Contains(data, []byte(`"results":[]`)) || !bytes.Contains(data, []byte(`"rules":[]`)) {
 		t.Errorf("empty arrays missing: %s", data)

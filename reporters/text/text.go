@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -17,7 +17,7 @@ import (
 // made repo-relative when it lies inside r.RepoRoot, line breaks in the
 // message replaced by spaces and control characters dropped), then the
 // summary line (see Summary).
-func Write(w io.Writer, r *reporters.Report) error {
+func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.NewPaths(r.RepoRoot)
 	for i := range r.Findings {
@@ -46,7 +46,7 @@ func Line(f *diag.Finding, paths *reporters.Paths) string {
 //
 // With a baseline it also says how many findings are new; after an internal
 // error it says so.
-func Summary(r *reporters.Report) string {
+func Summary(r *diag.Report) string {
 	e, w, n := r.Counts()
 	name := r.Tool.Name
 	if name == "" {

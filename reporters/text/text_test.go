@@ -10,16 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
-	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/text"
 )
 
 func TestMain(m *testing.M) { os.Exit(fixture.Main(m)) }
 
-func write(t testing.TB, r *reporters.Report) []byte {
+func write(t testing.TB, r *diag.Report) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := text.Write(&buf, r); err != nil {
@@ -34,7 +33,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	r := &reporters.Report{FailOn: diag.Warning, Threads: make([]reporters.Thread, 1)}
+	r := &diag.Report{FailOn: diag.Warning, Threads: make([]diag.Thread, 1)}
 	if got, want := text.Summary(r), "brenner-ci: 0 errors, 0 warnings, 0 notes in 1 thread (fail-on warning: passed)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -1,12 +1,9 @@
-// Package reporters holds the report model shared by every output format
-// (one subpackage per format) and the atomic file writer they all use.
-package reporters
+// The report model: what every reporter writes, shared by every output format
+// (one subpackage per format under reporters/).
 
-import (
-	"time"
+package diag
 
-	"github.com/brenner-ci/brenner-ci/compile/diag"
-)
+import "time"
 
 // Tool describes brenner-ci itself.
 type Tool struct {
@@ -23,7 +20,7 @@ type Rule struct {
 	Name            string // kebab-case, "invalid-target"
 	Code            string // spec error name, "INVALID_TARGET"
 	Family          string // "MG"
-	DefaultSeverity diag.Severity
+	DefaultSeverity Severity
 	Short           string // one line
 	Full            string // full description (plain text)
 	HelpMarkdown    string // help with a bad and a fixed example
@@ -48,7 +45,7 @@ type Thread struct {
 // Notification is a run-level message with no place in a file (a bad
 // config, an internal error, a cap that was hit).
 type Notification struct {
-	Level   diag.Severity
+	Level   Severity
 	Message string
 	Rule    string // optional rule id
 }
@@ -65,7 +62,7 @@ type Report struct {
 	Tool     Tool
 	Rules    []Rule // every registered rule, in registry order
 	Threads  []Thread
-	Findings []diag.Finding // sorted (diag.Less)
+	Findings []Finding // sorted (Less)
 	// Fingerprints is aligned with Findings (diag.Fingerprints).
 	Fingerprints []string
 	// Baseline holds the fingerprints of a --baseline file; nil when none was
@@ -80,7 +77,7 @@ type Report struct {
 	RepoRoot string
 	// Category is the SARIF automationDetails.id ("brenner-ci/").
 	Category string
-	FailOn   diag.Severity // findings at or above it gate the exit code
+	FailOn   Severity // findings at or above it gate the exit code
 	GitHub   GitHub
 	// Time is the run's reference time, from SOURCE_DATE_EPOCH or derived
 	// from the data (never the wall clock), so reports are reproducible.
@@ -93,11 +90,11 @@ type Report struct {
 func (r *Report) Counts() (errors, warnings, notes int) {
 	for i := range r.Findings {
 		switch r.Findings[i].Severity {
-		case diag.Error:
+		case Error:
 			errors++
-		case diag.Warning:
+		case Warning:
 			warnings++
-		case diag.Note:
+		case Note:
 			notes++
 		}
 	}

@@ -1,12 +1,8 @@
-// Package diag defines Finding, the one record that flows from ingest, compile
-// and the rules to every reporter.
 package diag
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/brenner-ci/brenner-ci/compile/source"
 )
 
 // Severity of a finding. The zero value is Error so that a forgotten severity
@@ -55,22 +51,22 @@ func (s Severity) AtLeast(t Severity) bool { return s <= t }
 
 // Fix is a machine-applicable replacement of the text in Pos by Text.
 type Fix struct {
-	Description string     `json:"description"`
-	Pos         source.Pos `json:"region"`
-	Text        string     `json:"replacement"`
+	Description string `json:"description"`
+	Pos         Pos    `json:"region"`
+	Text        string `json:"replacement"`
 }
 
 // Finding is one diagnostic: what is wrong, where, and how to fix it.
 type Finding struct {
-	Rule     string     // rule id, e.g. "MG-001"
-	Code     string     // the spec's error name, e.g. "INVALID_TARGET" (may equal Rule)
-	Severity Severity   // effective severity
-	Message  string     // first sentence says what is wrong
-	Pos      source.Pos // where; Pos.File is the input path as given (slash separated)
-	Thread   string     // thread key, when the finding belongs to a thread
-	MsgID    string     // message id, when it belongs to a message
-	Hint     string     // how to fix it (one sentence)
-	Fix      *Fix       // optional machine-applicable fix
+	Rule     string   // rule id, e.g. "MG-001"
+	Code     string   // the spec's error name, e.g. "INVALID_TARGET" (may equal Rule)
+	Severity Severity // effective severity
+	Message  string   // first sentence says what is wrong
+	Pos      Pos      // where; Pos.File is the input path as given (slash separated)
+	Thread   string   // thread key, when the finding belongs to a thread
+	MsgID    string   // message id, when it belongs to a message
+	Hint     string   // how to fix it (one sentence)
+	Fix      *Fix     // optional machine-applicable fix
 	// Anchor is the matched text the finding is about (a subject, a block's
 	// raw JSON, an item id). Fingerprints hash it instead of line numbers.
 	Anchor string

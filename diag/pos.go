@@ -1,8 +1,9 @@
-// Package source maps byte offsets in input files to line and column positions.
+// Positions: byte offsets in input files mapped to line and column.
 //
 // Columns are 1-based and counted in Unicode code points, which is the column
 // kind brenner-ci declares in SARIF (unicodeCodePoints).
-package source
+
+package diag
 
 import (
 	"sort"
