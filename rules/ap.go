@@ -11,7 +11,61 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
+
+var apRules = []Rule{
+	{ID: "AP-001", Name: "compiled-subject-without-version", Code: "AP-001", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
+		Short: "COMPILED subject matches \"COMPILED: v{N} …\".",
+		Full:  "The version number must follow the prefix directly (COMPILED: v3 …) so that the latest artifact can be found from subjects alone.",
+		Bad:   "Subject: COMPILED: latest artifact, version one", Good: "Subject: COMPILED: v1 initial artifact with 3 hypotheses",
+		Check: checkCompiledSubject},
+	{ID: "AP-002", Name: "compiled-version-not-increasing", Code: "AP-002", Family: "AP", Severity: diag.Error, Scope: ScopeThread, Spec: specAP + "; Version Tracking",
+		Short: "COMPILED version is greater than the previous one.",
+		Full:  "Versions are monotonic integers v1, v2, v3 … in thread order; a COMPILED message must not repeat or go back to an earlier version.",
+		Bad:   "COMPILED: v2 …\nCOMPILED: v2 …", Good: "COMPILED: v2 …\nCOMPILED: v3 …",
+		Check: checkCompiledVersionOrder},
+	{ID: "AP-003", Name: "compiled-thread-id-mismatch", Code: "AP-003", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; COMPILED Message Extended Schema",
+		Short: "Thread ID in the COMPILED body matches the message's thread_id.",
+		Full:  "The \"**Thread ID**:\" line of a COMPILED body's Metadata section must equal the thread the message was posted in.",
+		Bad:   "- **Thread ID**: RS-20251230-other", Good: "- **Thread ID**: RS-20251230-cell-fate",
+		Check: checkCompiledThreadID},
+	{ID: "AP-004", Name: "compiled-without-contributors", Code: "AP-004", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
+		Short: "COMPILED lists at least one contributor.",
+		Full:  "A COMPILED body needs a \"## Contributors\" section with at least one agent whose deltas were merged.",
+		Bad:   "## Contributors\n\n(none)", Good: "## Contributors\n| Agent | Delta Count | Items Added/Modified |\n|---|---|---|\n| GreenDog | 3 | H1, H2, T1 |",
+		Check: checkCompiledContributors},
+	{ID: "AP-005", Name: "artifact-path-mismatch", Code: "AP-005", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; " + specTH + ", Artifact storage layout",
+		Short: "Artifact path is artifacts/{thread_id}.md.",
+		Full:  "The \"**Artifact Path**:\" of a COMPILED body must be artifacts/<thread_id>.md. (A persisted artifact whose file name disagrees with its session_id is DR-002.)",
+		Bad:   "- **Artifact Path**: `artifacts/cell-fate-v2.md`", Good: "- **Artifact Path**: `artifacts/RS-20251230-cell-fate.md`",
+		Check: checkCompiledArtifactPath},
+	{ID: "AP-006", Name: "compiled-without-full-artifact", Code: "AP-006", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
+		Short: "COMPILED carries the full artifact, inline or linked.",
+		Full:  "A COMPILED body needs a \"## Full Artifact\" section holding the artifact inline or a link to the persisted file.",
+		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "# Compiled Artifact v2\n\n## Full Artifact\nSee `artifacts/RS-20251230-cell-fate.md`.",
+		Check: checkCompiledSection("AP-006")},
+	{ID: "AP-007", Name: "compiled-without-statistics", Code: "AP-007", Family: "AP", Severity: diag.Warning, Scope: ScopeMessage, Spec: specAP,
+		Short: "COMPILED has a Statistics section.",
+		Full:  "A COMPILED body should have a \"## Statistics\" section with item counts per section.",
+		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "## Statistics\n- Hypotheses: 4\n- Tests: 2",
+		Check: checkCompiledSection("AP-007")},
+	{ID: "AP-008", Name: "compiled-without-validation-status", Code: "AP-008", Family: "AP", Severity: diag.Warning, Scope: ScopeMessage, Spec: specAP,
+		Short: "COMPILED has a Validation Status section.",
+		Full:  "A COMPILED body should have a \"## Validation Status\" section with the schema and linter results.",
+		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "## Validation Status\n- Schema: PASS\n- Linter: 0 warnings, 0 errors",
+		Check: checkCompiledSection("AP-008")},
+	{ID: "AP-009", Name: "unknown-artifact-version", Code: "AP-009", Family: "AP", Severity: diag.Warning, Scope: ScopeThread, Spec: specAP + "; Referencing Artifacts in Follow-Up Rounds",
+		Short: "CRITIQUE/DELTA reference an artifact version that exists.",
+		Full:  "A DELTA's \"**Base Version**: vN\" or a CRITIQUE's \"**Artifact Version**: vN\" must name a version already compiled in the thread.",
+		Bad:   "**Base Version**: v7", Good: "**Base Version**: v2",
+		Check: checkVersionReferences},
+	{ID: "AP-010", Name: "front-matter-version-mismatch", Code: "AP-010", Family: "AP", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; Artifact File Front Matter",
+		Short: "Persisted artifact's front-matter version matches the latest COMPILED version.",
+		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, the artifact's front-matter version must equal the thread's latest COMPILED vN.",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---", Good: "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 3\n---",
+		Check: checkFrontMatterVersion},
+}
 
 func compiledMsgs(t *compile.Thread) []*compile.Msg {
 	var out []*compile.Msg
@@ -24,13 +78,15 @@ func compiledMsgs(t *compile.Thread) []*compile.Msg {
 }
 
 func checkCompiledSubject(c *Ctx) {
-	for _, m := range compiledMsgs(c.T) {
-		if m.Subject.StrictVersion {
-			continue
-		}
-		c.report(m, m.Pos("subject"), fmt.Sprintf("COMPILED subject %q does not start with a version \"v{N}\".", m.Subject.Raw),
-			"Write the subject as \"COMPILED: v{N} <description>\", e.g. \"COMPILED: v2 integrated critique on H2\".", "subject "+m.Subject.Raw)
+	m := c.M
+	if m.Subject.Kind != subject.Compiled {
+		return
 	}
+	if m.Subject.StrictVersion {
+		return
+	}
+	c.report(m, m.Pos("subject"), fmt.Sprintf("COMPILED subject %q does not start with a version \"v{N}\".", m.Subject.Raw),
+		"Write the subject as \"COMPILED: v{N} <description>\", e.g. \"COMPILED: v2 integrated critique on H2\".", "subject "+m.Subject.Raw)
 }
 
 func checkCompiledVersionOrder(c *Ctx) {
@@ -85,40 +141,44 @@ func checkCompiledThreadID(c *Ctx) {
 	if want == "" {
 		want = c.T.Key
 	}
-	for _, m := range compiledMsgs(c.T) {
-		if m.Doc == nil {
-			continue
-		}
-		v, s, e, ok := metaField(m.Body, "Thread ID")
-		if !ok {
-			c.report(m, bodyStart(m), "COMPILED body has no \"**Thread ID**:\" metadata line to match the message's thread.",
-				"Add a \"## Metadata\" section with \"- **Thread ID**: "+want+"\".", "no thread id")
-			continue
-		}
-		if v != want {
-			c.report(m, m.BodyPos(s, e), fmt.Sprintf("COMPILED body names thread %q but the message belongs to thread %q.", v, want),
-				"Set \"**Thread ID**:\" to the thread the COMPILED message is posted in.", "thread id "+v)
-		}
+	m := c.M
+	if m.Subject.Kind != subject.Compiled {
+		return
+	}
+	if m.Doc == nil {
+		return
+	}
+	v, s, e, ok := metaField(m.Body, "Thread ID")
+	if !ok {
+		c.report(m, bodyStart(m), "COMPILED body has no \"**Thread ID**:\" metadata line to match the message's thread.",
+			"Add a \"## Metadata\" section with \"- **Thread ID**: "+want+"\".", "no thread id")
+		return
+	}
+	if v != want {
+		c.report(m, m.BodyPos(s, e), fmt.Sprintf("COMPILED body names thread %q but the message belongs to thread %q.", v, want),
+			"Set \"**Thread ID**:\" to the thread the COMPILED message is posted in.", "thread id "+v)
 	}
 }
 
 func checkCompiledContributors(c *Ctx) {
-	for _, m := range compiledMsgs(c.T) {
-		if m.Doc == nil {
-			continue
-		}
-		h := section(m.Doc, 0, "contributors")
-		if h != nil && countEntries(sectionText(m.Doc, h)) > 0 {
-			continue
-		}
-		pos := bodyStart(m)
-		msg := "COMPILED body has no \"## Contributors\" section."
-		if h != nil {
-			pos = headingPos(m, h)
-			msg = "COMPILED body lists no contributors."
-		}
-		c.report(m, pos, msg, "List every agent whose deltas were merged (table Agent | Delta Count | Items Added/Modified).", "contributors")
+	m := c.M
+	if m.Subject.Kind != subject.Compiled {
+		return
 	}
+	if m.Doc == nil {
+		return
+	}
+	h := section(m.Doc, 0, "contributors")
+	if h != nil && countEntries(sectionText(m.Doc, h)) > 0 {
+		return
+	}
+	pos := bodyStart(m)
+	msg := "COMPILED body has no \"## Contributors\" section."
+	if h != nil {
+		pos = headingPos(m, h)
+		msg = "COMPILED body lists no contributors."
+	}
+	c.report(m, pos, msg, "List every agent whose deltas were merged (table Agent | Delta Count | Items Added/Modified).", "contributors")
 }
 
 // sameLevelText is the text under h up to the next heading of h's level or
@@ -173,20 +233,22 @@ func checkCompiledArtifactPath(c *Ctx) {
 		id = c.T.Key
 	}
 	want := "artifacts/" + id + ".md"
-	for _, m := range compiledMsgs(c.T) {
-		if m.Doc == nil {
-			continue
-		}
-		v, s, e, ok := metaField(m.Body, "Artifact Path")
-		if !ok {
-			c.report(m, bodyStart(m), "COMPILED body has no \"**Artifact Path**:\" line.",
-				"Add a \"## Persistence\" section with \"- **Artifact Path**: `"+want+"`\".", "no artifact path")
-			continue
-		}
-		if strings.TrimPrefix(v, "./") != want {
-			c.report(m, m.BodyPos(s, e), fmt.Sprintf("Artifact path %q is not %q.", v, want),
-				"The persisted artifact lives at artifacts/{thread_id}.md.", "artifact path "+v)
-		}
+	m := c.M
+	if m.Subject.Kind != subject.Compiled {
+		return
+	}
+	if m.Doc == nil {
+		return
+	}
+	v, s, e, ok := metaField(m.Body, "Artifact Path")
+	if !ok {
+		c.report(m, bodyStart(m), "COMPILED body has no \"**Artifact Path**:\" line.",
+			"Add a \"## Persistence\" section with \"- **Artifact Path**: `"+want+"`\".", "no artifact path")
+		return
+	}
+	if strings.TrimPrefix(v, "./") != want {
+		c.report(m, m.BodyPos(s, e), fmt.Sprintf("Artifact path %q is not %q.", v, want),
+			"The persisted artifact lives at artifacts/{thread_id}.md.", "artifact path "+v)
 	}
 }
 
@@ -199,23 +261,25 @@ var compiledSections = map[string]struct {
 	"AP-008": {[]string{"validation status"}, "Validation Status", "Add Schema PASS/FAIL, linter counts and third-alternative presence."},
 }
 
-func checkCompiledSection(id string) threadCheck {
+func checkCompiledSection(id string) func(*Ctx) {
 	s := compiledSections[id]
 	return func(c *Ctx) {
-		for _, m := range compiledMsgs(c.T) {
-			if m.Doc == nil {
-				continue
-			}
-			h := section(m.Doc, 0, s.names...)
-			if h != nil && (id != "AP-006" || sameLevelText(m.Doc, h) != "") {
-				continue
-			}
-			msg := fmt.Sprintf("COMPILED body has no \"## %s\" section.", s.title)
-			if h != nil {
-				msg = fmt.Sprintf("COMPILED body's \"## %s\" section is empty.", s.title)
-			}
-			c.report(m, bodyStart(m), msg, s.hint, strings.ToLower(s.title))
+		m := c.M
+		if m.Subject.Kind != subject.Compiled {
+			return
 		}
+		if m.Doc == nil {
+			return
+		}
+		h := section(m.Doc, 0, s.names...)
+		if h != nil && (id != "AP-006" || sameLevelText(m.Doc, h) != "") {
+			return
+		}
+		msg := fmt.Sprintf("COMPILED body has no \"## %s\" section.", s.title)
+		if h != nil {
+			msg = fmt.Sprintf("COMPILED body's \"## %s\" section is empty.", s.title)
+		}
+		c.report(m, bodyStart(m), msg, s.hint, strings.ToLower(s.title))
 	}
 }
 

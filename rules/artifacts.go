@@ -41,63 +41,74 @@ func fileSession(file string) string {
 	return base
 }
 
-func checkArtifacts(results []ThreadResult, arts []ArtifactResult, e *Engine) []diag.Finding {
-	if len(arts) == 0 || (!e.on("AP-005") && !e.on("AP-010")) {
-		return nil
-	}
+// persistedThreads pairs each persisted markdown artifact with front matter
+// with its thread among the inputs, by session_id or else by file name.
+// Artifacts whose thread is not an input are left out: the rules that use
+// this compare a file with its mailbox thread.
+func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)) {
 	threads := map[string]*ThreadResult{}
-	for i := range results {
-		threads[results[i].ref.key] = &results[i]
-		if id := results[i].ref.threadID; id != "" {
-			threads[id] = &results[i]
+	for i := range b.Threads {
+		threads[b.Threads[i].ref.key] = &b.Threads[i]
+		if id := b.Threads[i].ref.threadID; id != "" {
+			threads[id] = &b.Threads[i]
 		}
 	}
-	var out []diag.Finding
-	for i := range arts {
-		p := arts[i].Parsed
+	for i := range b.Artifacts {
+		p := b.Artifacts[i].Parsed
 		if p == nil || p.FromJSON || !p.HasFrontMatter {
 			continue
 		}
-		// Both rules compare the file with its mailbox thread, so they apply
-		// only when that thread is among the inputs.
+		sid, _ := frontString(front(p, "session_id"))
+		tr := threads[sid]
+		if tr == nil {
+			tr = threads[fileSession(p.File)]
+		}
+		if tr != nil {
+			visit(p, tr)
+		}
+	}
+}
+
+// checkArtifactFileName (DR-002): the file is named after its session_id.
+func checkArtifactFileName(c *Ctx) {
+	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
 		base := fileSession(p.File)
 		sid := front(p, "session_id")
 		sidText, _ := frontString(sid)
-		tr := threads[sidText]
-		if tr == nil {
-			tr = threads[base]
+		if sidText == "" || sidText == base {
+			return
 		}
-		if tr == nil {
-			continue
-		}
-		id := base
-		if sidText != "" {
-			id = sidText
-			if e.on("AP-005") && sidText != base {
-				out = append(out, diag.Finding{Rule: "AP-005", Code: "AP-005", Severity: diag.Error,
-					Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
-					Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos.Normalize(), Thread: tr.ref.key,
-					Anchor: "artifact " + base + " session " + sidText})
-			}
-		}
+		c.emit(diag.Finding{
+			Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
+			Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos, Thread: tr.ref.key,
+			Anchor: "artifact " + base + " session " + sidText})
+	})
+}
+
+// checkFrontMatterVersion (AP-010): the front-matter version is the
+// thread's latest COMPILED version.
+func checkFrontMatterVersion(c *Ctx) {
+	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
 		ver := front(p, "version")
-		if tr == nil || !e.on("AP-010") || ver == nil {
-			continue
-		}
 		latest := tr.ref.latest
-		v, ok := frontVersion(p)
-		if latest == 0 || (ok && v == latest) {
-			continue
+		if ver == nil || latest == 0 {
+			return
+		}
+		if v, ok := frontVersion(p); ok && v == latest {
+			return
+		}
+		id, _ := frontString(front(p, "session_id"))
+		if id == "" {
+			id = fileSession(p.File)
 		}
 		verText, _ := frontString(ver)
 		pos := ver.Pos
 		if pos.Line == 0 {
 			pos = diag.Pos{File: p.File, Line: 1, Col: 1}
 		}
-		out = append(out, diag.Finding{Rule: "AP-010", Code: "AP-010", Severity: diag.Error,
+		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", verText, tr.ref.key, latest),
 			Hint:    fmt.Sprintf("Re-persist the artifact from v%d (brenner-ci check --fix --out DIR), or post the missing COMPILED message.", latest),
-			Pos:     pos.Normalize(), Thread: tr.ref.key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
-	}
-	return out
+			Pos:     pos, Thread: tr.ref.key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
+	})
 }

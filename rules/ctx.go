@@ -5,26 +5,64 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Ctx is what a thread check sees: the compiled thread and a way to report.
+// Ctx is what every check sees, whatever its scope, and how it reports.
+// The engine sets the fields the rule's scope needs:
+//
+//	message:  T and M (called once per message)
+//	thread:   T, and Persisted (the thread's persisted artifacts, for DR-001)
+//	artifact: P, Evidence
+//	batch:    Batch
 type Ctx struct {
-	T    *compile.Thread
-	meta *Meta
-	out  []diag.Finding
+	T         *compile.Thread
+	M         *compile.Msg
+	P         *artifact.Parsed
+	Evidence  *EvidencePack
+	Persisted []*artifact.Parsed
+	Batch     *Batch
+	// Thread is the thread key the findings belong to (the session id for
+	// an artifact).
+	Thread string
+	rule   *Rule
+	out    []diag.Finding
 }
 
-// report adds a finding of the current rule about message m at pos.
+// report adds a finding of the current rule about message m (nil: the
+// thread) at pos.
 func (c *Ctx) report(m *compile.Msg, pos diag.Pos, msg, hint, anchor string) *diag.Finding {
-	f := diag.Finding{Rule: c.meta.ID, Code: c.meta.Code, Severity: c.meta.Severity, Message: msg, Hint: hint,
-		Pos: pos.Normalize(), Thread: c.T.Key, Anchor: anchor}
+	f := c.reportAt(pos, msg, hint, anchor)
 	if m != nil {
 		f.MsgID = m.ID
 	}
-	c.out = append(c.out, f)
+	return f
+}
+
+// reportAt adds a finding of the current rule at pos; an artifact rule's
+// finding without a file or line is placed at the artifact's first line.
+func (c *Ctx) reportAt(pos diag.Pos, msg, hint, anchor string) *diag.Finding {
+	if c.P != nil {
+		if pos.File == "" {
+			pos.File = c.P.File
+		}
+		if pos.Line == 0 {
+			pos.Line = 1
+		}
+	}
+	c.out = append(c.out, diag.Finding{Rule: c.rule.ID, Code: c.rule.Code, Severity: c.rule.Severity, Message: msg,
+		Hint: hint, Pos: pos.Normalize(), Thread: c.Thread, Anchor: anchor})
 	return &c.out[len(c.out)-1]
+}
+
+// emit adds a finding built by a batch check; the rule id, code and
+// severity are the current rule's.
+func (c *Ctx) emit(f diag.Finding) {
+	f.Rule, f.Code, f.Severity = c.rule.ID, c.rule.Code, c.rule.Severity
+	f.Pos = f.Pos.Normalize()
+	c.out = append(c.out, f)
 }
 
 // section finds a heading by name: case-insensitive, ignoring a trailing

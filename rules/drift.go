@@ -8,28 +8,29 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var drRules = []Rule{
+	{ID: "DR-001", Name: "artifact-drift", Code: "ARTIFACT_DRIFT", Family: "DR", Severity: diag.Error, Scope: ScopeThread, Spec: "artifact_publish_spec_v0.1.md, Latest Artifact Pointer (dual-source truth)",
+		Short: "Persisted artifact matches its thread compiled at the same version.",
+		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, brenner-ci compiles the thread up to the artifact's front-matter version and compares item by item: items added or missing, changed fields, kill state. Hand edits that no delta explains make the two sources of truth disagree. The finding lists the differences and points at the first differing item.",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: Edited by hand after v1.",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: The claim as compiled at v1.",
+		Check: checkDrift},
+	{ID: "DR-002", Name: "artifact-file-name-mismatch", Code: "ARTIFACT_FILE_NAME_MISMATCH", Family: "DR", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; " + specTH + ", Artifact storage layout",
+		Short: "A persisted artifact's file name matches its session_id.",
+		Full:  "When a persisted artifact and its thread are both inputs, the file must be artifacts/<session_id>.md (or artifacts/<session_id>/artifact.md): tools find an artifact by its thread id. (This was part of AP-005, which checks the Artifact Path line of COMPILED bodies; the file check is a batch check of its own.)",
+		Bad:   "artifacts/cell-fate-v2.md:\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---", Good: "artifacts/RS-20251230-cell-fate.md:\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---",
+		Check: checkArtifactFileName},
+}
+
 // Persisted registers the persisted artifacts of the batch so that threads
 // checked afterwards are compared with them (DR-001). Call it before
 // CheckThread; results are keyed by session id.
-func (e *Engine) Persisted(arts []ArtifactResult) {
-	e.persisted = map[string][]*artifact.Parsed{}
-	for i := range arts {
-		p := arts[i].Parsed
-		if p == nil || p.Art == nil || p.FromJSON {
-			continue
-		}
-		id := artifactSession(p, p.File)
-		e.persisted[id] = append(e.persisted[id], p)
-	}
-}
-
 // frontVersion returns the front-matter version of a parsed artifact.
 func frontVersion(p *artifact.Parsed) (int, bool) {
 	for _, f := range p.Front {
@@ -46,14 +47,11 @@ func frontVersion(p *artifact.Parsed) (int, bool) {
 	return 0, false
 }
 
-// checkDrift compares t with its persisted artifacts.
-func (e *Engine) checkDrift(t *compile.Thread) []diag.Finding {
-	id := t.ThreadID
-	if id == "" {
-		id = t.Key
-	}
-	var out []diag.Finding
-	for _, p := range e.persisted[id] {
+// checkDrift compares a thread with its persisted artifacts (Ctx.Persisted).
+func checkDrift(c *Ctx) {
+	t := c.T
+	id := threadID(t)
+	for _, p := range c.Persisted {
 		v, ok := frontVersion(p)
 		if !ok {
 			continue // EM-/IM- rules report a missing version
@@ -86,12 +84,11 @@ func (e *Engine) checkDrift(t *compile.Thread) []diag.Finding {
 			more = fmt.Sprintf("; and %d more", len(shown)-8)
 			shown = shown[:8]
 		}
-		out = append(out, diag.Finding{Rule: "DR-001", Code: "ARTIFACT_DRIFT", Severity: diag.Error,
+		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Artifact %s differs from thread %s compiled at v%d: %s%s.", p.File, t.Key, v, strings.Join(shown, "; "), more),
 			Hint:    "Re-persist the artifact from the mailbox (brenner-ci check --fix --out DIR writes the recompiled file), or post the deltas that explain the edits.",
 			Pos:     pos.Normalize(), Thread: t.Key, Anchor: fmt.Sprintf("drift %s v%d %s", id, v, strings.Join(diffs, "|"))})
 	}
-	return out
 }
 
 // diffArtifacts lists item-level differences between the compiled artifact

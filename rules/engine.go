@@ -2,94 +2,146 @@ package rules
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"runtime/debug"
-	"sort"
 	"strings"
+
+	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 )
 
-// Engine runs the enabled rules on compiled threads and applies the
-// configuration: severities, ignores, per-path overrides and suppressions.
+// Engine runs the enabled rules, every scope through one context type (Ctx):
+// persisted artifacts, then threads (message and thread scopes), then the
+// batch. It produces raw findings and the comments that may hold
+// suppressions; the findings pipeline does everything after that.
 type Engine struct {
-	Config *config.Config
+	// enabled lists the rules not disabled everywhere, in registry order.
+	enabled []*Rule
+	on      map[string]bool
 	// persisted are the batch's persisted artifacts by session id (DR-001).
 	persisted map[string][]*artifact.Parsed
-	// enabled lists the rules not disabled globally, in registry order.
-	enabled []*Meta
 }
 
-// NewEngine returns an engine for cfg (nil: defaults).
+// NewEngine returns an engine for cfg (nil: defaults). A rule is skipped only
+// when the configuration turns it off for every path.
 func NewEngine(cfg *config.Config) *Engine {
-	e := &Engine{Config: cfg}
-	for _, m := range All() {
-		if cfg.Severity(m.ID, "", m.Severity) != diag.Off || hasOverride(cfg, m.ID) {
-			e.enabled = append(e.enabled, m)
+	e := &Engine{on: map[string]bool{}}
+	for _, r := range All() {
+		if !cfg.OffEverywhere(r.ID) {
+			e.enabled = append(e.enabled, r)
+			e.on[r.ID] = true
 		}
 	}
 	return e
 }
 
-func hasOverride(cfg *config.Config, id string) bool {
-	if cfg == nil {
-		return false
-	}
-	for _, o := range cfg.Override {
-		if _, ok := o.Rules[id]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-// Enabled returns the ids of the rules evaluated.
+// Enabled returns the ids of the rules evaluated, in registry order.
 func (e *Engine) Enabled() []string {
 	ids := make([]string, len(e.enabled))
-	for i, m := range e.enabled {
-		ids[i] = m.ID
+	for i, r := range e.enabled {
+		ids[i] = r.ID
 	}
 	return ids
 }
 
+// run calls a rule's check with c, turning a panic into an internal error.
+func (e *Engine) run(r *Rule, c *Ctx, where string, internal *[]string) {
+	c.rule = r
+	if msg := runSafely(func() { r.Check(c) }); msg != "" {
+		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", r.ID, where, msg))
+	}
+}
+
 // ThreadResult is what the engine keeps of a thread after checking it: a
-// summary, findings, and the little the batch rules need. Bodies are not kept.
+// summary, findings, comments, and the little the batch rules need. Bodies
+// are not kept.
 type ThreadResult struct {
 	Summary  diag.Thread
 	Findings []diag.Finding
+	Comments []diag.Comment
 	// Internal lists rule panics (internal errors) on this thread.
 	Internal []string
 	ref      refInfo
-	supp     []*suppression
 }
 
-// CheckThread runs every enabled thread rule on t.
+// CheckThread runs every enabled message and thread rule on t and passes on
+// the compiler's findings of enabled rules.
 func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 	r := ThreadResult{Summary: diag.Thread{
 		Key: t.Key, File: t.File(), Messages: len(t.Msgs), Blocks: t.Stats.Blocks, Valid: t.Stats.Valid,
 		Invalid: t.Stats.Invalid, Applied: t.Stats.Applied, Version: t.Version, Rules: e.Enabled(),
 	}}
-	r.Findings = append(r.Findings, t.Findings...)
-	for _, m := range e.enabled {
-		chk := checks[m.ID]
-		if chk == nil {
-			continue
+	for _, f := range t.Findings {
+		if e.on[f.Rule] || Lookup(f.Rule) == nil {
+			r.Findings = append(r.Findings, f)
 		}
-		c := &Ctx{T: t, meta: m}
-		if err := runSafely(func() { chk(c) }); err != "" {
-			r.Internal = append(r.Internal, fmt.Sprintf("rule %s panicked on thread %s: %s", m.ID, t.Key, err))
-			continue
+	}
+	c := &Ctx{T: t, Thread: t.Key, Persisted: e.persisted[threadID(t)]}
+	for _, rule := range e.enabled {
+		switch {
+		case rule.Check == nil:
+		case rule.Scope == ScopeMessage:
+			for _, m := range t.Msgs {
+				c.M = m
+				e.run(rule, c, "thread "+t.Key+" message "+m.ID, &r.Internal)
+			}
+			c.M = nil
+		case rule.Scope == ScopeThread:
+			e.run(rule, c, "thread "+t.Key, &r.Internal)
 		}
-		r.Findings = append(r.Findings, c.out...)
 	}
-	if len(e.persisted) > 0 && e.on("DR-001") {
-		r.Findings = append(r.Findings, e.checkDrift(t)...)
-	}
+	r.Findings = append(r.Findings, c.out...)
 	r.ref = collectRefs(t)
-	r.supp = inlineSuppressions(t)
+	r.Comments = messageComments(t)
 	return r
+}
+
+func threadID(t *compile.Thread) string {
+	if t.ThreadID != "" {
+		return t.ThreadID
+	}
+	return t.Key
+}
+
+// messageComments lists the HTML comments of every message body.
+func messageComments(t *compile.Thread) []diag.Comment {
+	var out []diag.Comment
+	for _, m := range t.Msgs {
+		if m.Doc == nil {
+			continue
+		}
+		for _, cm := range m.Doc.Comments {
+			from, to := nextBlock(m.Body, cm.End, m.Doc)
+			out = append(out, diag.Comment{Text: cm.Text, Pos: m.BodyPos(cm.Start, cm.End).Normalize(),
+				From: m.BodyPos(from, from), To: m.BodyPos(to, to), Thread: t.Key, MsgID: m.ID})
+		}
+	}
+	return out
+}
+
+// nextBlock returns the byte range of the markdown block after offset off:
+// a fenced block as a whole, otherwise up to the next blank line.
+func nextBlock(src string, off int, d *body.Doc) (int, int) {
+	i := off
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	for _, f := range d.Fences {
+		if f.Start >= off && f.Start <= i+1 {
+			return f.Start, f.End
+		}
+	}
+	if j := strings.Index(src[i:], "\n\n"); j >= 0 {
+		return i, i + j
+	}
+	return i, len(src)
 }
 
 func runSafely(f func()) (msg string) {
@@ -109,110 +161,273 @@ func runSafely(f func()) (msg string) {
 	return ""
 }
 
-// Result is the outcome of a whole run.
-type Result struct {
-	Findings      []diag.Finding // sorted
+// ArtifactResult is what the engine keeps of a checked artifact file.
+type ArtifactResult struct {
+	Summary  diag.Thread
+	Findings []diag.Finding
+	Comments []diag.Comment
+	Internal []string
+	// Parsed is kept for the batch rules (AP-010, DR-001, DR-002); its Src
+	// is dropped to bound memory.
+	Parsed *artifact.Parsed
+	// Skipped is true for markdown that is not an artifact.
+	Skipped bool
+}
+
+// looksLikeArtifact tells a persisted artifact from other markdown: front
+// matter with a session_id, one of the seven section headings, or the
+// evidence-pack layout's artifact.md name.
+func looksLikeArtifact(p *artifact.Parsed, path string) bool {
+	if front(p, "session_id") != nil {
+		return true
+	}
+	for _, s := range p.Sections {
+		if s.Section != "" {
+			return true
+		}
+	}
+	return strings.HasSuffix(path, "/artifact.md") || path == "artifact.md"
+}
+
+// CheckArtifact parses and lints one persisted artifact: a markdown file, or
+// a JSON artifact object when fromJSON is set.
+func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
+	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		r.Findings = append(r.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+			Message: fmt.Sprintf("Artifact %s could not be read: %v.", path, err), Pos: diag.Pos{File: path}, Anchor: "read " + path})
+		return r
+	}
+	var p *artifact.Parsed
+	if msg := runSafely(func() {
+		if fromJSON {
+			p = artifact.ParseJSONObject(src, path)
+		} else {
+			p = artifact.ParseMarkdown(src, path)
+		}
+	}); msg != "" {
+		r.Internal = append(r.Internal, fmt.Sprintf("parsing artifact %s panicked: %s", path, msg))
+		return r
+	}
+	if !fromJSON && !looksLikeArtifact(p, path) {
+		// Other markdown (a README, a kickoff pack kept beside the
+		// artifacts) is not linted as an artifact.
+		r.Skipped = true
+		return r
+	}
+	r.Findings = append(r.Findings, p.Findings...)
+	ev, evFinding := LoadEvidence(path)
+	if evFinding != nil {
+		r.Findings = append(r.Findings, *evFinding)
+	}
+	c := &Ctx{P: p, Evidence: ev, Thread: artifactSession(p, path)}
+	for _, rule := range e.enabled {
+		if rule.Scope == ScopeArtifact && rule.Check != nil {
+			r.Summary.Rules = append(r.Summary.Rules, rule.ID)
+			e.run(rule, c, "artifact "+path, &r.Internal)
+		}
+	}
+	r.Findings = append(r.Findings, c.out...)
+	if p.FromJSON {
+		// Positions point into the rendering; name the JSON file instead.
+		for i := range r.Findings {
+			if r.Findings[i].Pos.File == path {
+				r.Findings[i].Pos = diag.Pos{File: path, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+			}
+		}
+	} else {
+		r.Comments = artifactComments(p, c.Thread)
+	}
+	p.Src = nil
+	r.Parsed = p
+	return r
+}
+
+// artifactSession is the session id of an artifact: front matter session_id,
+// else the file name (artifacts/<id>.md or artifacts/<id>/artifact.md).
+func artifactSession(p *artifact.Parsed, path string) string {
+	if p != nil && p.Art != nil && p.Art.SessionID != "" {
+		return p.Art.SessionID
+	}
+	base := path[strings.LastIndex(path, "/")+1:]
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".md"), ".json")
+	if base == "artifact" {
+		dir := strings.TrimSuffix(path, "/"+path[strings.LastIndex(path, "/")+1:])
+		base = dir[strings.LastIndex(dir, "/")+1:]
+	}
+	return base
+}
+
+// artifactComments lists the HTML comments of an artifact outside code, as
+// CommonMark sees them (a comment inside a code fence is code, not a
+// directive). Files without "brenner-ci" are not parsed again.
+func artifactComments(p *artifact.Parsed, thread string) []diag.Comment {
+	if !strings.Contains(string(p.Src), "brenner-ci") {
+		return nil
+	}
+	src := string(p.Src)
+	d := body.Parse(src)
+	li := diag.NewLineIndex(p.Src)
+	out := make([]diag.Comment, 0, len(d.Comments))
+	for _, cm := range d.Comments {
+		from, to := nextBlock(src, cm.End, d)
+		out = append(out, diag.Comment{Text: cm.Text, Pos: li.Span(p.File, cm.Start, cm.End).Normalize(),
+			From: li.Span(p.File, from, from), To: li.Span(p.File, to, to), File: p.File, Thread: thread})
+	}
+	return out
+}
+
+// Batch is what batch rules see: every thread and artifact result of the run.
+type Batch struct {
+	Threads   []ThreadResult
+	Artifacts []ArtifactResult
+}
+
+// CheckBatch runs the batch rules.
+func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []string) {
+	c := &Ctx{Batch: b}
+	for _, rule := range e.enabled {
+		if rule.Scope == ScopeBatch && rule.Check != nil {
+			e.run(rule, c, "the batch", &internal)
+		}
+	}
+	return c.out, internal
+}
+
+// Output is the engine's raw result for a whole run: findings before the
+// findings pipeline (no configuration, suppression, order or de-duplication
+// applied yet), the comments that may suppress them, and run-level notes.
+type Output struct {
+	Findings      []diag.Finding
+	Comments      []diag.Comment
 	Threads       []diag.Thread
 	Notifications []diag.Notification
 	Internal      bool
 }
 
-// Finish runs the batch rules, applies configuration and suppressions,
-// sorts, and returns the run's findings. extra are findings from outside
-// threads (IN-001 …); arts are the persisted artifacts among the inputs.
-func (e *Engine) Finish(results []ThreadResult, arts []ArtifactResult, extra []diag.Finding) *Result {
-	res := &Result{}
-	var all []diag.Finding
-	all = append(all, extra...)
-	for i := range arts {
-		if arts[i].Skipped {
-			continue
-		}
-		res.Threads = append(res.Threads, arts[i].Summary)
-		all = append(all, arts[i].Findings...)
-		for _, msg := range arts[i].Internal {
-			res.Internal = true
-			res.Notifications = append(res.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
-		}
-	}
-	for i := range results {
-		res.Threads = append(res.Threads, results[i].Summary)
-		all = append(all, results[i].Findings...)
-		for _, msg := range results[i].Internal {
-			res.Internal = true
-			res.Notifications = append(res.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
-		}
-	}
-	if e.on("RF-001") || e.on("RF-002") {
-		all = append(all, checkReferences(results, e.on("RF-001"), e.on("RF-002"))...)
-	}
-	all = append(all, checkArtifacts(results, arts, e)...)
-
-	// Configuration: ignores, severities, disabled rules.
-	kept := all[:0]
-	for _, f := range all {
-		if e.Config.Ignored(f.Pos.File) {
-			continue
-		}
-		m := Lookup(f.Rule)
-		if m == nil {
-			kept = append(kept, f)
-			continue
-		}
-		sev := e.Config.Severity(f.Rule, f.Pos.File, f.Severity)
-		if sev == diag.Off {
-			continue
-		}
-		f.Severity = sev
-		kept = append(kept, f)
-	}
-	all = kept
-
-	// Suppressions (inline comments and config entries).
-	var supps []*suppression
-	for i := range results {
-		supps = append(supps, results[i].supp...)
-	}
-	for i := range arts {
-		supps = append(supps, arts[i].supp...)
-	}
-	supps = append(supps, configSuppressions(e.Config)...)
-	all = applySuppressions(all, supps)
-	all = append(all, suppressionFindings(supps, e)...)
-
-	sort.SliceStable(all, func(i, j int) bool { return diag.Less(&all[i], &all[j]) })
-	res.Findings = dedupe(all)
-	return res
+// RunOptions control a whole check run.
+type RunOptions struct {
+	Compile compile.Options
+	Jobs    int
+	// OnThread, when set, is called for every compiled thread inside the
+	// worker (concurrently), e.g. to render its artifact; its result is
+	// handed to Collect in thread order.
+	OnThread func(*compile.Thread) any
+	Collect  func(ref *mailbox.ThreadRef, v any)
 }
 
-func (e *Engine) on(id string) bool {
-	for _, m := range e.enabled {
-		if m.ID == id {
-			return true
-		}
+// Run checks a scanned batch: persisted artifacts first (so threads can be
+// compared with them), then every thread concurrently, then the batch rules.
+// Output order never depends on scheduling.
+func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Output {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
 	}
-	return false
-}
+	out := &Output{}
+	arts := e.checkArtifacts(b, jobs)
+	e.setPersisted(arts)
 
-// dedupe drops exact duplicates (same rule, position, message, thread,
-// message id) from a sorted slice.
-func dedupe(fs []diag.Finding) []diag.Finding {
-	out := fs[:0]
-	for i := range fs {
-		if i > 0 {
-			a, b := &fs[i-1], &fs[i]
-			if a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Thread == b.Thread && a.MsgID == b.MsgID {
-				continue
+	type res struct {
+		r ThreadResult
+		v any
+	}
+	var threads []ThreadResult
+	out.Findings = append(out.Findings, b.Findings...)
+	compile.Each(b, opt.Compile, jobs, func(t *compile.Thread) res {
+		o := res{r: e.CheckThread(t)}
+		if opt.OnThread != nil {
+			o.v = opt.OnThread(t)
+		}
+		return o
+	}, func(ref *mailbox.ThreadRef, o res, err error) {
+		if err != nil {
+			if ie, ok := err.(*compile.InternalError); ok {
+				out.internal(fmt.Sprintf("thread %s: %v", ref.Key, ie.Value))
+				return
 			}
+			out.Findings = append(out.Findings, compile.LoadError(ref, err))
+			return
 		}
-		out = append(out, fs[i])
+		threads = append(threads, o.r)
+		if opt.Collect != nil {
+			opt.Collect(ref, o.v)
+		}
+	})
+	for i := range arts {
+		if !arts[i].Skipped {
+			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)
+		}
+	}
+	for i := range threads {
+		out.add(threads[i].Summary, threads[i].Findings, threads[i].Comments, threads[i].Internal)
+	}
+	fs, internal := e.CheckBatch(&Batch{Threads: threads, Artifacts: arts})
+	out.Findings = append(out.Findings, fs...)
+	for _, msg := range internal {
+		out.internal(msg)
 	}
 	return out
 }
 
-func posLE(a, b diag.Pos) bool {
-	if a.Line != b.Line {
-		return a.Line < b.Line
+func (o *Output) add(t diag.Thread, fs []diag.Finding, cs []diag.Comment, internal []string) {
+	o.Threads = append(o.Threads, t)
+	o.Findings = append(o.Findings, fs...)
+	o.Comments = append(o.Comments, cs...)
+	for _, msg := range internal {
+		o.internal(msg)
 	}
-	return a.Col <= b.Col
 }
+
+func (o *Output) internal(msg string) {
+	o.Internal = true
+	o.Notifications = append(o.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
+}
+
+// checkArtifacts checks the persisted artifacts concurrently. A parsed
+// artifact is kept whole only when its thread is in the batch (DR-001
+// compares them); otherwise only its front matter is kept, so that a nightly
+// audit of many artifacts stays small.
+func (e *Engine) checkArtifacts(b *mailbox.Batch, jobs int) []ArtifactResult {
+	type artIn struct {
+		path string
+		json bool
+	}
+	var ins []artIn
+	for _, p := range b.Markdown {
+		ins = append(ins, artIn{p, false})
+	}
+	for _, p := range b.ArtifactJSON {
+		ins = append(ins, artIn{p, true})
+	}
+	threadIDs := make(map[string]bool, len(b.Threads))
+	for _, t := range b.Threads {
+		threadIDs[t.Key] = true
+	}
+	return iter.Mapper[artIn, ArtifactResult]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) ArtifactResult {
+		r := e.CheckArtifact(in.path, in.json)
+		if p := r.Parsed; p != nil && !threadIDs[artifactSession(p, p.File)] {
+			r.Parsed = &artifact.Parsed{File: p.File, FromJSON: p.FromJSON, Origin: p.Origin,
+				HasFrontMatter: p.HasFrontMatter, FrontPos: p.FrontPos, Front: p.Front}
+		}
+		return r
+	})
+}
+
+// setPersisted indexes the batch's persisted artifacts by session id.
+func (e *Engine) setPersisted(arts []ArtifactResult) {
+	e.persisted = map[string][]*artifact.Parsed{}
+	for i := range arts {
+		p := arts[i].Parsed
+		if p == nil || p.Art == nil || p.FromJSON {
+			continue
+		}
+		id := artifactSession(p, p.File)
+		e.persisted[id] = append(e.persisted[id], p)
+	}
+}
+
+// MessageComments lists the HTML comments of every message body of t, for
+// the findings pipeline's suppress stage (compile runs the pipeline too).
+func MessageComments(t *compile.Thread) []diag.Comment { return messageComments(t) }

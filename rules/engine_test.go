@@ -12,9 +12,10 @@ import (
 // TestPanickingRuleIsIsolated: a rule that panics becomes an internal-error
 // notification; the other rules and threads still report.
 func TestPanickingRuleIsIsolated(t *testing.T) {
-	saved := checks["MB-002"]
-	checks["MB-002"] = func(c *Ctx) { panic("boom") }
-	defer func() { checks["MB-002"] = saved }()
+	r := Lookup("MB-002")
+	saved := r.Check
+	r.Check = func(c *Ctx) { panic("boom") }
+	defer func() { r.Check = saved }()
 
 	demo := filepath.Join(testutil.ModuleRoot(t), "testdata", "demo", "mailbox")
 	batch, err := mailbox.Scan([]string{demo}, mailbox.ScanOptions{})

@@ -14,6 +14,13 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
+// renamed maps the generator's fault keys to the ids brenner-ci reports
+// them under where brenner-ci splits a generator rule id in two (one id,
+// one severity).
+var renamed = map[string]string{
+	"UNKNOWN_SESSION_REFERENCE": "RF-004", // RF-001 is a missing item in a session that is an input
+}
+
 type manifest struct {
 	Threads []struct {
 		ThreadID string `json:"thread_id"`
@@ -80,6 +87,9 @@ func TestInjectedFaults(t *testing.T) {
 				}
 				for _, fl := range th.Faults {
 					faults++
+					if id, ok := renamed[fl.Key]; ok {
+						fl.Rule = id
+					}
 					msgID := fmt.Sprint(fl.MessageID)
 					found := false
 					for _, f := range got {

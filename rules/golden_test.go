@@ -11,13 +11,14 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/rules")
 
 // check runs the whole pipeline (ingest, compile, rules) on paths.
-func check(t testing.TB, cfg *config.Config, paths ...string) *rules.Result {
+func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
 	t.Helper()
 	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: 2})
 	if err != nil {
@@ -32,11 +33,11 @@ func check(t testing.TB, cfg *config.Config, paths ...string) *rules.Result {
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}
-	return res
+	return pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
 }
 
 // lines renders the findings of rule id, with paths relative to dir.
-func lines(res *rules.Result, id, dir string) string {
+func lines(res *pipeline.Result, id, dir string) string {
 	var out []string
 	prefix := filepath.ToSlash(dir) + "/"
 	for i := range res.Findings {
@@ -58,7 +59,7 @@ func loadCfg(t *testing.T, dir string) *config.Config {
 	if _, err := os.Stat(p); err != nil {
 		return nil
 	}
-	cfg, err := config.Load(p, func(id string) bool { return rules.Lookup(id) != nil })
+	cfg, err := config.Load(p, rules.Known)
 	if err != nil {
 		t.Fatal(err)
 	}

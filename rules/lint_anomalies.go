@@ -9,13 +9,47 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-func checkAnomalySection(c *ACtx) {
+var anomalyRules = []Rule{
+	{ID: "EX-001", Name: "anomaly-register-missing", Code: "ANOMALY_REGISTER_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Anomaly Register (X)",
+		Short: "The anomaly register section is present, even when empty.",
+		Full:  "Section 6 must exist even with no anomalies, so that \"nothing conflicts\" is a visible statement. (ES-001 leaves this section to this rule.)",
+		Bad:   "## 5. Assumption Ledger\n…\n\n## 7. Adversarial Critique\n…\n",
+		Good:  "## 5. Assumption Ledger\n…\n\n## 6. Anomaly Register\n\n" + "**None registered**: No observations currently conflict with the framing.\n\n## 7. Adversarial Critique\n…\n",
+		Check: checkAnomalySection},
+	{ID: "EX-002", Name: "anomaly-empty-state-implicit", Code: "ANOMALY_EMPTY_STATE_IMPLICIT", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Anomaly Register (X)",
+		Short: "An anomaly register without active anomalies says \"None registered\".",
+		Full:  "With no active anomaly the section must say \"None registered\" explicitly (the schema's \"**None registered**: …\" line, or upstream's \"None registered.\"); other wording (\"*No anomalies registered in this pilot.*\") or an empty section is reported.",
+		Bad:   "## 6. Anomaly Register\n\n*No anomalies registered in this pilot session.*\n",
+		Good:  "## 6. Anomaly Register\n\n**None registered**: No observations currently conflict with the framing.\n",
+		Check: checkAnomalyEmptyState},
+	{ID: "WX-001", Name: "anomaly-observation-missing", Code: "ANOMALY_OBSERVATION_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Anomaly Register (X)",
+		Short: "Every active anomaly has an **Observation**.",
+		Full:  "Each anomaly states the specific observation that does not fit, as \"**Observation**: …\".",
+		Bad:   "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Conflicts with**: H2\n",
+		Good:  "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n",
+		Check: checkAnomalyObservation},
+	{ID: "WX-002", Name: "anomaly-conflicts-missing", Code: "ANOMALY_CONFLICTS_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Anomaly Register (X)",
+		Short: "Every active anomaly says what it conflicts with.",
+		Full:  "\"**Conflicts with**:\" names the hypotheses or assumptions the anomaly challenges.",
+		Bad:   "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n",
+		Good:  "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n",
+		Check: checkAnomalyConflicts},
+	{ID: "IX-001", Name: "anomaly-quarantine-status-missing", Code: "ANOMALY_QUARANTINE_STATUS_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Anomaly Register (X)",
+		Short: "Every active anomaly has a quarantine status: active, resolved or deferred.",
+		Full:  "\"**Quarantine status**:\" starts with active, resolved or deferred.",
+		Bad:   "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n",
+		Good:  "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Quarantine status**: active\n",
+		Check: checkAnomalyQuarantine},
+}
+
+func checkAnomalySection(c *Ctx) {
 	if alSection(c.P, delta.AnomalyRegister) != nil {
 		return
 	}
-	c.report(alMissingPos(c.P, delta.AnomalyRegister), "The artifact has no \"6. Anomaly Register\" section.",
+	c.reportAt(alMissingPos(c.P, delta.AnomalyRegister), "The artifact has no \"6. Anomaly Register\" section.",
 		"Add \"## 6. Anomaly Register\"; when nothing conflicts with the framing, write \"**None registered**: No observations currently conflict with the framing.\"",
 		c.anchor(delta.AnomalyRegister))
 }
@@ -32,7 +66,7 @@ func alSectionBody(p *artifact.Parsed, sec *artifact.ParsedSection) string {
 	return ""
 }
 
-func checkAnomalyEmptyState(c *ACtx) {
+func checkAnomalyEmptyState(c *Ctx) {
 	sec := alSection(c.P, delta.AnomalyRegister)
 	if sec == nil {
 		return
@@ -60,16 +94,16 @@ func checkAnomalyEmptyState(c *ACtx) {
 	default:
 		msg = "The anomaly register is empty and does not say \"None registered\"."
 	}
-	c.report(sec.Pos, msg, hint, c.anchor("none registered"))
+	c.reportAt(sec.Pos, msg, hint, c.anchor("none registered"))
 }
 
-func checkAnomalyObservation(c *ACtx) {
+func checkAnomalyObservation(c *Ctx) {
 	for _, it := range alActive(c.P, delta.AnomalyRegister) {
 		alRequire(c, it, "observation", "Observation", "Add \"**Observation**:\" with the specific observation that does not fit the framing.")
 	}
 }
 
-func checkAnomalyConflicts(c *ACtx) {
+func checkAnomalyConflicts(c *Ctx) {
 	for _, it := range alActive(c.P, delta.AnomalyRegister) {
 		alRequire(c, it, "conflicts_with", "Conflicts with", "Add \"**Conflicts with**:\" naming the hypotheses or assumptions (H1, A2 …) the anomaly challenges.")
 	}
@@ -77,14 +111,14 @@ func checkAnomalyConflicts(c *ACtx) {
 
 var alQuarantine = map[string]bool{"active": true, "resolved": true, "deferred": true}
 
-func checkAnomalyQuarantine(c *ACtx) {
+func checkAnomalyQuarantine(c *Ctx) {
 	for _, it := range alActive(c.P, delta.AnomalyRegister) {
 		f := alRequire(c, it, "status", "Quarantine status", "Add \"**Quarantine status**:\" active, resolved or deferred.", "Quarantine status")
 		if f == nil {
 			continue
 		}
 		if v := alText(f); !alQuarantine[alFirstWord(v)] {
-			c.report(alFieldPos(it, f), fmt.Sprintf("%s's quarantine status %q is not active, resolved or deferred.", alName(it), alClip(v, 40)),
+			c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s's quarantine status %q is not active, resolved or deferred.", alName(it), alClip(v, 40)),
 				"Start the quarantine status with active, resolved or deferred.", c.anchor(alKey(it), "value"))
 		}
 	}

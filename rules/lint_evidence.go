@@ -8,7 +8,36 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
+
+var evidenceRules = []Rule{
+	{ID: "EV-001", Name: "evidence-citation-unresolved", Code: "EVIDENCE_CITATION_UNRESOLVED", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Anchor Scheme",
+		Short: "Every EV-nnn / EV-nnn#En citation resolves in the sibling evidence pack.",
+		Full:  "An evidence citation anywhere in the artifact (anchors, text, tables) must name a record, and an excerpt anchor of that record, in the session's evidence pack: artifacts/<id>/evidence.json beside artifact.md, or artifacts/<id>/evidence.json for artifacts/<id>.md. Without a pack, every citation is reported as unresolvable: the schema says such a statement is only an inference. Each distinct citation is reported once, at its first use.",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: PAR polarity\n**Claim**: PAR proteins segregate fate determinants.\n**Anchors**: EV-004#E2\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: PAR polarity\n**Claim**: [inference] PAR proteins segregate fate determinants.\n**Anchors**: inference\n",
+		Check: checkEvidenceCitations},
+	{ID: "EV-002", Name: "evidence-pack-unreadable", Code: "EVIDENCE_PACK_UNREADABLE", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Evidence Record Schema",
+		Short: "The sibling evidence.json can be read: strict JSON with a records array.",
+		Full:  "An evidence pack that cannot be read, is not strict JSON (reported at the line and column of the error), is not an object or has no records array cannot resolve any citation; its citations are then not reported by EV-001.",
+		Bad:   "{\n  \"version\": \"0.1\",\n  \"thread_id\": \"RS-20251230-cell-fate\",\n  \"records\": [\n    {\"id\": \"EV-001\", \"excerpts\": [],},\n  ]\n}\n",
+		Good:  "{\n  \"version\": \"0.1\",\n  \"thread_id\": \"RS-20251230-cell-fate\",\n  \"records\": [\n    {\"id\": \"EV-001\", \"excerpts\": []}\n  ]\n}\n",
+		Check: checkEvidenceProblems("EV-002")},
+	{ID: "EV-003", Name: "evidence-pack-invalid", Code: "EVIDENCE_PACK_INVALID", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Validation Rules",
+		Short: "The evidence pack follows its validation rules.",
+		Full:  "The pack's error rules (evidence_pack_v0.1.md, Validation Rules): a version string; record ids EV-NNN, unique; excerpt anchors E<n>, unique within a record; every record has id, type, title, source, relevance, key_findings, verified and excerpts with their JSON types. The pack's thread_id must also be the artifact's session (a pack belongs to exactly one session).",
+		Bad:   "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-1\", \"type\": \"paper\", \"title\": \"Asymmetric divisions\", \"source\": \"doi:10.1146/x\", \"relevance\": \"PAR polarity\", \"key_findings\": [], \"verified\": true, \"excerpts\": [{\"anchor\": \"1\", \"text\": \"…\"}]}]}",
+		Good:  "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"paper\", \"title\": \"Asymmetric divisions\", \"source\": \"doi:10.1146/x\", \"relevance\": \"PAR polarity\", \"key_findings\": [], \"verified\": true, \"excerpts\": [{\"anchor\": \"E1\", \"text\": \"…\"}]}]}",
+		Check: checkEvidenceProblems("EV-003")},
+	{ID: "EV-004", Name: "evidence-unverified", Code: "EVIDENCE_UNVERIFIED", Family: "EV", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specEV + ", Validation Rules (Warnings)",
+		Short: "Cited evidence records are verified.",
+		Full:  "The pack's warning rule \"unverified evidence referenced in artifact\": a cited record whose \"verified\" is not true is reported once, at its first citation.",
+		Bad:   "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"dataset\", \"title\": \"WormBase lineage\", \"source\": \"https://wormbase.org\", \"relevance\": \"Lineage\", \"key_findings\": [], \"verified\": false, \"excerpts\": []}]}",
+		Good:  "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"dataset\", \"title\": \"WormBase lineage\", \"source\": \"https://wormbase.org\", \"relevance\": \"Lineage\", \"key_findings\": [], \"verified\": true, \"verification_notes\": \"Checked against Sulston 1983\", \"excerpts\": []}]}",
+		Check: checkUnverifiedEvidence},
+}
 
 // alCitation is one distinct EV citation of the artifact.
 type alCitation struct {
@@ -18,7 +47,7 @@ type alCitation struct {
 }
 
 // alCitations returns the artifact's distinct EV citations in order.
-func alCitations(c *ACtx) []*alCitation {
+func alCitations(c *Ctx) []*alCitation {
 	var out []*alCitation
 	by := map[string]*alCitation{}
 	for _, m := range alScan(c.P, alEvidenceRE) {
@@ -41,7 +70,7 @@ func alTimes(n int) string {
 	return fmt.Sprintf(" (cited %d times)", n)
 }
 
-func checkEvidenceCitations(c *ACtx) {
+func checkEvidenceCitations(c *Ctx) {
 	if len(c.P.Src) == 0 || c.Evidence != nil && c.Evidence.Unusable {
 		return
 	}
@@ -50,7 +79,7 @@ func checkEvidenceCitations(c *ACtx) {
 	for _, ci := range alCitations(c) {
 		pos := li.Span(c.P.File, ci.First.Start, ci.First.End)
 		if ev == nil {
-			c.report(pos, fmt.Sprintf("Citation %s cannot be resolved: the artifact has no evidence pack%s.", ci.Ref, alTimes(ci.Count)),
+			c.reportAt(pos, fmt.Sprintf("Citation %s cannot be resolved: the artifact has no evidence pack%s.", ci.Ref, alTimes(ci.Count)),
 				fmt.Sprintf("Add the evidence pack %s with this record, or mark the statement [inference]: an unresolved EV citation is only an inference (artifact_schema_v0.1.md).", EvidencePath(c.P.File)),
 				c.anchor(alWhere(c.P, ci.First.Start), ci.Ref))
 			continue
@@ -61,7 +90,7 @@ func checkEvidenceCitations(c *ACtx) {
 			if alt := alSameNumber(ev, ci.Record); alt != "" {
 				hint = fmt.Sprintf("Did you mean %s? Record ids are written exactly as in %s.", alt, ev.File)
 			}
-			c.report(pos, fmt.Sprintf("Citation %s names no record of the evidence pack%s.", ci.Ref, alTimes(ci.Count)), hint, c.anchor(alWhere(c.P, ci.First.Start), ci.Ref))
+			c.reportAt(pos, fmt.Sprintf("Citation %s names no record of the evidence pack%s.", ci.Ref, alTimes(ci.Count)), hint, c.anchor(alWhere(c.P, ci.First.Start), ci.Ref))
 			continue
 		}
 		if ci.Excerpt != "" && !excerpts[ci.Excerpt] {
@@ -74,7 +103,7 @@ func checkEvidenceCitations(c *ACtx) {
 				alSortIDs(have)
 				hint = fmt.Sprintf("Cite one of its excerpts (%s), or add the excerpt to %s.", alList(have), ev.File)
 			}
-			c.report(pos, fmt.Sprintf("Citation %s names no excerpt of record %s in the evidence pack%s.", ci.Ref, ci.Record, alTimes(ci.Count)), hint, c.anchor(alWhere(c.P, ci.First.Start), ci.Ref))
+			c.reportAt(pos, fmt.Sprintf("Citation %s names no excerpt of record %s in the evidence pack%s.", ci.Ref, ci.Record, alTimes(ci.Count)), hint, c.anchor(alWhere(c.P, ci.First.Start), ci.Ref))
 		}
 	}
 }
@@ -111,26 +140,26 @@ func alSortIDs(ids []string) {
 	}
 }
 
-func checkEvidenceProblems(rule string) artifactCheck {
-	return func(c *ACtx) {
+func checkEvidenceProblems(rule string) func(*Ctx) {
+	return func(c *Ctx) {
 		if c.Evidence == nil {
 			return
 		}
 		for _, pr := range c.Evidence.Problems {
 			if pr.Rule == rule {
-				c.report(pr.Pos, pr.Message, pr.Hint, pr.Anchor)
+				c.reportAt(pr.Pos, pr.Message, pr.Hint, pr.Anchor)
 			}
 		}
 		if rule != "EV-003" || c.Evidence.Unusable || c.Evidence.ThreadID == "" || c.Thread == "" || c.Evidence.ThreadID == c.Thread {
 			return
 		}
-		c.report(c.Evidence.ThreadPos, fmt.Sprintf("Evidence pack thread_id %q does not match the artifact's session %q.", c.Evidence.ThreadID, c.Thread),
+		c.reportAt(c.Evidence.ThreadPos, fmt.Sprintf("Evidence pack thread_id %q does not match the artifact's session %q.", c.Evidence.ThreadID, c.Thread),
 			"An evidence pack belongs to exactly one session: set thread_id to the artifact's session id, or move the pack beside its own artifact.",
 			c.anchor("thread_id", c.Evidence.ThreadID))
 	}
 }
 
-func checkUnverifiedEvidence(c *ACtx) {
+func checkUnverifiedEvidence(c *Ctx) {
 	ev := c.Evidence
 	if len(c.P.Src) == 0 || ev == nil || ev.Unusable {
 		return
@@ -145,7 +174,7 @@ func checkUnverifiedEvidence(c *ACtx) {
 			continue // EV-001
 		}
 		seen[ci.Record] = true
-		c.report(li.Span(c.P.File, ci.First.Start, ci.First.End), fmt.Sprintf("Citation %s rests on record %s, which the evidence pack does not mark verified.", ci.Ref, ci.Record),
+		c.reportAt(li.Span(c.P.File, ci.First.Start, ci.First.End), fmt.Sprintf("Citation %s rests on record %s, which the evidence pack does not mark verified.", ci.Ref, ci.Record),
 			fmt.Sprintf("Verify the source and set \"verified\": true with verification_notes in %s, or mark the statements resting on it [inference].", ev.File),
 			c.anchor(ci.Record))
 	}

@@ -12,24 +12,14 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
-// parserReady reports whether artifact.ParseMarkdown reads sections (it is
-// a stub until the parser lands).
-func parserReady() bool {
-	p := artifact.ParseMarkdown([]byte("## 1. Research Thread\n\n**RT**: Why?\n"), "x.md")
-	return p != nil && len(p.Sections) == 1
-}
-
 // TestArtifactRuleExamples: every artifact rule's Bad example triggers it
 // and its Good example does not, parsed by the real parser, so the help
 // text cannot drift from the checks. EV-002…EV-004 examples are
 // evidence.json contents, placed beside an artifact citing EV-001.
 func TestArtifactRuleExamples(t *testing.T) {
-	if !parserReady() {
-		t.Skip("the markdown parser is not available yet")
-	}
 	n := 0
 	for _, m := range All() {
-		if m.Source != srcArt {
+		if m.Scope != ScopeArtifact {
 			continue
 		}
 		n++
@@ -67,9 +57,6 @@ func TestArtifactRuleExamples(t *testing.T) {
 // panicking on truncated and line-shuffled versions of the fixtures and of
 // the corpus artifacts (the parser gives partial Parsed values).
 func TestArtifactRulesOnMangledInputs(t *testing.T) {
-	if !parserReady() {
-		t.Skip("the markdown parser is not available yet")
-	}
 	var files []string
 	for _, pat := range []string{"../testdata/rules/E[SHPX]-00[1-3]/*/artifacts/*.md", "../testdata/rules/EV-001/*/artifacts/*/*.md"} {
 		m, _ := filepath.Glob(pat)
@@ -94,7 +81,7 @@ func TestArtifactRulesOnMangledInputs(t *testing.T) {
 						t.Fatalf("%s panicked on %s: %v\n%s", id, name, r, src)
 					}
 				}()
-				chk(&ACtx{P: p, Thread: "RS-20260310-x", meta: Lookup(id)})
+				chk(&Ctx{P: p, Thread: "RS-20260310-x", rule: Lookup(id)})
 			}()
 		}
 	}

@@ -10,9 +10,61 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-func alHypCount(c *ACtx) (active, killed int, ok bool) {
+var hypothesisRules = []Rule{
+	{ID: "EH-001", Name: "too-few-hypotheses", Code: "TOO_FEW_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "The hypothesis slate has at least 3 active hypotheses.",
+		Full:  "At least two candidate explanations plus a third alternative: 3 active (non-killed) hypotheses. Every item of the section counts, whatever its id (ES-003 reports a malformed id).",
+		Bad:   "## 2. Hypothesis Slate\n\n" + exH1 + "\n" + exH3,
+		Good:  exHyps,
+		Check: checkMinHypotheses},
+	{ID: "EH-002", Name: "too-many-hypotheses", Code: "TOO_MANY_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "The hypothesis slate has at most 6 active hypotheses.",
+		Full:  "At most five candidates plus a third alternative: more than 6 active hypotheses dilute the discriminative tests. Kill the weakest (killed hypotheses do not count).",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: A\n### H2: B\n### H3: C\n### H4: D\n### H5: E\n### H6: F\n### H7: Third Alternative\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: A\n### H2: B\n### H3: C\n### H4: D\n### H5: E\n### ~~H6: F~~ [KILLED]\n### H7: Third Alternative\n",
+		Check: checkMaxHypotheses},
+	{ID: "EH-003", Name: "no-third-alternative-label", Code: "NO_THIRD_ALTERNATIVE_LABEL", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "An active hypothesis is labeled \"Third Alternative\".",
+		Full:  "The slate must include a third alternative (both/all others wrong, or the question misspecified), found by the spec's pattern /third\\s+alternative/i in a hypothesis heading, or by the third_alternative flag (a \"**Third alternative**: true\" field, as upstream's renderer writes it). A killed third alternative does not count." + divergeArt,
+		Bad:   "## 2. Hypothesis Slate\n\n" + exH1 + "\n" + exH2 + "\n### H3: Neither\n**Claim**: The dichotomy is false.\n",
+		Good:  exHyps,
+		Check: checkThirdAlternative},
+	{ID: "EH-004", Name: "hypothesis-claim-missing", Code: "HYPOTHESIS_CLAIM_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "Every active hypothesis has a **Claim**.",
+		Full:  "Each hypothesis states its claim in one sentence as \"**Claim**: …\". A \"**Statement**:\" field is reported as a non-standard label; an empty claim is reported too.",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Statement**: Fate follows division history.\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
+		Check: checkHypothesisClaim},
+	{ID: "WH-001", Name: "hypothesis-anchors-missing", Code: "HYPOTHESIS_ANCHORS_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "Every active hypothesis has **Anchors**.",
+		Full:  "Each hypothesis cites its provenance in \"**Anchors**:\": transcript sections (§n), evidence records (EV-nnn), or \"inference\".",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n**Anchors**: §161\n",
+		Check: checkHypothesisAnchors},
+	{ID: "WH-002", Name: "anchors-format", Code: "ANCHORS_FORMAT", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H); artifact_schema_v0.1.md, Anchors Field Contract",
+		Short: "Hypothesis anchors use the §n / EV-nnn format or \"inference\".",
+		Full:  "A hypothesis's Anchors value is a comma-separated list of §n, §n-m, §n-§m, EV-nnn or EV-nnn#En, each optionally followed by [inference] (the spec's \"[inference] from §n\", [axiomatic] and [external: source] markers are accepted too), or the literal inference alone. Quotes and notes inside the Anchors value (§150 (\"…\")) and a bare \"inference\" mixed into a list (§230, inference: write §230 [inference]) are reported. Anchors of other sections are checked by WP-P01." + divergeArt,
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Role separation helps\n**Claim**: Roles reduce errors.\n**Anchors**: §230, §105, inference\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Role separation helps\n**Claim**: Roles reduce errors.\n**Anchors**: §230, §105 [inference]\n",
+		Check: checkAnchorFormat},
+	{ID: "WH-003", Name: "inference-not-labeled", Code: "INFERENCE_NOT_LABELED", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "A hypothesis anchored only by \"inference\" is labeled [inference].",
+		Full:  "When a hypothesis's Anchors is the literal inference, its block must say [inference] somewhere (usually at the start of the claim) so that readers do not take it for a Brenner quote.",
+		Bad:   "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: One prompt does as well as three roles.\n**Anchors**: inference\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: inference\n",
+		Check: checkInferenceLabel},
+	{ID: "IH-001", Name: "hypothesis-mechanism-missing", Code: "HYPOTHESIS_MECHANISM_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
+		Short: "Every active hypothesis has a **Mechanism**.",
+		Full:  "Each hypothesis should say how it would work. The schema's third-alternative format has \"**How this could be true**:\" instead, which is accepted for any hypothesis." + divergeArt,
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n**Mechanism**: Determinants are partitioned at each division.\n",
+		Check: checkHypothesisMechanism},
+}
+
+func alHypCount(c *Ctx) (active, killed int, ok bool) {
 	if alSection(c.P, delta.HypothesisSlate) == nil {
 		return 0, 0, false
 	}
@@ -28,7 +80,7 @@ func alHypCount(c *ACtx) (active, killed int, ok bool) {
 
 // alMinimum reports a section with fewer than min active items (killed
 // items are counted in the message but not toward the minimum).
-func alMinimum(c *ACtx, section string, min int, phrase, one, many, hint string) {
+func alMinimum(c *Ctx, section string, min int, phrase, one, many, hint string) {
 	sec := alSection(c.P, section)
 	if sec == nil {
 		return
@@ -44,7 +96,7 @@ func alMinimum(c *ACtx, section string, min int, phrase, one, many, hint string)
 	if n >= min {
 		return
 	}
-	c.report(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, one, many), alKilledNote(killed), min),
+	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, one, many), alKilledNote(killed), min),
 		hint, c.anchor("count"))
 }
 
@@ -55,27 +107,27 @@ func alKilledNote(killed int) string {
 	return fmt.Sprintf(" (and %d killed)", killed)
 }
 
-func checkMinHypotheses(c *ACtx) {
+func checkMinHypotheses(c *Ctx) {
 	n, killed, ok := alHypCount(c)
 	if !ok || n >= 3 {
 		return
 	}
-	c.report(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
+	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
 		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is 3.", n, alPlural(n, "hypothesis", "hypotheses"), alKilledNote(killed)),
 		"Add candidate explanations until there are at least two plus a third alternative (artifact_schema_v0.1.md §2).", c.anchor("count"))
 }
 
-func checkMaxHypotheses(c *ACtx) {
+func checkMaxHypotheses(c *Ctx) {
 	n, _, ok := alHypCount(c)
 	if !ok || n <= 6 {
 		return
 	}
-	c.report(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
+	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
 		fmt.Sprintf("The hypothesis slate has %d active hypotheses; the maximum is 6.", n),
 		"Kill the weakest hypotheses (strike them through with a reason) until at most five remain beside the third alternative.", c.anchor("count"))
 }
 
-func checkThirdAlternative(c *ACtx) {
+func checkThirdAlternative(c *Ctx) {
 	sec := alSection(c.P, delta.HypothesisSlate)
 	if sec == nil {
 		return
@@ -93,18 +145,18 @@ func checkThirdAlternative(c *ACtx) {
 	if len(killed) > 0 {
 		msg = fmt.Sprintf("No active hypothesis is labeled \"Third Alternative\": %s, the third alternative, is killed.", alList(killed))
 	}
-	c.report(sec.Pos, msg,
+	c.reportAt(sec.Pos, msg,
 		"Add a hypothesis headed \"### Hn: Third Alternative\" (both/all others wrong, or the question misspecified) with **Claim** and **How this could be true**.",
 		c.anchor("third alternative"))
 }
 
-func checkHypothesisClaim(c *ACtx) {
+func checkHypothesisClaim(c *Ctx) {
 	for _, it := range alActive(c.P, delta.HypothesisSlate) {
 		alRequire(c, it, "claim", "Claim", "Add \"**Claim**:\" with the hypothesis in one sentence.")
 	}
 }
 
-func checkHypothesisAnchors(c *ACtx) {
+func checkHypothesisAnchors(c *Ctx) {
 	for _, it := range alActive(c.P, delta.HypothesisSlate) {
 		alRequire(c, it, "anchors", "Anchors",
 			"Add \"**Anchors**:\" with the transcript sections (§n) or evidence records (EV-nnn) behind the hypothesis, or \"inference\".")
@@ -115,7 +167,7 @@ var alBareInference = regexp.MustCompile(`(?i)(^|,)\s*inference\s*(,|$)`)
 
 const hintAnchorFormat = "Write a comma-separated list of §n, §n-§m, EV-nnn or EV-nnn#En, optionally followed by [inference], or the literal inference alone (artifact_schema_v0.1.md, Anchors Field Contract); put quotes and notes in the item's text."
 
-func checkAnchorFormat(c *ACtx) {
+func checkAnchorFormat(c *Ctx) {
 	for _, it := range alActive(c.P, delta.HypothesisSlate) {
 		f, alias := alFind(it, "anchors")
 		if f == nil || alias {
@@ -129,11 +181,11 @@ func checkAnchorFormat(c *ACtx) {
 		if alBareInference.MatchString(v) && !strings.EqualFold(v, "inference") {
 			hint = "The literal inference stands alone; after anchors write [inference] instead (\"§58, §127 [inference]\")."
 		}
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s anchors %q do not follow the anchor format.", alName(it), alClip(v, 60)), hint, c.anchor(alKey(it)))
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s anchors %q do not follow the anchor format.", alName(it), alClip(v, 60)), hint, c.anchor(alKey(it)))
 	}
 }
 
-func checkInferenceLabel(c *ACtx) {
+func checkInferenceLabel(c *Ctx) {
 	for _, it := range alActive(c.P, delta.HypothesisSlate) {
 		f, alias := alFind(it, "anchors")
 		if f == nil || alias || !strings.EqualFold(alAnchorsValue(f), "inference") {
@@ -142,12 +194,12 @@ func checkInferenceLabel(c *ACtx) {
 		if strings.Contains(strings.ToLower(alBlock(c.P, it)), "[inference]") {
 			continue
 		}
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s has anchors \"inference\" but its text is not labeled [inference].", alName(it)),
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s has anchors \"inference\" but its text is not labeled [inference].", alName(it)),
 			"Mark the inferred statement with [inference] (e.g. \"**Claim**: [inference] …\") so readers do not take it for a Brenner quote.", c.anchor(alKey(it)))
 	}
 }
 
-func checkHypothesisMechanism(c *ACtx) {
+func checkHypothesisMechanism(c *Ctx) {
 	for _, it := range alActive(c.P, delta.HypothesisSlate) {
 		alRequire(c, it, "mechanism", "Mechanism",
 			"Add \"**Mechanism**:\" saying how the hypothesis would work (a third alternative may use **How this could be true** instead).",

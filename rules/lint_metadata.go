@@ -13,9 +13,60 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var metadataRules = []Rule{
+	{ID: "EM-001", Name: "metadata-missing", Code: "METADATA_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The artifact starts with a YAML front matter block.",
+		Full:  "Every artifact file begins with YAML front matter between --- lines (session_id, created_at, updated_at, version, contributors, status; artifact_schema_v0.1.md, Metadata Header). Tools read the session and version from it; a \"## Metadata\" bullet list is prose and is not read. When the front matter is missing, only this rule reports it (EM-002…IM-002 stay silent).",
+		Bad:   "# Research Artifact: Cell fate\n\n## Metadata\n- **Session ID**: RS-20251230-cell-fate\n- **Status**: active\n",
+		Good:  exFront + "\n# Brenner Protocol Artifact: RS-20251230-cell-fate\n",
+		Check: checkMetadataPresent},
+	{ID: "EM-002", Name: "session-id-missing", Code: "SESSION_ID_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The front matter has a non-empty session_id.",
+		Full:  "session_id names the thread the artifact belongs to (artifacts/<session_id>.md); it must be present, a string and not blank.",
+		Bad:   "---\nsession_id: \"\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nversion: 1\nstatus: \"draft\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nversion: 1\nstatus: \"draft\"\n---\n",
+		Check: checkSessionID},
+	{ID: "EM-003", Name: "created-at-invalid", Code: "CREATED_AT_INVALID", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The front matter has an ISO-8601 created_at timestamp.",
+		Full:  "created_at must be present and an ISO-8601 date or date-time (2025-12-30, 2025-12-30T19:00:00Z, 2025-12-30T19:00:00.5+01:00). Upstream accepts anything JavaScript's Date.parse reads (\"Dec 30 2025\"); brenner-ci requires ISO-8601 as the spec says. A front matter in artifact_publish_spec's persisted form (compiled_at, no created_at) is checked on compiled_at instead." + divergeArt,
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"Dec 30 2025\"\nversion: 1\nstatus: \"draft\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nversion: 1\nstatus: \"draft\"\n---\n",
+		Check: checkCreatedAt},
+	{ID: "EM-004", Name: "status-invalid", Code: "STATUS_INVALID", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The front matter status is draft, active or closed.",
+		Full:  "status must be present and exactly one of draft, active, closed (lower case; the hint offers the lower-case form of \"Active\"). A front matter in artifact_publish_spec's persisted form (compiled_at, no created_at), which has no status field, may omit it." + divergeArt,
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nversion: 1\nstatus: \"pilot\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nversion: 1\nstatus: \"active\"\n---\n",
+		Check: checkStatus},
+	{ID: "WM-001", Name: "contributors-missing", Code: "CONTRIBUTORS_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The front matter lists the contributors.",
+		Full:  "contributors should be a non-empty list of the agents whose deltas built the artifact (strings or {agent, program, model} objects).",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\ncontributors: []\nstatus: \"draft\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\ncontributors:\n  - agent: \"GreenDog\"\nstatus: \"draft\"\n---\n",
+		Check: checkContributors},
+	{ID: "WM-002", Name: "updated-before-created", Code: "UPDATED_BEFORE_CREATED", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "updated_at is an ISO-8601 timestamp no earlier than created_at.",
+		Full:  "When present, updated_at must be an ISO-8601 timestamp (otherwise it cannot be compared) at or after created_at. Upstream reports an unparsable updated_at under a separate id (EM-003b, an error); brenner-ci reports it here, as a warning, because updated_at is optional.",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nupdated_at: \"2025-12-29T08:00:00Z\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nupdated_at: \"2025-12-30T20:30:00Z\"\n---\n",
+		Check: checkUpdatedAt},
+	{ID: "IM-001", Name: "session-id-convention", Code: "SESSION_ID_CONVENTION", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "session_id follows the RS-YYYYMMDD-slug or bead id convention.",
+		Full:  "The session id should be a research thread id (RS-\\d{8}-[a-z0-9-]+) or a bead id ([a-z0-9_-]+ segments separated by dots), so that artifacts, threads and evidence packs join on it.",
+		Bad:   "---\nsession_id: \"CELL-FATE-001\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\n---\n",
+		Check: checkSessionConvention},
+	{ID: "IM-002", Name: "version-not-integer", Code: "VERSION_NOT_INTEGER", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Metadata (M)",
+		Short: "The front matter has an integer version.",
+		Full:  "version is the COMPILED version the artifact is; it should be present and a bare integer (1.5, \"v2\" and \"2\" as a string are reported).",
+		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: \"v2\"\n---\n",
+		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 2\n---\n",
+		Check: checkVersionField},
+}
+
 const hintFront = "Start the file with a YAML front matter block: ---, session_id, created_at, updated_at, version, contributors, status, --- (artifact_schema_v0.1.md, Metadata Header)."
 
-func checkMetadataPresent(c *ACtx) {
+func checkMetadataPresent(c *Ctx) {
 	if c.P.HasFrontMatter {
 		return
 	}
@@ -26,26 +77,26 @@ func checkMetadataPresent(c *ACtx) {
 			break
 		}
 	}
-	c.report(diag.Pos{Line: 1, Col: 1}, msg, hintFront, c.anchor("front matter"))
+	c.reportAt(diag.Pos{Line: 1, Col: 1}, msg, hintFront, c.anchor("front matter"))
 }
 
-func checkSessionID(c *ACtx) {
+func checkSessionID(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
 	f := alFront(c.P, "session_id")
 	if f == nil {
-		c.report(alFrontPos(c.P, nil), "Front matter has no session_id.",
+		c.reportAt(alFrontPos(c.P, nil), "Front matter has no session_id.",
 			"Add session_id: \"<thread id>\" (the thread the artifact compiles, e.g. RS-20251230-cell-fate).", c.anchor("session_id"))
 		return
 	}
 	v, ok := alScalar(f)
 	switch {
 	case !ok:
-		c.report(alFrontPos(c.P, f), "Front matter session_id is not a string.",
+		c.reportAt(alFrontPos(c.P, f), "Front matter session_id is not a string.",
 			"Write session_id as a single quoted string, e.g. session_id: \"RS-20251230-cell-fate\".", c.anchor("session_id", "type"))
 	case strings.TrimSpace(v) == "":
-		c.report(alFrontPos(c.P, f), "Front matter session_id is empty.",
+		c.reportAt(alFrontPos(c.P, f), "Front matter session_id is empty.",
 			"Set session_id to the thread id, e.g. session_id: \"RS-20251230-cell-fate\".", c.anchor("session_id", "empty"))
 	}
 }
@@ -82,7 +133,7 @@ func alTimestamp(s string) (time.Time, bool) {
 	return t, err == nil
 }
 
-func checkCreatedAt(c *ACtx) {
+func checkCreatedAt(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
@@ -91,7 +142,7 @@ func checkCreatedAt(c *ACtx) {
 	if f == nil {
 		// The publish spec's persisted form has compiled_at instead.
 		if f = alFront(c.P, "compiled_at"); f == nil {
-			c.report(alFrontPos(c.P, nil), "Front matter has no created_at timestamp.",
+			c.reportAt(alFrontPos(c.P, nil), "Front matter has no created_at timestamp.",
 				"Add created_at: \"2025-12-30T19:00:00Z\" (ISO-8601), the instant the session started.", c.anchor("created_at"))
 			return
 		}
@@ -105,7 +156,7 @@ func checkCreatedAt(c *ACtx) {
 	if !ok {
 		shown = "(a list or map)"
 	}
-	c.report(alFrontPos(c.P, f), fmt.Sprintf("Front matter %s %q is not an ISO-8601 timestamp.", key, shown),
+	c.reportAt(alFrontPos(c.P, f), fmt.Sprintf("Front matter %s %q is not an ISO-8601 timestamp.", key, shown),
 		fmt.Sprintf("Write %s as an ISO-8601 timestamp, e.g. \"2025-12-30T19:00:00Z\".", key), c.anchor(key, "format"))
 }
 
@@ -113,13 +164,13 @@ func checkCreatedAt(c *ACtx) {
 // persisted form (session_id, version, compiled_at, compiled_by,
 // contributors, agent_mail_message_id), which has no created_at and no
 // status.
-func alPublishForm(c *ACtx) bool {
+func alPublishForm(c *Ctx) bool {
 	return alFront(c.P, "compiled_at") != nil && alFront(c.P, "created_at") == nil
 }
 
 var alStatuses = map[string]bool{"draft": true, "active": true, "closed": true}
 
-func checkStatus(c *ACtx) {
+func checkStatus(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
@@ -128,7 +179,7 @@ func checkStatus(c *ACtx) {
 		return
 	}
 	if f == nil {
-		c.report(alFrontPos(c.P, nil), "Front matter has no status.",
+		c.reportAt(alFrontPos(c.P, nil), "Front matter has no status.",
 			"Add status: \"draft\", \"active\" or \"closed\".", c.anchor("status"))
 		return
 	}
@@ -143,31 +194,31 @@ func checkStatus(c *ACtx) {
 	if !ok {
 		v = "(a list or map)"
 	}
-	c.report(alFrontPos(c.P, f), fmt.Sprintf("Front matter status %q is not one of draft, active, closed.", alClip(v, 40)), hint, c.anchor("status", "value"))
+	c.reportAt(alFrontPos(c.P, f), fmt.Sprintf("Front matter status %q is not one of draft, active, closed.", alClip(v, 40)), hint, c.anchor("status", "value"))
 }
 
-func checkContributors(c *ACtx) {
+func checkContributors(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
 	f := alFront(c.P, "contributors")
 	if f == nil {
-		c.report(alFrontPos(c.P, nil), "Front matter lists no contributors.",
+		c.reportAt(alFrontPos(c.P, nil), "Front matter lists no contributors.",
 			"Add a contributors list naming the agents whose deltas built the artifact (- agent: \"GreenDog\").", c.anchor("contributors"))
 		return
 	}
 	list, ok := f.Value.([]any)
 	switch {
 	case !ok && f.Value != nil:
-		c.report(alFrontPos(c.P, f), "Front matter contributors is not a list.",
+		c.reportAt(alFrontPos(c.P, f), "Front matter contributors is not a list.",
 			"Write contributors as a YAML list: one \"- agent: Name\" entry per agent.", c.anchor("contributors", "type"))
 	case len(list) == 0:
-		c.report(alFrontPos(c.P, f), "Front matter contributors list is empty.",
+		c.reportAt(alFrontPos(c.P, f), "Front matter contributors list is empty.",
 			"List the agents whose deltas built the artifact (- agent: \"GreenDog\").", c.anchor("contributors", "empty"))
 	}
 }
 
-func checkUpdatedAt(c *ACtx) {
+func checkUpdatedAt(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
@@ -178,7 +229,7 @@ func checkUpdatedAt(c *ACtx) {
 	uv, ok := alScalar(u)
 	ut, valid := alTimestamp(uv)
 	if !ok || !valid {
-		c.report(alFrontPos(c.P, u), fmt.Sprintf("Front matter updated_at %q is not an ISO-8601 timestamp, so it cannot be compared with created_at.", alClip(uv, 40)),
+		c.reportAt(alFrontPos(c.P, u), fmt.Sprintf("Front matter updated_at %q is not an ISO-8601 timestamp, so it cannot be compared with created_at.", alClip(uv, 40)),
 			"Write updated_at as an ISO-8601 timestamp, e.g. \"2025-12-30T20:30:00Z\".", c.anchor("updated_at", "format"))
 		return
 	}
@@ -189,7 +240,7 @@ func checkUpdatedAt(c *ACtx) {
 	cv, _ := alScalar(cf)
 	ct, cok := alTimestamp(cv)
 	if cok && ut.Before(ct) {
-		c.report(alFrontPos(c.P, u), fmt.Sprintf("Front matter updated_at %s is earlier than created_at %s.", strings.TrimSpace(uv), strings.TrimSpace(cv)),
+		c.reportAt(alFrontPos(c.P, u), fmt.Sprintf("Front matter updated_at %s is earlier than created_at %s.", strings.TrimSpace(uv), strings.TrimSpace(cv)),
 			"Set updated_at to the latest change, at or after created_at.", c.anchor("updated_at", "order"))
 	}
 }
@@ -199,7 +250,7 @@ var (
 	alBeadConvention = regexp.MustCompile(`^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$`)
 )
 
-func checkSessionConvention(c *ACtx) {
+func checkSessionConvention(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
@@ -212,18 +263,18 @@ func checkSessionConvention(c *ACtx) {
 	if !ok || v == "" || alRSConvention.MatchString(v) || alBeadConvention.MatchString(v) {
 		return
 	}
-	c.report(alFrontPos(c.P, f), fmt.Sprintf("Front matter session_id %q follows neither the RS-YYYYMMDD-slug nor the bead id convention.", alClip(v, 60)),
+	c.reportAt(alFrontPos(c.P, f), fmt.Sprintf("Front matter session_id %q follows neither the RS-YYYYMMDD-slug nor the bead id convention.", alClip(v, 60)),
 		"Use the thread id: RS-YYYYMMDD-slug (lower-case slug) for research sessions, or a bead id such as brenner_bot-5so.3 (thread_subject_conventions_v0.1.md).",
 		c.anchor("session_id", "convention"))
 }
 
-func checkVersionField(c *ACtx) {
+func checkVersionField(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
 	f := alFront(c.P, "version")
 	if f == nil {
-		c.report(alFrontPos(c.P, nil), "Front matter has no version number.",
+		c.reportAt(alFrontPos(c.P, nil), "Front matter has no version number.",
 			"Add version: N, the COMPILED version the artifact is (an integer).", c.anchor("version"))
 		return
 	}
@@ -243,6 +294,6 @@ func checkVersionField(c *ACtx) {
 	if shown == "" {
 		shown = fmt.Sprint(f.Value)
 	}
-	c.report(alFrontPos(c.P, f), fmt.Sprintf("Front matter version %s is not an integer.", alClip(shown, 30)),
+	c.reportAt(alFrontPos(c.P, f), fmt.Sprintf("Front matter version %s is not an integer.", alClip(shown, 30)),
 		"Write version as a bare integer, e.g. version: 3.", c.anchor("version", "type"))
 }

@@ -13,7 +13,41 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
+
+var provenanceRules = []Rule{
+	{ID: "EP-P01", Name: "anchor-out-of-range", Code: "ANCHOR_OUT_OF_RANGE", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
+		Short: "Every §n anchor names a transcript section (§1-§236), and ranges ascend.",
+		Full:  "Every §n citation anywhere in the artifact (outside front matter, code blocks and comments) must name a section of the Brenner transcript, 1-236. Ranges (§42-45, §42-§45) are expanded: every section of the range must exist, and a descending range (§45-42) is reported. One finding per citation, naming the sections that do not exist. Upstream checks only research-thread and hypothesis anchors, reads §127-§129 as two numbers, and silently ignores descending ranges.",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history.\n**Anchors**: §230-240, §45-42\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history.\n**Anchors**: §230-236, §42-45\n",
+		Check: checkAnchorRange},
+	{ID: "WP-P01", Name: "provenance-missing", Code: "PROVENANCE_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks and Provenance by Section",
+		Short: "Anchors fields hold valid provenance markers, and anomalies cite a source.",
+		Full:  "Outside the hypothesis slate (where WH-001/WH-002 apply), every \"**Anchors**:\" field must hold a valid marker list (§n, EV-nnn, [inference], [inference] from §n, [axiomatic], [external: source]). Anomalies, which the spec requires to be sourced (\"§n required for observations\"), must carry a provenance marker somewhere in their block. Sections whose provenance the spec only recommends (research thread, tests, assumptions, critiques) are not required to have one." + divergeArt,
+		Bad:   "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n",
+		Good:  "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n**Anchors**: §163\n",
+		Check: checkProvenanceMarker},
+	{ID: "WP-P02", Name: "inference-without-source", Code: "INFERENCE_WITHOUT_SOURCE", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
+		Short: "Anchors marked as inference say what the inference is drawn from.",
+		Full:  "An Anchors value that marks an inference ([inference], inference) but cites no §n and no EV- record is a pure inference: prefer \"[inference] from §n\" or \"§n [inference]\". Checked on every Anchors field (upstream: hypotheses only).",
+		Bad:   "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: inference\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: [inference] from §105\n",
+		Check: checkInferenceContext},
+	{ID: "IP-P01", Name: "no-direct-quote", Code: "NO_DIRECT_QUOTE", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Distinguishing Quote vs Interpretation",
+		Short: "An artifact that cites the transcript quotes it at least once.",
+		Full:  "Direct quotes are preferred over paraphrase. When the artifact cites §n sections but quotes none of them — no \"> …\" block quote mentioning §n and no double-quoted passage next to a §n (\"…\" (§58), §150 (\"…\")) — one note is given at the first citation.",
+		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Anchors**: §161\n",
+		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Anchors**: §161\n\n> \"The most important thing is who were your ancestors.\" — §161\n",
+		Check: checkDirectQuotes},
+	{ID: "IP-P02", Name: "potency-check-without-chastity-citation", Code: "POTENCY_CHECK_WITHOUT_CHASTITY_CITATION", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
+		Short: "Potency checks cite §50, the chastity principle.",
+		Full:  "A test's potency check should cite §50 (Brenner's chastity-versus-impotence control), alone or within a range. Upstream matches the substring \"§50\", so §500 passes there; brenner-ci matches the section number.",
+		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Potency check**: A late transplant control shows the assay detects fate changes.\n",
+		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Potency check**: A late transplant control shows the assay detects fate changes (§50).\n",
+		Check: checkPotencyCitation},
+}
 
 // alSecNum parses a section number; huge numbers saturate.
 func alSecNum(s string) int {
@@ -24,7 +58,7 @@ func alSecNum(s string) int {
 	return n
 }
 
-func checkAnchorRange(c *ACtx) {
+func checkAnchorRange(c *Ctx) {
 	if len(c.P.Src) == 0 {
 		return
 	}
@@ -36,14 +70,14 @@ func checkAnchorRange(c *ACtx) {
 		a := alSecNum(m.Groups[0])
 		if m.Groups[1] == "" {
 			if a < 1 || a > transcriptMax {
-				c.report(pos, fmt.Sprintf("Anchor %s is not a transcript section: sections run from §1 to §%d.", text, transcriptMax),
+				c.reportAt(pos, fmt.Sprintf("Anchor %s is not a transcript section: sections run from §1 to §%d.", text, transcriptMax),
 					"Cite an existing section of complete_brenner_transcript.md (§1-§236), or mark the statement [inference].", c.anchor(where, text))
 			}
 			continue
 		}
 		b := alSecNum(m.Groups[1])
 		if b < a {
-			c.report(pos, fmt.Sprintf("Anchor range %s is descending.", text),
+			c.reportAt(pos, fmt.Sprintf("Anchor range %s is descending.", text),
 				fmt.Sprintf("Write ranges low to high: §%d-§%d.", b, a), c.anchor(where, text))
 			continue
 		}
@@ -66,7 +100,7 @@ func checkAnchorRange(c *ACtx) {
 			}
 		}
 		if len(bad) > 0 {
-			c.report(pos, fmt.Sprintf("Anchor range %s reaches outside the transcript: %s %s not exist (sections run from §1 to §%d).",
+			c.reportAt(pos, fmt.Sprintf("Anchor range %s reaches outside the transcript: %s %s not exist (sections run from §1 to §%d).",
 				text, strings.Join(bad, " and "), alPlural(count, "does", "do"), transcriptMax),
 				"Keep ranges within §1-§236.", c.anchor(where, text))
 		}
@@ -86,7 +120,7 @@ func alAnchored(p *artifact.Parsed) []*artifact.ParsedItem {
 	return out
 }
 
-func checkProvenanceMarker(c *ACtx) {
+func checkProvenanceMarker(c *Ctx) {
 	for _, it := range alAnchored(c.P) {
 		if it.Section == delta.HypothesisSlate {
 			continue // WH-001, WH-002
@@ -98,10 +132,10 @@ func checkProvenanceMarker(c *ACtx) {
 			case alBlank(v) && it.Section == delta.ResearchThread:
 				// WR-001
 			case alBlank(v):
-				c.report(alFieldPos(it, f), fmt.Sprintf("%s has an empty **Anchors** field.", alName(it)),
+				c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s has an empty **Anchors** field.", alName(it)),
 					"Write the transcript sections (§n), evidence records (EV-nnn) or [inference] / [axiomatic] the item rests on.", c.anchor(alKey(it), "empty"))
 			case !alValidAnchors(v):
-				c.report(alFieldPos(it, f), fmt.Sprintf("%s anchors %q are not a valid provenance marker.", alName(it), alClip(v, 60)),
+				c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s anchors %q are not a valid provenance marker.", alName(it), alClip(v, 60)),
 					hintAnchorFormat, c.anchor(alKey(it), "format"))
 			}
 			continue
@@ -112,13 +146,13 @@ func checkProvenanceMarker(c *ACtx) {
 		if alProvenanceRE.MatchString(alBlock(c.P, it)) {
 			continue
 		}
-		c.report(it.Pos, fmt.Sprintf("%s cites no source for its observation: no §n anchor, EV- record or [inference] label.", alName(it)),
+		c.reportAt(it.Pos, fmt.Sprintf("%s cites no source for its observation: no §n anchor, EV- record or [inference] label.", alName(it)),
 			"Anomalies are empirical: add \"**Anchors**:\" with the transcript section (§n) or evidence record (EV-nnn) the observation comes from.",
 			c.anchor(alKey(it)))
 	}
 }
 
-func checkInferenceContext(c *ACtx) {
+func checkInferenceContext(c *Ctx) {
 	for _, it := range alAnchored(c.P) {
 		f, alias := alFind(it, "anchors")
 		if f == nil || alias {
@@ -128,12 +162,12 @@ func checkInferenceContext(c *ACtx) {
 		if !alInferenceRE.MatchString(v) || alSectionNumRE.MatchString(v) || alEvidenceRE.MatchString(v) {
 			continue
 		}
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s is marked as inference but cites no source context (anchors %q).", alName(it), alClip(v, 40)),
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s is marked as inference but cites no source context (anchors %q).", alName(it), alClip(v, 40)),
 			"Say what the inference is drawn from: \"[inference] from §42-45\" or \"§42, §57 [inference]\".", c.anchor(alKey(it)))
 	}
 }
 
-func checkDirectQuotes(c *ACtx) {
+func checkDirectQuotes(c *Ctx) {
 	if len(c.P.Src) == 0 {
 		return
 	}
@@ -145,7 +179,7 @@ func checkDirectQuotes(c *ACtx) {
 		return
 	}
 	li := alLines(c.P)
-	c.report(li.Span(c.P.File, cites[0].Start, cites[0].End), "The artifact cites transcript sections but quotes none of them.",
+	c.reportAt(li.Span(c.P.File, cites[0].Start, cites[0].End), "The artifact cites transcript sections but quotes none of them.",
 		"Quote the passage a key anchor rests on, as a \"> …\" block quote ending \"— §50\" or inline as \"\\\"…\\\" (§58)\", so readers can tell quotation from interpretation.",
 		c.anchor("quotes"))
 }
@@ -165,13 +199,13 @@ func alCites50(text string) bool {
 	return false
 }
 
-func checkPotencyCitation(c *ACtx) {
+func checkPotencyCitation(c *Ctx) {
 	for _, it := range alActive(c.P, delta.DiscriminativeTests) {
 		f, alias := alFind(it, "potency_check")
 		if f == nil || alias || alBlank(alText(f)) || alCites50(alText(f)) {
 			continue
 		}
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s's potency check does not cite §50 (Brenner's chastity-versus-impotence principle).", alName(it)),
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s's potency check does not cite §50 (Brenner's chastity-versus-impotence principle).", alName(it)),
 			"Ground the control in the transcript: add \"(§50)\" where the potency check explains why a negative result stays interpretable.", c.anchor(alKey(it)))
 	}
 }

@@ -8,18 +8,46 @@ import (
 	"fmt"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var rtRules = []Rule{
+	{ID: "ER-001", Name: "rt-statement-missing", Code: "RT_STATEMENT_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Research Thread (R)",
+		Short: "The research thread has an **RT** statement.",
+		Full:  "Section 1 states the research thread in one sentence as \"**RT**: …\". A \"**Question**:\" field is reported as a non-standard label (tools read only **RT**); an empty value is reported too.",
+		Bad:   "## 1. Research Thread\n\n**Question**: Lineage or gradient coordinates for cell fate?\n",
+		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient coordinates for cell fate?\n",
+		Check: checkRTStatement},
+	{ID: "ER-002", Name: "rt-context-missing", Code: "RT_CONTEXT_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Research Thread (R)",
+		Short: "The research thread has a **Context** field.",
+		Full:  "Section 1 needs \"**Context**:\" with 2-3 sentences of essential background.",
+		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient coordinates for cell fate?\n",
+		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient coordinates for cell fate?\n\n**Context**: The lineage is invariant, yet some fates depend on position.\n",
+		Check: checkRTContext},
+	{ID: "WR-001", Name: "rt-anchors-missing", Code: "RT_ANCHORS_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Research Thread (R)",
+		Short: "The research thread has an **Anchors** field.",
+		Full:  "Section 1 should cite the transcript sections (§n) or evidence records the question rests on, or say \"inference\". The anchors' format is checked by WP-P01.",
+		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Context**: Invariant lineage, positional fates.\n",
+		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Context**: Invariant lineage, positional fates.\n\n**Anchors**: §161, §205\n",
+		Check: checkRTAnchors},
+	{ID: "IR-001", Name: "rt-why-it-matters-missing", Code: "RT_WHY_IT_MATTERS_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Research Thread (R)",
+		Short: "The research thread says why it matters.",
+		Full:  "Section 1 should have \"**Why it matters**:\" with 1-2 sentences on the downstream implications.",
+		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n",
+		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Why it matters**: It decides which perturbations are informative.\n",
+		Check: checkRTWhy},
+}
+
 // checkRTField returns the check of one research-thread field.
-func checkRTField(key, label, hint string) artifactCheck {
-	return func(c *ACtx) {
+func checkRTField(key, label, hint string) func(*Ctx) {
+	return func(c *Ctx) {
 		sec := alSection(c.P, delta.ResearchThread)
 		if sec == nil {
 			return
 		}
 		rt := alRT(c.P)
 		if rt == nil {
-			c.report(sec.Pos, fmt.Sprintf("The research thread has no **%s** field.", label), hint, c.anchor("RT", key))
+			c.reportAt(sec.Pos, fmt.Sprintf("The research thread has no **%s** field.", label), hint, c.anchor("RT", key))
 			return
 		}
 		if rt.Pos.Line == 0 {

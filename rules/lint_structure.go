@@ -14,6 +14,39 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var structureRules = []Rule{
+	{ID: "ES-001", Name: "section-missing", Code: "SECTION_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
+		Short: "All seven required sections are present.",
+		Full:  "An artifact has the seven H2 sections 1. Research Thread, 2. Hypothesis Slate, 3. Predictions Table, 4. Discriminative Tests, 5. Assumption Ledger, 6. Anomaly Register, 7. Adversarial Critique. A missing section is reported at the place it belongs; the rules about its content then stay silent. A missing Anomaly Register is reported by EX-001 instead, so it is reported once." + divergeArt,
+		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n## 2. Hypothesis Slate\n\n…\n\n## 4. Discriminative Tests\n\n…\n",
+		Good:  "## 1. Research Thread\n…\n## 2. Hypothesis Slate\n…\n## 3. Predictions Table\n…\n## 4. Discriminative Tests\n…\n## 5. Assumption Ledger\n…\n## 6. Anomaly Register\n…\n## 7. Adversarial Critique\n…\n",
+		Check: checkSectionsPresent},
+	{ID: "ES-002", Name: "section-order", Code: "SECTION_ORDER", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
+		Short: "Sections come once each, in the order 1-7, numbered as the spec numbers them.",
+		Full:  "The seven sections must appear in the spec's order, each once, and a numbered heading must carry the spec's number (\"## 3. Hypothesis Slate\" is reported). Extra sections (a validation checklist, a version history) are allowed anywhere.",
+		Bad:   "## 1. Research Thread\n…\n## 3. Predictions Table\n…\n## 2. Hypothesis Slate\n…\n",
+		Good:  "## 1. Research Thread\n…\n## 2. Hypothesis Slate\n…\n## 3. Predictions Table\n…\n",
+		Check: checkSectionOrder},
+	{ID: "ES-003", Name: "item-id-invalid", Code: "ITEM_ID_INVALID", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
+		Short: "Every item id follows its section's naming convention.",
+		Full:  "Items are headed \"### <id>: Name\" with the section's prefix: H<n>, T<n>, A<n>, X<n>, C<n>; prediction rows start with P<n> or P<n>.H<m>. The spec's regex allows only P<n>.H<m>, but its schema examples and every renderer use P1, P2, so plain P<n> is accepted. An item without an id (\"### Critique 1: …\") or with another section's prefix is reported." + divergeArt,
+		Bad:   "## 7. Adversarial Critique\n\n### Critique 1: Evidence gap on timing\n**Attack**: H3 lacks direct evidence.\n",
+		Good:  "## 7. Adversarial Critique\n\n### C1: Evidence gap on timing\n**Attack**: H3 lacks direct evidence.\n",
+		Check: checkItemIDs},
+	{ID: "ES-004", Name: "item-id-duplicate", Code: "ITEM_ID_DUPLICATE", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
+		Short: "No item id is used twice.",
+		Full:  "Item ids are stable and never shared: two items (or two prediction rows) with the same id make references ambiguous. The second one is reported.",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: …\n\n### H1: Gradient\n**Claim**: …\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: …\n\n### H2: Gradient\n**Claim**: …\n",
+		Check: checkDuplicateIDs},
+	{ID: "WS-001", Name: "item-id-gap", Code: "ITEM_ID_GAP", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
+		Short: "Item ids of a section are sequential, without gaps.",
+		Full:  "Ids are assigned in order and killed items keep theirs (struck through), so H1, H2, H4 means an item was deleted or an id skipped. Document order is not checked (tests are ordered by score).",
+		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n…\n### H2: Gradient\n…\n### H4: Third Alternative\n…\n",
+		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n…\n### H2: Gradient\n…\n### H3: Third Alternative\n…\n",
+		Check: checkIDGaps},
+}
+
 // alMissingPos is where a missing section belongs: the heading of the next
 // section present, else the end of the document.
 func alMissingPos(p *artifact.Parsed, s string) diag.Pos {
@@ -44,20 +77,20 @@ func alMissingPos(p *artifact.Parsed, s string) diag.Pos {
 
 // checkSectionsPresent: ES-001. The anomaly register has its own rule
 // (EX-001), so a missing register is reported once, there.
-func checkSectionsPresent(c *ACtx) {
+func checkSectionsPresent(c *Ctx) {
 	for i, s := range delta.Sections {
 		if s == delta.AnomalyRegister || alSection(c.P, s) != nil {
 			continue
 		}
 		h := artifact.Heading(s)
-		c.report(alMissingPos(c.P, s), fmt.Sprintf("The artifact has no %q section.", strings.TrimPrefix(h, "## ")),
+		c.reportAt(alMissingPos(c.P, s), fmt.Sprintf("The artifact has no %q section.", strings.TrimPrefix(h, "## ")),
 			fmt.Sprintf("Add the heading %q (section %d of 7) and its content, even if it starts empty.", h, i+1), c.anchor(s))
 	}
 }
 
 // checkSectionOrder: ES-002. Sections must come in the order 1-7, each
 // once, numbered as the spec numbers them.
-func checkSectionOrder(c *ACtx) {
+func checkSectionOrder(c *Ctx) {
 	seen := map[string]*artifact.ParsedSection{}
 	var last *artifact.ParsedSection
 	for i := range c.P.Sections {
@@ -68,20 +101,20 @@ func checkSectionOrder(c *ACtx) {
 		name := alTitle[sec.Section]
 		want := alOrder[sec.Section] + 1
 		if prev := seen[sec.Section]; prev != nil {
-			c.report(sec.Pos, fmt.Sprintf("Section %q appears a second time (first at line %d).", name, prev.Pos.Line),
+			c.reportAt(sec.Pos, fmt.Sprintf("Section %q appears a second time (first at line %d).", name, prev.Pos.Line),
 				"Merge the two sections into one: an artifact has each of the seven sections exactly once.", c.anchor(sec.Section, "duplicate"))
 			continue
 		}
 		seen[sec.Section] = sec
 		if last != nil && alOrder[sec.Section] < alOrder[last.Section] {
-			c.report(sec.Pos, fmt.Sprintf("Section %q (section %d) comes after %q (section %d).", name, want, alTitle[last.Section], alOrder[last.Section]+1),
+			c.reportAt(sec.Pos, fmt.Sprintf("Section %q (section %d) comes after %q (section %d).", name, want, alTitle[last.Section], alOrder[last.Section]+1),
 				"Put the sections in the spec's order: 1. Research Thread, 2. Hypothesis Slate, 3. Predictions Table, 4. Discriminative Tests, 5. Assumption Ledger, 6. Anomaly Register, 7. Adversarial Critique.",
 				c.anchor(sec.Section, "order"))
 		} else {
 			last = sec
 		}
 		if sec.Number != 0 && sec.Number != want {
-			c.report(sec.Pos, fmt.Sprintf("Section %q is numbered %d; it is section %d.", name, sec.Number, want),
+			c.reportAt(sec.Pos, fmt.Sprintf("Section %q is numbered %d; it is section %d.", name, sec.Number, want),
 				fmt.Sprintf("Write the heading as %q.", artifact.Heading(sec.Section)), c.anchor(sec.Section, "number"))
 		}
 	}
@@ -98,7 +131,7 @@ func alIDSection(id string) string {
 }
 
 // checkItemIDs: ES-003.
-func checkItemIDs(c *ACtx) {
+func checkItemIDs(c *Ctx) {
 	for _, s := range delta.Sections {
 		if s == delta.ResearchThread {
 			continue
@@ -120,14 +153,14 @@ func checkItemIDs(c *ACtx) {
 			}
 			switch other := alIDSection(id); {
 			case id == "" && written != "":
-				c.report(it.Pos, fmt.Sprintf("Item id %q in the %s does not follow the naming convention %s.", alClip(written, 30), where, form), hint, c.anchor(s, written))
+				c.reportAt(it.Pos, fmt.Sprintf("Item id %q in the %s does not follow the naming convention %s.", alClip(written, 30), where, form), hint, c.anchor(s, written))
 			case id == "":
-				c.report(it.Pos, fmt.Sprintf("%s in the %s has no item id (expected %s).", alName(it), where, form), hint, c.anchor(s, alKey(it)))
+				c.reportAt(it.Pos, fmt.Sprintf("%s in the %s has no item id (expected %s).", alName(it), where, form), hint, c.anchor(s, alKey(it)))
 			case other != "":
-				c.report(it.Pos, fmt.Sprintf("Item %s is in the %s, but its prefix belongs to the %s (expected %s).", id, where, alTitle[other], form),
+				c.reportAt(it.Pos, fmt.Sprintf("Item %s is in the %s, but its prefix belongs to the %s (expected %s).", id, where, alTitle[other], form),
 					"Move the item to its section, or give it an id of this section.", c.anchor(s, id))
 			default:
-				c.report(it.Pos, fmt.Sprintf("Item id %q in the %s does not follow the naming convention %s.", alClip(id, 30), where, form), hint, c.anchor(s, id))
+				c.reportAt(it.Pos, fmt.Sprintf("Item id %q in the %s does not follow the naming convention %s.", alClip(id, 30), where, form), hint, c.anchor(s, id))
 			}
 		}
 	}
@@ -152,7 +185,7 @@ func alWrittenID(it *artifact.ParsedItem, s string) string {
 }
 
 // checkDuplicateIDs: ES-004.
-func checkDuplicateIDs(c *ACtx) {
+func checkDuplicateIDs(c *Ctx) {
 	first := map[string]*artifact.ParsedItem{}
 	for _, s := range delta.Sections {
 		for _, it := range alItems(c.P, s) {
@@ -169,14 +202,14 @@ func checkDuplicateIDs(c *ACtx) {
 			if prev.Pos.Line == 0 {
 				msg = fmt.Sprintf("Item id %s is used twice.", id)
 			}
-			c.report(it.Pos, msg, "Give the second item the next free id; ids are never shared or reused (artifact_schema_v0.1.md, ID Rules).", c.anchor(id))
+			c.reportAt(it.Pos, msg, "Give the second item the next free id; ids are never shared or reused (artifact_schema_v0.1.md, ID Rules).", c.anchor(id))
 		}
 	}
 }
 
 // checkIDGaps: WS-001. Killed items keep their ids, so a gap means an item
 // was deleted or an id skipped.
-func checkIDGaps(c *ACtx) {
+func checkIDGaps(c *Ctx) {
 	for _, s := range delta.Sections {
 		if s == delta.ResearchThread {
 			continue
@@ -231,7 +264,7 @@ func checkIDGaps(c *ACtx) {
 		if len(missing) > 1 {
 			what = "are"
 		}
-		c.report(at.Pos, fmt.Sprintf("%s ids are not sequential: %s %s missing.", alTitle[s], strings.Join(shown, ", "), what),
+		c.reportAt(at.Pos, fmt.Sprintf("%s ids are not sequential: %s %s missing.", alTitle[s], strings.Join(shown, ", "), what),
 			"Number items without gaps (H1, H2, H3 …); keep killed items in place (struck through) instead of deleting them.",
 			c.anchor(s, strings.Join(missing, ",")))
 	}

@@ -142,8 +142,8 @@ func alKey(it *artifact.ParsedItem) string {
 }
 
 // anchor builds a finding anchor from the rule id and stable parts.
-func (c *ACtx) anchor(parts ...string) string {
-	out := []string{c.meta.ID}
+func (c *Ctx) anchor(parts ...string) string {
+	out := []string{c.rule.ID}
 	for _, p := range parts {
 		if p = strings.Join(strings.Fields(p), " "); p != "" {
 			out = append(out, p)
@@ -286,21 +286,21 @@ func alFind(it *artifact.ParsedItem, key string, accept ...string) (f *artifact.
 // written under another label; it reports nothing and returns the field
 // when it is present. label is the spec's label ("Claim"); accept lists
 // other labels that are fine.
-func alRequire(c *ACtx, it *artifact.ParsedItem, key, label, hint string, accept ...string) *artifact.ParsedField {
+func alRequire(c *Ctx, it *artifact.ParsedItem, key, label, hint string, accept ...string) *artifact.ParsedField {
 	f, alias := alFind(it, key, accept...)
 	name := alName(it)
 	switch {
 	case f == nil:
-		c.report(it.Pos, fmt.Sprintf("%s has no **%s** field.", name, label),
+		c.reportAt(it.Pos, fmt.Sprintf("%s has no **%s** field.", name, label),
 			hint, c.anchor(alKey(it), key))
 		return nil
 	case alias:
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s uses **%s** instead of **%s**.", name, strings.TrimSpace(f.Label), label),
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s uses **%s** instead of **%s**.", name, strings.TrimSpace(f.Label), label),
 			fmt.Sprintf("Rename the field to \"**%s**:\" (artifact_schema_v0.1.md); tools read only the standard label.", label),
 			c.anchor(alKey(it), key, "alias", f.Label))
 		return nil
 	case alBlank(alText(f)):
-		c.report(alFieldPos(it, f), fmt.Sprintf("%s has an empty **%s** field.", name, label), hint, c.anchor(alKey(it), key, "empty"))
+		c.reportAt(alFieldPos(it, f), fmt.Sprintf("%s has an empty **%s** field.", name, label), hint, c.anchor(alKey(it), key, "empty"))
 		return nil
 	}
 	return f
@@ -400,6 +400,8 @@ func alFrontPos(p *artifact.Parsed, f *artifact.FrontField) diag.Pos {
 // ---- text scanning ----
 
 // alLines is a line index of the artifact source, built once per check.
+var commentRE = regexp.MustCompile(`(?s)<!--(.*?)-->`)
+
 func alLines(p *artifact.Parsed) *diag.LineIndex { return diag.NewLineIndex(p.Src) }
 
 var alFenceRE = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")

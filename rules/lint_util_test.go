@@ -174,7 +174,7 @@ func lint(t testing.TB, id string, p *artifact.Parsed, ev *EvidencePack) []diag.
 	if m == nil || chk == nil {
 		t.Fatalf("no artifact rule %s", id)
 	}
-	c := &ACtx{P: p, Evidence: ev, Thread: "RS-20251230-cell-fate", meta: m}
+	c := &Ctx{P: p, Evidence: ev, Thread: "RS-20251230-cell-fate", rule: m}
 	chk(c)
 	for _, f := range c.out {
 		if f.Rule != id || f.Message == "" || f.Hint == "" || f.Anchor == "" || f.Pos.Line == 0 {
@@ -281,7 +281,7 @@ func TestEmptyParsedNeverPanics(t *testing.T) {
 						t.Errorf("%s panicked on %s: %v", id, name, r)
 					}
 				}()
-				c := &ACtx{P: p, meta: Lookup(id)}
+				c := &Ctx{P: p, rule: Lookup(id)}
 				artifactChecks[id](c)
 			}()
 		}
@@ -325,3 +325,14 @@ func TestSpansSkipFrontCodeComments(t *testing.T) {
 		t.Errorf("scanned %v, want [§2 §6]", got)
 	}
 }
+
+// artifactChecks maps every artifact-scope rule to its check.
+var artifactChecks = func() map[string]func(*Ctx) {
+	m := map[string]func(*Ctx){}
+	for _, r := range All() {
+		if r.Scope == ScopeArtifact {
+			m[r.ID] = r.Check
+		}
+	}
+	return m
+}()

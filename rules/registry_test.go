@@ -8,10 +8,10 @@ func TestMetadataComplete(t *testing.T) {
 	}
 	seenName := map[string]string{}
 	for _, m := range All() {
-		if other, dup := seenName[m.Name()]; dup {
-			t.Errorf("%s and %s share the name %q", m.ID, other, m.Name())
+		if other, dup := seenName[m.Name]; dup {
+			t.Errorf("%s and %s share the name %q", m.ID, other, m.Name)
 		}
-		seenName[m.Name()] = m.ID
+		seenName[m.Name] = m.ID
 		if m.Short == "" || m.Short[len(m.Short)-1] != '.' {
 			t.Errorf("%s: short description should be one sentence ending in a period", m.ID)
 		}
@@ -23,7 +23,7 @@ func TestRuleNames(t *testing.T) {
 		"MG-001": "invalid-target", "TH-005": "subject-too-long", "DL-002": "invalid-section",
 		"IN-002": "missing-body", "MB-001": "invalid-subject-prefix",
 	} {
-		if got := Lookup(id).Name(); got != want {
+		if got := Lookup(id).Name; got != want {
 			t.Errorf("%s name = %q, want %q", id, got, want)
 		}
 	}

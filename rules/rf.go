@@ -14,6 +14,29 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var rfRules = []Rule{
+	{ID: "RF-001", Name: "unknown-reference", Code: "UNKNOWN_REFERENCE", Family: "RF", Severity: diag.Error, Scope: ScopeBatch, Spec: specDF + ", Reference Validation",
+		Short: "Cross-session references resolve.",
+		Full:  "A reference names a session (thread) and an item. When the session is among the inputs, the item must exist there. A session that is not among the inputs is RF-004.",
+		Bad:   "{\"session\": \"RS-20251228-initial\", \"item\": \"H9\", \"relation\": \"refines\"}", Good: "{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"refines\"}",
+		Check: checkUnknownReferences},
+	{ID: "RF-002", Name: "circular-reference", Code: "CIRCULAR_REFERENCE", Family: "RF", Severity: diag.Warning, Scope: ScopeBatch, Spec: specDF + ", Reference Validation",
+		Short: "References do not form a cycle.",
+		Full:  "Reference chains must not loop back (A→B→C→A): genealogy would have no origin.",
+		Bad:   "H1 refines B:H2, B:H2 refines C:H1, C:H1 refines A:H1", Good: "a chain that ends",
+		Check: checkCircularReferences},
+	{ID: "RF-003", Name: "invalid-relation", Code: "INVALID_RELATION", Family: "RF", Severity: diag.Warning, Scope: ScopeMessage, By: ByCompiler, Spec: specDF + ", Reference Relation Types",
+		Short: "Cross-session references are well formed.",
+		Full:  "payload.references is an array of {session, item, relation} objects, with relation one of extends, refines, refutes, informed_by, supersedes, replicates. Malformed entries are reported and ignored for the cross-thread reference checks (RF-001, RF-002); the delta still applies.",
+		Bad:   "```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H3\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"builds_on\"}]}}\n```\n",
+		Good:  "```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H3\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"extends\"}]}}\n```\n"},
+	{ID: "RF-004", Name: "unverifiable-reference", Code: "UNVERIFIABLE_REFERENCE", Family: "RF", Severity: diag.Note, Scope: ScopeBatch, Spec: specDF + ", Reference Validation",
+		Short: "Referenced sessions are among the inputs.",
+		Full:  "A reference to a session (thread) that is not among the inputs cannot be checked: include that session's export in the run. (Split from RF-001, which reports with one severity: a missing item in a session that is checked.)",
+		Bad:   "{\"session\": \"RS-20251228-elsewhere\", \"item\": \"H2\", \"relation\": \"refines\"}", Good: "{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"refines\"}",
+		Check: checkUnreachableReferences},
+}
+
 type refEdge struct {
 	from, toSession, toItem, relation string
 	pos                               diag.Pos
@@ -88,7 +111,19 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 	return diag.Pos{}, ""
 }
 
-func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Finding {
+func checkUnknownReferences(c *Ctx)     { checkReferences(c, refMissingItem) }
+func checkUnreachableReferences(c *Ctx) { checkReferences(c, refMissingSession) }
+func checkCircularReferences(c *Ctx)    { checkReferences(c, refCycle) }
+
+// What checkReferences reports: one kind per rule.
+const (
+	refMissingItem    = iota // RF-001: the session is an input and has no such item
+	refMissingSession        // RF-004: the session is not among the inputs
+	refCycle                 // RF-002: references loop back
+)
+
+func checkReferences(c *Ctx, kind int) {
+	results := c.Batch.Threads
 	sessions := map[string]*refInfo{}
 	for i := range results {
 		ri := &results[i].ref
@@ -97,7 +132,6 @@ func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Find
 			sessions[ri.threadID] = ri
 		}
 	}
-	var out []diag.Finding
 	type node struct{ s, i string }
 	graph := map[node][]node{}
 	edgeAt := map[[2]node]refEdge{}
@@ -111,25 +145,22 @@ func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Find
 				graph[from] = append(graph[from], to)
 				edgeAt[[2]node{from, to}] = e
 			}
-			if !unknown {
-				continue
-			}
 			switch {
-			case !ok:
-				out = append(out, diag.Finding{Rule: "RF-001", Code: "UNKNOWN_REFERENCE", Severity: diag.Note,
+			case !ok && kind == refMissingSession:
+				c.emit(diag.Finding{
 					Message: fmt.Sprintf("%s references %s in session %s, which is not among the inputs, so the reference cannot be checked.", e.from, e.toItem, e.toSession),
 					Hint:    "Include the referenced session's export in the run to check it.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
 					Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
-			case !target.items[e.toItem]:
-				out = append(out, diag.Finding{Rule: "RF-001", Code: "UNKNOWN_REFERENCE", Severity: diag.Error,
+			case ok && kind == refMissingItem && !target.items[e.toItem]:
+				c.emit(diag.Finding{
 					Message: fmt.Sprintf("%s references %s in session %s, which has no such item.", e.from, e.toItem, e.toSession),
 					Hint:    "Reference an item id that exists in that session's artifact.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
 					Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
 			}
 		}
 	}
-	if !circular {
-		return out
+	if kind != refCycle {
+		return
 	}
 	// Find cycles: report each once, at the edge leaving its smallest node.
 	nodes := make([]node, 0, len(graph))
@@ -180,7 +211,7 @@ func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Find
 				}
 				reported[key] = true
 				e := edgeAt[[2]node{cyc[0], cyc[1%len(cyc)]}]
-				out = append(out, diag.Finding{Rule: "RF-002", Code: "CIRCULAR_REFERENCE", Severity: diag.Warning,
+				c.emit(diag.Finding{
 					Message: fmt.Sprintf("References form a cycle: %s.", key),
 					Hint:    "Break the loop: a reference chain must end at an origin item.", Pos: e.pos, Thread: cyc[0].s, MsgID: e.msgID,
 					Anchor: key})
@@ -194,5 +225,4 @@ func checkReferences(results []ThreadResult, unknown, circular bool) []diag.Find
 			visit(n)
 		}
 	}
-	return out
 }

@@ -1,6 +1,10 @@
-// Package rules is brenner-ci's rule registry: every rule's metadata in one
-// place (meta_*.go, listed in registry.go) and the checks, one rule family
-// per file.
+// Package rules is brenner-ci's rule registry and engine. A rule is one
+// declaration (Rule) in its family's file — id, name, scope, default
+// severity, spec reference, description, a bad and a fixed example, and its
+// check — and registry.go lists the families. The engine (engine.go) runs
+// every scope with one context type (Ctx). What happens to findings after the
+// rules ran (severities, ignores, suppressions, sorting, fingerprints,
+// baseline) is the findings pipeline, package pipeline.
 package rules
 
 import (
@@ -10,71 +14,103 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Meta describes one rule. IDs never change and are never reused: users put
-// them in configuration files and suppression comments.
-type Meta struct {
-	ID       string        // "MG-001"
-	Code     string        // the spec's error name, "INVALID_TARGET" (equal to ID for MB-/AP- rules)
-	Family   string        // "MG"
-	Severity diag.Severity // default severity (the spec's)
-	Short    string        // one line: what the rule checks
-	Full     string        // the full description, plain text
-	Bad      string        // an input that triggers the rule (markdown or JSON)
-	Good     string        // the same input, fixed
-	Spec     string        // the spec section the rule comes from
-	// Source says where the check runs: "compile" for findings produced
-	// while ingesting and compiling (IN-, DL-, MG-, MB-004/005), "rule" for
-	// checks in this package.
-	Source string
+// Scope says what a rule looks at.
+type Scope int
+
+const (
+	// ScopeInput rules are about input files as such (unreadable, malformed).
+	ScopeInput Scope = iota
+	// ScopeMessage rules look at one message at a time; their check is
+	// called once per message with Ctx.M set.
+	ScopeMessage
+	// ScopeThread rules look at a whole compiled thread (Ctx.T).
+	ScopeThread
+	// ScopeArtifact rules look at one persisted artifact (Ctx.P).
+	ScopeArtifact
+	// ScopeBatch rules look across every thread and artifact of the run (Ctx.Batch).
+	ScopeBatch
+)
+
+func (s Scope) String() string {
+	return [...]string{"input", "message", "thread", "artifact", "batch"}[s]
 }
 
-// Name is the rule's kebab-case name, derived from the spec's error name
-// (INVALID_TARGET → invalid-target; MB-001 → its own short name).
-func (m *Meta) Name() string {
-	if m.Code != m.ID {
-		return strings.ReplaceAll(strings.ToLower(m.Code), "_", "-")
-	}
-	return mbNames[m.ID]
+// By says what reports a rule's findings.
+type By int
+
+const (
+	// ByCheck: the rule's Check function.
+	ByCheck By = iota
+	// ByCompiler: ingest and compilation (compile/...), which know the
+	// positions inside JSON and delta blocks; the engine passes those
+	// findings on for enabled rules only.
+	ByCompiler
+	// ByPipeline: the findings pipeline (suppressions).
+	ByPipeline
+)
+
+func (b By) String() string { return [...]string{"rule", "compiler", "pipeline"}[b] }
+
+// Rule is one rule: its metadata and its check. IDs never change and are
+// never reused: users put them in configuration files and suppression
+// comments. Every finding of a rule has the rule's Severity until the
+// configuration changes it; a variant that deserves another severity is
+// another rule.
+type Rule struct {
+	ID       string        // "MG-001"
+	Name     string        // kebab case, "invalid-target"
+	Code     string        // the spec's error name, "INVALID_TARGET" (equal to ID for MB-/AP- rules)
+	Family   string        // "MG"
+	Scope    Scope         // what the check looks at
+	By       By            // what reports the findings
+	Severity diag.Severity // default severity
+	Spec     string        // the spec section the rule comes from
+	Short    string        // one line: what the rule checks
+	Full     string        // the full description, plain text
+	Bad      string        // an input that triggers the rule (executed by TestExamples)
+	Good     string        // the same input, fixed (executed by TestExamples)
+	// Check reports the rule's findings; nil when By is not ByCheck.
+	Check func(c *Ctx)
 }
 
 // DocsAnchor is the anchor of the rule in docs/rules.md.
-func (m *Meta) DocsAnchor() string { return strings.ToLower(m.ID) }
+func (r *Rule) DocsAnchor() string { return strings.ToLower(r.ID) }
 
 // HelpMarkdown is the rule's help: description, a bad and a fixed example.
-func (m *Meta) HelpMarkdown(docsURL string) string {
+func (r *Rule) HelpMarkdown(docsURL string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** `%s` — %s\n\n%s\n\n", m.ID, m.Name(), m.Short, m.Full)
-	if m.Bad != "" {
-		fmt.Fprintf(&b, "Bad:\n\n%s\n\nFixed:\n\n%s\n\n", fence(m.Bad), fence(m.Good))
+	fmt.Fprintf(&b, "**%s** `%s` — %s\n\n%s\n\n", r.ID, r.Name, r.Short, r.Full)
+	if r.Bad != "" {
+		fmt.Fprintf(&b, "Bad:\n\n%s\n\nFixed:\n\n%s\n\n", Fence(r.Bad), Fence(r.Good))
 	}
-	fmt.Fprintf(&b, "Spec: %s.", m.Spec)
+	fmt.Fprintf(&b, "Spec: %s.", r.Spec)
 	if docsURL != "" {
-		fmt.Fprintf(&b, " Documentation: [%s](%s#%s).", m.ID, docsURL, m.DocsAnchor())
+		fmt.Fprintf(&b, " Documentation: [%s](%s#%s).", r.ID, docsURL, r.DocsAnchor())
 	}
 	return b.String()
 }
 
 // HelpText is HelpMarkdown without markup.
-func (m *Meta) HelpText() string {
+func (r *Rule) HelpText() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s\n\n%s\n", m.ID, m.Name(), m.Short, m.Full)
-	if m.Bad != "" {
-		fmt.Fprintf(&b, "\nBad:\n%s\n\nFixed:\n%s\n", indent(m.Bad), indent(m.Good))
+	fmt.Fprintf(&b, "%s %s: %s\n\n%s\n", r.ID, r.Name, r.Short, r.Full)
+	if r.Bad != "" {
+		fmt.Fprintf(&b, "\nBad:\n%s\n\nFixed:\n%s\n", indent(r.Bad), indent(r.Good))
 	}
-	fmt.Fprintf(&b, "\nSpec: %s.", m.Spec)
+	fmt.Fprintf(&b, "\nSpec: %s.", r.Spec)
 	return b.String()
 }
 
-// Report converts m to the reporters' rule model.
-func (m *Meta) Report(docsURL string) diag.Rule {
+// Report converts r to the reporters' rule model.
+func (r *Rule) Report(docsURL string) diag.Rule {
 	prec := "very-high"
-	if m.Severity == diag.Note {
+	if r.Severity == diag.Note {
 		prec = "high"
 	}
 	return diag.Rule{
-		ID: m.ID, Name: m.Name(), Code: m.Code, Family: m.Family, DefaultSeverity: m.Severity,
-		Short: m.Short, Full: m.Full, HelpMarkdown: m.HelpMarkdown(docsURL), HelpText: m.HelpText(),
-		Tags: []string{"brenner-protocol", familyTag[m.Family]}, Precision: prec,
+		ID: r.ID, Name: r.Name, Code: r.Code, Family: r.Family, DefaultSeverity: r.Severity,
+		Short: r.Short, Full: r.Full, HelpMarkdown: r.HelpMarkdown(docsURL), HelpText: r.HelpText(),
+		Tags: []string{"brenner-protocol", familyTag[r.Family]}, Precision: prec,
 	}
 }
 
@@ -84,9 +120,10 @@ var familyTag = map[string]string{
 	"AL": "artifact-lint", "EV": "evidence", "DR": "drift",
 }
 
-func fence(s string) string {
+// Fence wraps an example in a markdown code fence (json or markdown).
+func Fence(s string) string {
 	lang := "markdown"
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "\"") {
 		lang = "json"
 	}
 	f := "````"

@@ -14,6 +14,44 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
+var thRules = []Rule{
+	{ID: "TH-001", Name: "invalid-rs-thread-id", Code: "INVALID_RS_THREAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH,
+		Short: "Research thread id matches RS-YYYYMMDD-slug.",
+		Full:  "A thread id starting with RS- must match ^RS-\\d{8}-[a-z0-9-]{2,40}$ with a real calendar date: lower-case slug, digits and hyphens only.",
+		Bad:   "RS-2025-12-30-Cell_Fate", Good: "RS-20251230-cell-fate",
+		Check: checkThreadID("TH-001")},
+	{ID: "TH-002", Name: "invalid-bead-id", Code: "INVALID_BEAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH,
+		Short: "Engineering thread id is a valid bead id.",
+		Full:  "A thread id that is neither RS- nor COORD- is a bead id and must match ^[a-z0-9_-]+(?:\\.[a-z0-9_-]+)*$ (lower case, dot-separated, no empty segment).",
+		Bad:   "Brenner_Bot-5so..3", Good: "brenner_bot-5so.3.4.2",
+		Check: checkThreadID("TH-002")},
+	{ID: "TH-003", Name: "invalid-coord-thread-id", Code: "INVALID_COORD_THREAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH,
+		Short: "Coordination thread id matches COORD-topic.",
+		Full:  "A thread id starting with COORD- must match ^COORD-[a-z0-9-]{2,30}$.",
+		Bad:   "COORD-Daily_Sync", Good: "COORD-daily-sync",
+		Check: checkThreadID("TH-003")},
+	{ID: "TH-004", Name: "empty-subject-description", Code: "EMPTY_SUBJECT_DESCRIPTION", Family: "TH", Severity: diag.Error, Scope: ScopeMessage, Spec: specTH,
+		Short: "Subject prefix is followed by a description.",
+		Full:  "A subject needs a human-readable description after its prefix; \"ACK:\" alone tells an operator nothing.",
+		Bad:   "Subject: ACK:", Good: "Subject: ACK: Received kickoff for RS-20251230-cell-fate",
+		Check: checkSubjectDescription},
+	{ID: "TH-005", Name: "subject-too-long", Code: "SUBJECT_TOO_LONG", Family: "TH", Severity: diag.Error, Scope: ScopeMessage, Spec: specTH,
+		Short: "Subject is at most 120 characters.",
+		Full:  "The total subject length must be at most 120 characters. (A description over 80 characters in a subject within the limit is TH-007, a note.)",
+		Bad:   "Subject: DELTA[gpt]: " + "a very long description that goes on and on about every hypothesis and every test in the whole artifact", Good: "Subject: DELTA[gpt]: Hypotheses H1-H3 and predictions",
+		Check: checkSubjectLength},
+	{ID: "TH-006", Name: "unsafe-thread-id", Code: "UNSAFE_THREAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH + ", Cross-Reference Contract",
+		Short: "Thread id is safe as a file name.",
+		Full:  "The thread id is used verbatim as artifacts/{thread_id}.md, so it must not contain /, \\, .., NUL or start with a dot. brenner-ci never writes an artifact for such a thread.",
+		Bad:   "RS-20251230-../../etc", Good: "RS-20251230-cell-fate",
+		Check: checkUnsafeThreadID},
+	{ID: "TH-007", Name: "subject-description-long", Code: "SUBJECT_DESCRIPTION_LONG", Family: "TH", Severity: diag.Note, Scope: ScopeMessage, Spec: specTH,
+		Short: "A subject's description stays under 80 characters.",
+		Full:  "The conventions ask for a brief description, under 80 characters, after the prefix; a subject over 120 characters in total is TH-005 instead. (Split from TH-005 so that each id has one severity.)",
+		Bad:   "Subject: DELTA[gpt]: " + "Hypotheses H1-H3 with predictions, two discriminative tests and the assumption ledger", Good: "Subject: DELTA[gpt]: Hypotheses H1-H3 and predictions",
+		Check: checkDescriptionLength},
+}
+
 var (
 	rsID    = regexp.MustCompile(`^RS-(\d{8})-[a-z0-9-]{2,40}$`)
 	coordID = regexp.MustCompile(`^COORD-[a-z0-9-]{2,30}$`)
@@ -60,7 +98,7 @@ func threadIDMsg(t *compile.Thread) *compile.Msg {
 	return nil
 }
 
-func checkThreadID(id string) threadCheck {
+func checkThreadID(id string) func(*Ctx) {
 	return func(c *Ctx) {
 		tid := c.T.ThreadID
 		m := threadIDMsg(c.T)
@@ -109,27 +147,30 @@ func checkUnsafeThreadID(c *Ctx) {
 }
 
 func checkSubjectDescription(c *Ctx) {
-	for _, m := range c.T.Msgs {
-		if m.Subject.Kind == subject.Unknown || m.Subject.Desc != "" {
-			continue
-		}
-		c.report(m, m.Pos("subject"), fmt.Sprintf("Subject %q has a prefix but no description.", m.Subject.Raw),
-			"Add a brief human-readable summary after the prefix.", "subject "+m.Subject.Raw)
+	m := c.M
+	if m.Subject.Kind == subject.Unknown || m.Subject.Desc != "" {
+		return
 	}
+	c.report(m, m.Pos("subject"), fmt.Sprintf("Subject %q has a prefix but no description.", m.Subject.Raw),
+		"Add a brief human-readable summary after the prefix.", "subject "+m.Subject.Raw)
 }
 
 func checkSubjectLength(c *Ctx) {
-	for _, m := range c.T.Msgs {
-		n := utf8.RuneCountInString(m.Subject.Raw)
-		if n > 120 {
-			c.report(m, m.Pos("subject"), fmt.Sprintf("Subject is %d characters long; the limit is 120.", n),
-				"Shorten the description; keep it under 80 characters.", "subject "+m.Subject.Raw)
-			continue
-		}
-		if d := utf8.RuneCountInString(m.Subject.Desc); m.Subject.Kind != subject.Unknown && d > 80 {
-			f := c.report(m, m.Pos("subject"), fmt.Sprintf("Subject description is %d characters long; the conventions ask for under 80.", d),
-				"Shorten the description to a brief summary.", "description "+m.Subject.Raw)
-			f.Severity = diag.Note
-		}
+	m := c.M
+	n := utf8.RuneCountInString(m.Subject.Raw)
+	if n > 120 {
+		c.report(m, m.Pos("subject"), fmt.Sprintf("Subject is %d characters long; the limit is 120.", n),
+			"Shorten the description; keep it under 80 characters.", "subject "+m.Subject.Raw)
+	}
+}
+
+func checkDescriptionLength(c *Ctx) {
+	m := c.M
+	if utf8.RuneCountInString(m.Subject.Raw) > 120 {
+		return // TH-005
+	}
+	if d := utf8.RuneCountInString(m.Subject.Desc); m.Subject.Kind != subject.Unknown && d > 80 {
+		c.report(m, m.Pos("subject"), fmt.Sprintf("Subject description is %d characters long; the conventions ask for under 80.", d),
+			"Shorten the description to a brief summary.", "description "+m.Subject.Raw)
 	}
 }

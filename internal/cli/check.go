@@ -13,6 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
 	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
@@ -64,20 +65,13 @@ func (c *checkCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cfgPath := c.Config
-	if cfgPath == "" {
-		cfgPath = config.Find(paths[0])
-	}
-	var cfg *config.Config
-	if cfgPath != "" {
-		cfg, err = config.Load(cfgPath, func(id string) bool { return rules.Lookup(id) != nil })
-		if err != nil {
-			// A broken configuration is a usage error (exit 2), but every
-			// report is still written, carrying the problem as a run-level
-			// notification, so a CI job's artifacts always exist.
-			c.writeReports(e, c.report(nil, nil, []diag.Notification{{Level: diag.Error, Message: "configuration error: " + err.Error()}}, diag.Error, time.Time{}))
-			return usagef("%v", err)
-		}
+	cfg, err := loadConfig(c.Config, paths)
+	if err != nil {
+		// A broken configuration is a usage error (exit 2), but every
+		// report is still written, carrying the problem as a run-level
+		// notification, so a CI job's artifacts always exist.
+		c.writeReports(e, c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "configuration error: " + err.Error()}}, diag.Error, time.Time{}))
+		return err
 	}
 	failOn := diag.Error
 	fo := c.FailOn
@@ -174,8 +168,9 @@ func (c *checkCmd) Run(e *env) error {
 	})
 	notes = append(notes, res.Notifications...)
 	internal := res.Internal
+	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Baseline: baseline})
 
-	r := c.report(res, baseline, notes, failOn, last)
+	r := c.report(res.Threads, findings, baseline, notes, failOn, last)
 	if !ep.IsZero() {
 		r.Time = ep
 	}
@@ -202,8 +197,8 @@ func (c *checkCmd) Run(e *env) error {
 	return nil
 }
 
-// report assembles the report model (res nil: no findings).
-func (c *checkCmd) report(res *rules.Result, baseline map[string]bool, notes []diag.Notification, failOn diag.Severity, last time.Time) *diag.Report {
+// report assembles the report model (findings nil: none).
+func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, baseline map[string]bool, notes []diag.Notification, failOn diag.Severity, last time.Time) *diag.Report {
 	r := &diag.Report{
 		Tool:          diag.Tool{Name: "brenner-ci", Version: Version, InfoURI: homeURL, DocsURL: docsURL},
 		Baseline:      baseline,
@@ -214,10 +209,10 @@ func (c *checkCmd) report(res *rules.Result, baseline map[string]bool, notes []d
 		Inputs:        c.Paths,
 		Time:          last.UTC(),
 	}
-	if res != nil {
-		r.Threads, r.Findings = res.Threads, res.Findings
+	r.Threads = threads
+	if findings != nil {
+		r.Findings, r.Fingerprints = findings.Findings, findings.Fingerprints
 	}
-	r.Fingerprints = diag.Fingerprints(r.Findings)
 	if ep, err := epoch(); err == nil && !ep.IsZero() {
 		r.Time = ep
 	}
@@ -321,4 +316,21 @@ func relInside(root, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// loadConfig loads the configuration file given with --config, or the one
+// found from the first path upward; nil when there is none.
+func loadConfig(flag string, paths []string) (*config.Config, error) {
+	path := flag
+	if path == "" {
+		path = config.Find(paths[0])
+	}
+	if path == "" {
+		return nil, nil
+	}
+	cfg, err := config.Load(path, rules.Known)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return cfg, nil
 }

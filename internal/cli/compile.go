@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 type compileCmd struct {
@@ -18,6 +19,7 @@ type compileCmd struct {
 	Out          string   `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
 	CompiledBody bool     `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
 	Jobs         int      `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
+	Config       string   `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
 }
 
 // threadLine is the one-line summary of a compiled thread.
@@ -39,6 +41,7 @@ func threadLine(t *compile.Thread) string {
 type compiledOut struct {
 	line     string
 	findings []diag.Finding
+	comments []diag.Comment
 	files    map[string][]byte // relative path → content
 	err      string
 }
@@ -52,17 +55,25 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := loadConfig(c.Config, paths)
+	if err != nil {
+		return err
+	}
 	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs})
 	if err != nil {
 		return usagef("%v", err)
 	}
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep}
+	if cfg != nil {
+		opt.Agents = cfg.Agents
+	}
 	var findings []diag.Finding
+	var comments []diag.Comment
 	findings = append(findings, batch.Findings...)
 	internal := false
 	var writeErrs []string
 	compile.Each(batch, opt, c.Jobs, func(t *compile.Thread) compiledOut {
-		o := compiledOut{line: threadLine(t), findings: t.Findings}
+		o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
 		if c.Out == "" {
 			return o
 		}
@@ -111,6 +122,7 @@ func (c *compileCmd) Run(e *env) error {
 		}
 		fmt.Fprintln(e.stdout, o.line)
 		findings = append(findings, o.findings...)
+		comments = append(comments, o.comments...)
 		if o.err != "" {
 			writeErrs = append(writeErrs, o.err)
 		}
@@ -125,17 +137,13 @@ func (c *compileCmd) Run(e *env) error {
 			}
 		}
 	})
-	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
+	// The same findings pipeline as check: rule ids, severities, ignores
+	// and suppressions agree between the two commands.
+	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg})
 	errs := 0
-	for i := range findings {
-		f := &findings[i]
-		code := f.Code
-		if code == "" {
-			code = f.Rule
-		}
-		p := *f
-		p.Rule = code
-		fmt.Fprintln(e.stdout, p.String())
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		fmt.Fprintln(e.stdout, f.String())
 		if f.Severity == diag.Error {
 			errs++
 		}
@@ -144,7 +152,6 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
 	}
 	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors\n", len(batch.Threads), batch.Files, errs)
-	_ = time.Time{}
 	switch {
 	case internal:
 		return &exitError{ExitInternal}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -31,6 +32,11 @@ type Config struct {
 	Suppress []Suppression     `yaml:"suppress"`
 
 	ignore []*regexp.Regexp
+	// dir is the absolute folder of the configuration file: globs are
+	// matched against paths relative to it, so results do not depend on
+	// the working directory.
+	dir string
+	rel sync.Map // input path → path relative to dir
 	// Lines of each suppression entry, for SP-002 findings.
 	SuppressLine []int `yaml:"-"`
 }
@@ -140,6 +146,11 @@ var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?line (\d+):
 // Parse decodes data (named path in errors).
 func Parse(path string, data []byte, known Known) (*Config, error) {
 	c := &Config{Path: path}
+	if path != "" {
+		if abs, err := filepath.Abs(filepath.Dir(filepath.FromSlash(path))); err == nil {
+			c.dir = abs
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var root yaml.Node
@@ -160,7 +171,6 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 	if err := dec2.Decode(&again); err != nil && !errors.Is(err, io.EOF) {
 		return nil, yamlErr(path, err)
 	}
-	c.Path = path
 	return c, c.compile(known, &root)
 }
 
@@ -284,11 +294,33 @@ func ParseFailOn(s string) (diag.Severity, bool) {
 	return diag.Error, false
 }
 
-// Ignored reports whether a slash-separated path matches an ignore glob.
+// relPath returns path (as given on the command line, relative to the
+// working directory) relative to the configuration file's folder, slash
+// separated. A path outside that folder is returned as given.
+func (c *Config) relPath(path string) string {
+	if c.dir == "" || path == "" {
+		return path
+	}
+	if v, ok := c.rel.Load(path); ok {
+		return v.(string)
+	}
+	out := path
+	if abs, err := filepath.Abs(filepath.FromSlash(path)); err == nil {
+		if r, err := filepath.Rel(c.dir, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			out = filepath.ToSlash(r)
+		}
+	}
+	c.rel.Store(path, out)
+	return out
+}
+
+// Ignored reports whether a path matches an ignore glob (globs are relative
+// to the configuration file's folder).
 func (c *Config) Ignored(path string) bool {
 	if c == nil {
 		return false
 	}
+	path = c.relPath(path)
 	for _, re := range c.ignore {
 		if re.MatchString(path) {
 			return true
@@ -304,6 +336,7 @@ func (c *Config) Severity(id, path string, def diag.Severity) diag.Severity {
 		return def
 	}
 	sev := apply(c.Rules[id], def)
+	path = c.relPath(path)
 	for i := range c.Override {
 		o := &c.Override[i]
 		r, ok := o.Rules[id]
@@ -367,4 +400,18 @@ func Glob(g string) (*regexp.Regexp, error) {
 	}
 	b.WriteString(`(?:/.*)?$`)
 	return regexp.Compile(b.String())
+}
+
+// OffEverywhere reports whether rule id is turned off globally and no
+// per-path override mentions it, so the engine need not run it at all.
+func (c *Config) OffEverywhere(id string) bool {
+	if c == nil || apply(c.Rules[id], diag.Error) != diag.Off {
+		return false
+	}
+	for i := range c.Override {
+		if _, ok := c.Override[i].Rules[id]; ok {
+			return false
+		}
+	}
+	return true
 }

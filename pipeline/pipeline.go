@@ -1,0 +1,166 @@
+// Package pipeline is brenner-ci's findings pipeline: the one ordered list
+// of steps every finding goes through between the rules and the reports.
+// check, compile and check-style commands all run it, so they agree on rule
+// ids, severities, configuration and paths.
+//
+// The stages, in order (see stages below for why each stands where it does):
+//
+//	stamp → severity → ignore → suppress → sort → dedupe → fingerprint → baseline
+package pipeline
+
+import (
+	"sort"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// Input is what the pipeline processes.
+type Input struct {
+	Findings []diag.Finding
+	// Comments are the HTML comments of message bodies and artifacts, where
+	// suppression directives live.
+	Comments []diag.Comment
+	Config   *config.Config // nil: defaults
+	// Baseline holds the fingerprints of accepted findings; nil without a
+	// baseline.
+	Baseline map[string]bool
+}
+
+// Result is the pipeline's output: findings in report order with their
+// fingerprints.
+type Result struct {
+	Findings     []diag.Finding
+	Fingerprints []string // aligned with Findings
+	// New is aligned with Findings: true when the finding is not in the
+	// baseline (all true without one).
+	New []bool
+}
+
+// state is what the stages share.
+type state struct {
+	in  *Input
+	out Result
+}
+
+// A stage is one named step.
+type stage struct {
+	name string
+	run  func(s *state)
+}
+
+// stages is the pipeline, in order.
+var stages = []stage{
+	// Every finding gets its rule's spec code and default severity from the
+	// registry, whatever produced it (compiler or rule): one id, one
+	// severity. It comes first because everything after reads severities.
+	{"stamp", func(s *state) { s.out.Findings = stamp(s.out.Findings) }},
+	// Configured severities (rules: and per-path overrides:) replace the
+	// defaults; a rule turned off drops its findings. Before suppression,
+	// so that a suppression of a rule the configuration turned off is
+	// reported as unused.
+	{"severity", func(s *state) { s.out.Findings = severity(s.out.Findings, s.in.Config) }},
+	// Findings in ignored paths are dropped (globs relative to the config
+	// file's folder). Before suppression, for the same reason.
+	{"ignore", func(s *state) { s.out.Findings = ignore(s.out.Findings, s.in.Config) }},
+	// Inline <!-- brenner-ci-disable … --> comments (message bodies and
+	// artifacts alike) and config suppress: entries silence findings; the
+	// stage then adds its own findings (SP-001…SP-004), which go through
+	// stamp, severity and ignore like every other finding.
+	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config) }},
+	// Report order: path, line, column, rule id, message, thread, message
+	// id — never scheduling order, so any --jobs gives the same reports.
+	{"sort", func(s *state) {
+		fs := s.out.Findings
+		sort.SliceStable(fs, func(i, j int) bool { return diag.Less(&fs[i], &fs[j]) })
+	}},
+	// Exact duplicates (the same finding reached twice, e.g. a message in
+	// two export files) are reported once. Needs sorted input.
+	{"dedupe", func(s *state) { s.out.Findings = dedupe(s.out.Findings) }},
+	// Content-based fingerprints (no line numbers), numbered in report
+	// order: after sorting and de-duplication so the numbering is stable.
+	{"fingerprint", func(s *state) { s.out.Fingerprints = diag.Fingerprints(s.out.Findings) }},
+	// New versus baseline findings, by fingerprint: last, because it reads
+	// the fingerprints.
+	{"baseline", func(s *state) {
+		s.out.New = make([]bool, len(s.out.Findings))
+		for i, fp := range s.out.Fingerprints {
+			s.out.New[i] = s.in.Baseline == nil || !s.in.Baseline[fp]
+		}
+	}},
+}
+
+// Stages returns the stage names in order (documentation and tests).
+func Stages() []string {
+	names := make([]string, len(stages))
+	for i, st := range stages {
+		names[i] = st.name
+	}
+	return names
+}
+
+// Run runs every stage on in. It does not modify in.Findings.
+func Run(in *Input) *Result {
+	s := &state{in: in}
+	s.out.Findings = append([]diag.Finding(nil), in.Findings...)
+	for _, st := range stages {
+		st.run(s)
+	}
+	return &s.out
+}
+
+// stamp sets each finding's code and severity from its rule. Findings of ids
+// the registry does not know keep theirs (there are none in a correct build;
+// a test checks it).
+func stamp(fs []diag.Finding) []diag.Finding {
+	for i := range fs {
+		if r := rules.Lookup(fs[i].Rule); r != nil {
+			fs[i].Code, fs[i].Severity = r.Code, r.Severity
+		}
+	}
+	return fs
+}
+
+func severity(fs []diag.Finding, cfg *config.Config) []diag.Finding {
+	if cfg == nil {
+		return fs
+	}
+	kept := fs[:0]
+	for _, f := range fs {
+		f.Severity = cfg.Severity(f.Rule, f.Pos.File, f.Severity)
+		if f.Severity != diag.Off {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+func ignore(fs []diag.Finding, cfg *config.Config) []diag.Finding {
+	if cfg == nil {
+		return fs
+	}
+	kept := fs[:0]
+	for _, f := range fs {
+		if !cfg.Ignored(f.Pos.File) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// dedupe drops exact duplicates (same rule, position, message, thread,
+// message id) from a sorted slice.
+func dedupe(fs []diag.Finding) []diag.Finding {
+	out := fs[:0]
+	for i := range fs {
+		if i > 0 {
+			a, b := &fs[i-1], &fs[i]
+			if a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Thread == b.Thread && a.MsgID == b.MsgID {
+				continue
+			}
+		}
+		out = append(out, fs[i])
+	}
+	return out
+}
