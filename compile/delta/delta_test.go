@@ -239,23 +239,23 @@ func TestValidate(t *testing.T) {
 		{name: "non-third hypothesis without mechanism", js: `{"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"name": "N", "claim": "C", "anchors": ["inference"]}}`,
 			rules: []string{"DL-005:error"}},
 		{name: "third alternative without mechanism and anchors", js: `{"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"name": "N", "claim": "C", "third_alternative": true}}`,
-			rules: []string{"DL-005:warning"}, valid: true,
+			rules: []string{"DL-009:warning"}, valid: true,
 			check: func(t *testing.T, b Block) {
 				if m := b.Problems[0].Message; !strings.Contains(m, "mechanism or anchors") || !strings.Contains(m, "needs only name and claim") {
 					t.Errorf("message %q", m)
 				}
 			}},
 		{name: "third alternative still needs a claim", js: `{"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"name": "N", "third_alternative": true}}`,
-			rules: []string{"DL-005:error", "DL-005:warning"}},
+			rules: []string{"DL-005:error", "DL-009:warning"}},
 		{name: "assumption without status defaults to unchecked", js: `{"operation": "ADD", "section": "assumption_ledger", "target_id": null, "payload": {"name": "N", "statement": "S", "load": "L", "test": "T"}}`,
-			rules: []string{"DL-005:warning"}, valid: true,
+			rules: []string{"DL-009:warning"}, valid: true,
 			check: func(t *testing.T, b Block) {
 				if s := b.Delta.Payload.Get("status"); s == nil || s.Str != "unchecked" || fmt.Sprint(b.Delta.Defaulted) != "[status]" {
 					t.Errorf("status %+v defaulted %v", s, b.Delta.Defaulted)
 				}
 			}},
 		{name: "anomaly without status defaults to active", js: `{"operation": "ADD", "section": "anomaly_register", "target_id": null, "payload": {"name": "N", "observation": "O", "conflicts_with": ["H1"]}}`,
-			rules: []string{"DL-005:warning"}, valid: true,
+			rules: []string{"DL-009:warning"}, valid: true,
 			check: func(t *testing.T, b Block) {
 				if s := b.Delta.Payload.Get("status"); s == nil || s.Str != "active" {
 					t.Errorf("status %+v", s)
@@ -264,7 +264,7 @@ func TestValidate(t *testing.T) {
 		{name: "anomaly without conflicts_with", js: `{"operation": "ADD", "section": "anomaly_register", "target_id": null, "payload": {"name": "N", "observation": "O", "status": "active"}}`,
 			rules: []string{"DL-005:error"}},
 		{name: "critique without evidence and status", js: `{"operation": "ADD", "section": "adversarial_critique", "target_id": null, "payload": {"name": "N", "attack": "A"}}`,
-			rules: []string{"DL-005:warning"}, valid: true},
+			rules: []string{"DL-009:warning"}, valid: true},
 		{name: "critique without attack", js: `{"operation": "ADD", "section": "adversarial_critique", "target_id": null, "payload": {"name": "N", "evidence": "E", "current_status": "S"}}`,
 			rules: []string{"DL-005:error"}},
 		{name: "prediction without predictions", js: `{"operation": "ADD", "section": "predictions_table", "target_id": null, "payload": {"condition": "C"}}`,

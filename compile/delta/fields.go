@@ -126,7 +126,7 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 				def = r.def
 			}
 		}
-		c.at("DL-005", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; the item is added with %s %q.", sec, name, name, def), hint, nil)
+		c.at("DL-009", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; the item is added with %s %q.", sec, name, name, def), hint, nil)
 	}
 	if len(soft) > 0 {
 		them := "them"
@@ -137,7 +137,7 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 		if sec == HypothesisSlate {
 			why = "a third alternative is added without " + them + " (it needs only name and claim)"
 		}
-		c.at("DL-005", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; %s.", sec, strings.Join(soft, " or "), why), hint, nil)
+		c.at("DL-009", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; %s.", sec, strings.Join(soft, " or "), why), hint, nil)
 	}
 	return defaulted
 }
