@@ -26,6 +26,9 @@ type Input struct {
 	// Baseline holds the fingerprints of accepted findings; nil without a
 	// baseline.
 	Baseline map[string]bool
+	// Ran reports whether a rule was evaluated in this run (nil: all were).
+	// A suppression is reported unused only when one of its rules ran.
+	Ran func(id string) bool
 }
 
 // Result is the pipeline's output: findings in report order with their
@@ -68,7 +71,7 @@ var stages = []stage{
 	// artifacts alike) and config suppress: entries silence findings; the
 	// stage then adds its own findings (SP-001…SP-004), which go through
 	// stamp, severity and ignore like every other finding.
-	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config) }},
+	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran) }},
 	// Report order: path, line, column, rule id, message, thread, message
 	// id — never scheduling order, so any --jobs gives the same reports.
 	{"sort", func(s *state) {

@@ -88,7 +88,7 @@ func directiveProblem(t string) string {
 
 // suppress applies directives and config entries, then adds the stage's
 // own findings, which go through stamp, severity and ignore.
-func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config) []diag.Finding {
+func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config, ran func(string) bool) []diag.Finding {
 	supps, extra := fromComments(comments)
 	supps = append(supps, fromConfig(cfg)...)
 	if len(supps) > 0 {
@@ -113,7 +113,7 @@ func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config) []
 				Hint: "Write the reason after a colon: <!-- brenner-ci-disable RULE-ID: why this is fine -->.",
 				Pos:  s.where, Thread: s.thread, MsgID: s.msgID, Anchor: "suppress " + strings.Join(s.rules, ",")})
 		}
-		if !s.used {
+		if !s.used && s.ran(ran) {
 			extra = append(extra, diag.Finding{Rule: "SP-002", Message: fmt.Sprintf("Suppression of %s matched no finding.", ids),
 				Hint: "Remove the stale suppression.", Pos: s.where, Thread: s.thread, MsgID: s.msgID,
 				Anchor: "unused " + strings.Join(s.rules, ",") + " " + s.thread + " " + s.msgID})
@@ -185,6 +185,19 @@ func fromConfig(c *config.Config) []*suppression {
 			where: diag.Pos{File: c.Path, Line: line, Col: 1}.Normalize()})
 	}
 	return out
+}
+
+// ran reports whether any of s's rules ran (ran nil: all did).
+func (s *suppression) ran(ran func(string) bool) bool {
+	if ran == nil {
+		return true
+	}
+	for _, id := range s.rules {
+		if ran(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // covers reports whether s silences f.

@@ -168,7 +168,12 @@ func (c *checkCmd) Run(e *env) error {
 	})
 	notes = append(notes, res.Notifications...)
 	internal := res.Internal
-	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Baseline: baseline})
+	enabled := map[string]bool{}
+	for _, id := range eng.Enabled() {
+		enabled[id] = true
+	}
+	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Baseline: baseline,
+		Ran: func(id string) bool { return enabled[id] }})
 
 	r := c.report(res.Threads, findings, baseline, notes, failOn, last)
 	if !ep.IsZero() {
@@ -279,9 +284,14 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	return werrs
 }
 
-func (c *checkCmd) repoRoot() (string, error) {
-	if c.RepoRoot != "" {
-		abs, err := filepath.Abs(c.RepoRoot)
+func (c *checkCmd) repoRoot() (string, error) { return repoRoot(c.RepoRoot) }
+
+// repoRoot is the repository root that report paths are relative to: flag
+// when given, else git's top level of the working directory, else the
+// working directory.
+func repoRoot(flag string) (string, error) {
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
 		if err != nil {
 			return "", usagef("--repo-root: %v", err)
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/text"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -139,11 +141,19 @@ func (c *compileCmd) Run(e *env) error {
 	})
 	// The same findings pipeline as check: rule ids, severities, ignores
 	// and suppressions agree between the two commands.
-	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg})
+	// compile runs no rule checks: only the compiler's and the pipeline's
+	// rules can use a suppression.
+	ran := func(id string) bool { r := rules.Lookup(id); return r != nil && r.By != rules.ByCheck }
+	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran})
+	root, err := repoRoot("")
+	if err != nil {
+		return err
+	}
+	display := reporters.NewPaths(root)
 	errs := 0
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		fmt.Fprintln(e.stdout, f.String())
+		fmt.Fprintln(e.stdout, text.Line(f, display))
 		if f.Severity == diag.Error {
 			errs++
 		}

@@ -102,3 +102,39 @@ func TestGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobsRelativeToConfigFile: ignore and override globs are matched
+// against paths relative to the configuration file's folder, so a run from
+// another working directory gives the same result.
+func TestGlobsRelativeToConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(filepath.Join(sub, "legacy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(sub, FileName)
+	os.WriteFile(cfgPath, []byte("ignore: [\"legacy/**\"]\noverrides:\n  - paths: [\"threads/*.json\"]\n    rules: {MB-001: off}\n"), 0o644)
+	for _, wd := range []string{dir, sub, filepath.Join(sub, "legacy")} {
+		t.Run(filepath.Base(wd), func(t *testing.T) {
+			t.Chdir(wd)
+			rel := func(p string) string {
+				r, err := filepath.Rel(wd, filepath.Join(sub, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return filepath.ToSlash(r)
+			}
+			cfgRel, _ := filepath.Rel(wd, cfgPath)
+			c, err := Load(cfgRel, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.Ignored(rel("legacy/a.json")) || c.Ignored(rel("threads/a.json")) {
+				t.Errorf("ignore from %s: legacy %v, threads %v", wd, c.Ignored(rel("legacy/a.json")), c.Ignored(rel("threads/a.json")))
+			}
+			if c.Severity("MB-001", rel("threads/a.json"), diag.Error) != diag.Off || c.Severity("MB-001", rel("other/a.json"), diag.Error) != diag.Error {
+				t.Errorf("override from %s not applied relative to the config file", wd)
+			}
+		})
+	}
+}

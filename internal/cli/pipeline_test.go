@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
+)
+
+var findingLine = regexp.MustCompile(`^.+:\d+:\d+: (error|warning|note): .* \[[A-Z]{2}-[A-Z]?\d+\]$`)
+
+// findingLines returns the lines of out that are findings.
+func findingLines(out string) []string {
+	var fs []string
+	for _, l := range strings.Split(out, "\n") {
+		if findingLine.MatchString(l) {
+			fs = append(fs, l)
+		}
+	}
+	return fs
+}
+
+// TestCompileAndCheckAgree: compile prints rule ids ([DL-002], never the
+// spec code [INVALID_SECTION]) through the same pipeline as check, so every
+// finding compile prints is printed identically by check.
+func TestCompileAndCheckAgree(t *testing.T) {
+	inputs := []string{filepath.Join(demo(t), "mailbox"), filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", "DL-002", "fail")}
+	for _, in := range inputs {
+		_, cout, _ := run(t, "compile", in)
+		_, kout, _ := run(t, "check", "--format", "text", in)
+		comp, chk := findingLines(cout), findingLines(kout)
+		if len(comp) == 0 {
+			t.Fatalf("compile %s printed no findings:\n%s", in, cout)
+		}
+		have := map[string]bool{}
+		for _, l := range chk {
+			have[l] = true
+		}
+		for _, l := range comp {
+			if !have[l] {
+				t.Errorf("compile printed a finding check did not:\n  %s", l)
+			}
+		}
+		if strings.Contains(cout, "[INVALID_SECTION]") || strings.Contains(cout, "[MISSING_") {
+			t.Errorf("compile prints spec codes instead of rule ids:\n%s", cout)
+		}
+	}
+	_, cout, _ := run(t, "compile", inputs[1])
+	if !strings.Contains(cout, "[DL-002]") {
+		t.Errorf("compile does not report DL-002 on its fixture:\n%s", cout)
+	}
+}
+
+// TestCompileReadsConfig: compile honours .brenner-ci.yaml like check
+// (agents: changes MG-007; rules: changes severities).
+func TestCompileReadsConfig(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", "MG-007", "fail", "RS-20260301-quorum-timing.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "t.json"), src, 0o644)
+	has := func(cmd string) bool {
+		_, out, errs := run(t, cmd, dir)
+		if strings.Contains(errs, "configuration error") {
+			t.Fatal(errs)
+		}
+		return strings.Contains(out, "[MG-007]")
+	}
+	if !has("compile") || !has("check") {
+		t.Fatal("MG-007 not reported without configuration")
+	}
+	os.WriteFile(filepath.Join(dir, ".brenner-ci.yaml"), []byte("agents: [MysteryAgent, LindenFox, GreenDog, BlueLake, RedFox, QuietOwl, BrightSwan]\n"), 0o644)
+	c1, c2 := has("compile"), has("check")
+	if c1 != c2 {
+		t.Fatalf("with agents: compile reports MG-007 %v, check %v", c1, c2)
+	}
+	os.WriteFile(filepath.Join(dir, ".brenner-ci.yaml"), []byte("rules:\n  MG-007: off\n"), 0o644)
+	if has("compile") || has("check") {
+		t.Fatal("MG-007: off in the config is ignored")
+	}
+}
+
+// TestDirectiveInCodeIsCode: a disable comment inside a code fence is code
+// and suppresses nothing, in a message body and in an artifact alike; the
+// same comment outside the fence suppresses in both.
+func TestDirectiveInCodeIsCode(t *testing.T) {
+	root := testutil.ModuleRoot(t)
+	// Artifact: IP-P01 fires on this fixture (line 22).
+	art, err := os.ReadFile(filepath.Join(root, "testdata", "rules", "IP-P01", "fail", "artifacts", "RS-20260310-no-quotes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		comment  string
+		reported bool
+	}{
+		{"```\n<!-- brenner-ci-disable-file IP-P01: quotes are in the evidence pack -->\n```\n", true},
+		{"<!-- brenner-ci-disable-file IP-P01: quotes are in the evidence pack -->\n", false},
+	} {
+		dir := filepath.Join(t.TempDir(), "artifacts")
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "RS-20260310-no-quotes.md"), append(art, []byte("\n"+tc.comment)...), 0o644)
+		_, out, _ := run(t, "check", "--format", "text", dir)
+		if got := strings.Contains(out, "[IP-P01]"); got != tc.reported {
+			t.Errorf("artifact, comment %q: IP-P01 reported %v, want %v\n%s", tc.comment, got, tc.reported, out)
+		}
+	}
+	// Message body: MB-003 (KICKOFF without Context).
+	for _, tc := range []struct {
+		comment  string
+		reported bool
+	}{
+		{"```\\n<!-- brenner-ci-disable-file MB-003: context is in the pack -->\\n```\\n", true},
+		{"<!-- brenner-ci-disable-file MB-003: context is in the pack -->\\n", false},
+	} {
+		dir := t.TempDir()
+		thread := `{"thread_id": "RS-20260301-quorum-timing", "messages": [{"id": 1, "thread_id": "RS-20260301-quorum-timing",
+ "subject": "KICKOFF: Quorum switch timing", "from": "GreenDog", "created_ts": "2026-03-01T10:00:00Z", "ack_required": true,
+ "body_md": "# Quorum timing\n\n## Research Question\nWhen does the switch happen?\n\n` + tc.comment + `"}]}`
+		os.WriteFile(filepath.Join(dir, "t.json"), []byte(thread), 0o644)
+		_, out, _ := run(t, "check", "--format", "text", dir)
+		if got := strings.Contains(out, "[MB-003]"); got != tc.reported {
+			t.Errorf("body, comment %q: MB-003 reported %v, want %v\n%s", tc.comment, got, tc.reported, out)
+		}
+	}
+}
+
+// TestRulesJSONOneSeverity: every id is listed once, with one default
+// severity, a scope and who reports it.
+func TestRulesJSONOneSeverity(t *testing.T) {
+	_, out, _ := run(t, "rules", "--format", "json")
+	var rs []struct{ ID, Severity, Scope, ReportedBy string }
+	if err := jsonUnmarshal(out, &rs); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if seen[r.ID] {
+			t.Errorf("%s listed twice", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Severity != "error" && r.Severity != "warning" && r.Severity != "note" {
+			t.Errorf("%s: severity %q", r.ID, r.Severity)
+		}
+		if r.Scope == "" || r.ReportedBy == "" {
+			t.Errorf("%s: no scope or reporter", r.ID)
+		}
+	}
+	if len(rs) < 120 {
+		t.Errorf("only %d rules", len(rs))
+	}
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
