@@ -282,6 +282,7 @@ func artifactComments(p *artifact.Parsed, thread string) []diag.Comment {
 type Batch struct {
 	Threads   []ThreadResult
 	Artifacts []ArtifactResult
+	refs      *refGraph // built on first use (rf.go)
 }
 
 // CheckBatch runs the batch rules.

@@ -111,118 +111,157 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 	return diag.Pos{}, ""
 }
 
-func checkUnknownReferences(c *Ctx)     { checkReferences(c, refMissingItem) }
-func checkUnreachableReferences(c *Ctx) { checkReferences(c, refMissingSession) }
-func checkCircularReferences(c *Ctx)    { checkReferences(c, refCycle) }
+func checkUnknownReferences(c *Ctx) {
+	g := c.Batch.refGraph()
+	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+		if target != nil && !target.items[e.toItem] {
+			c.emit(diag.Finding{
+				Message: fmt.Sprintf("%s references %s in session %s, which has no such item.", e.from, e.toItem, e.toSession),
+				Hint:    "Reference an item id that exists in that session's artifact.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
+				Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
+		}
+	})
+}
 
-// What checkReferences reports: one kind per rule.
-const (
-	refMissingItem    = iota // RF-001: the session is an input and has no such item
-	refMissingSession        // RF-004: the session is not among the inputs
-	refCycle                 // RF-002: references loop back
-)
+func checkUnreachableReferences(c *Ctx) {
+	g := c.Batch.refGraph()
+	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+		if target == nil {
+			c.emit(diag.Finding{
+				Message: fmt.Sprintf("%s references %s in session %s, which is not among the inputs, so the reference cannot be checked.", e.from, e.toItem, e.toSession),
+				Hint:    "Include the referenced session's export in the run to check it.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
+				Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
+		}
+	})
+}
 
-func checkReferences(c *Ctx, kind int) {
-	results := c.Batch.Threads
-	sessions := map[string]*refInfo{}
-	for i := range results {
-		ri := &results[i].ref
-		sessions[ri.key] = ri
+// checkCircularReferences reports each cycle once, at the edge leaving its
+// smallest node.
+func checkCircularReferences(c *Ctx) {
+	g := c.Batch.refGraph()
+	g.cycles(func(cyc []refNode) {
+		names := make([]string, len(cyc)+1)
+		for i, n := range cyc {
+			names[i] = n.s + ":" + n.i
+		}
+		names[len(cyc)] = names[0]
+		key := strings.Join(names, "→")
+		e := g.edge[[2]refNode{cyc[0], cyc[1%len(cyc)]}]
+		c.emit(diag.Finding{
+			Message: fmt.Sprintf("References form a cycle: %s.", key),
+			Hint:    "Break the loop: a reference chain must end at an origin item.", Pos: e.pos, Thread: cyc[0].s, MsgID: e.msgID,
+			Anchor: key})
+	})
+}
+
+// refNode is an item of a session.
+type refNode struct{ s, i string }
+
+func (a refNode) less(b refNode) bool { return a.s < b.s || (a.s == b.s && a.i < b.i) }
+
+// refGraph is the batch's reference graph: items as nodes, references
+// between sessions of the batch as edges, in thread order.
+type refGraph struct {
+	threads  []ThreadResult
+	sessions map[string]*refInfo // by thread key and thread id
+	next     map[refNode][]refNode
+	edge     map[[2]refNode]refEdge
+}
+
+// refGraph builds the batch's reference graph once; the RF rules share it.
+func (b *Batch) refGraph() *refGraph {
+	if b.refs != nil {
+		return b.refs
+	}
+	g := &refGraph{threads: b.Threads, sessions: map[string]*refInfo{}, next: map[refNode][]refNode{}, edge: map[[2]refNode]refEdge{}}
+	for i := range b.Threads {
+		ri := &b.Threads[i].ref
+		g.sessions[ri.key] = ri
 		if ri.threadID != "" {
-			sessions[ri.threadID] = ri
+			g.sessions[ri.threadID] = ri
 		}
 	}
-	type node struct{ s, i string }
-	graph := map[node][]node{}
-	edgeAt := map[[2]node]refEdge{}
-	for i := range results {
-		ri := &results[i].ref
+	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+		if target != nil {
+			from, to := refNode{ri.key, e.from}, refNode{target.key, e.toItem}
+			g.next[from] = append(g.next[from], to)
+			g.edge[[2]refNode{from, to}] = e
+		}
+	})
+	b.refs = g
+	return g
+}
+
+// eachEdge calls fn for every reference in thread order, with the
+// referenced session (nil when it is not among the inputs).
+func (g *refGraph) eachEdge(fn func(from *refInfo, e refEdge, target *refInfo)) {
+	for i := range g.threads {
+		ri := &g.threads[i].ref
 		for _, e := range ri.edges {
-			from := node{ri.key, e.from}
-			target, ok := sessions[e.toSession]
-			if ok {
-				to := node{target.key, e.toItem}
-				graph[from] = append(graph[from], to)
-				edgeAt[[2]node{from, to}] = e
-			}
-			switch {
-			case !ok && kind == refMissingSession:
-				c.emit(diag.Finding{
-					Message: fmt.Sprintf("%s references %s in session %s, which is not among the inputs, so the reference cannot be checked.", e.from, e.toItem, e.toSession),
-					Hint:    "Include the referenced session's export in the run to check it.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
-					Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
-			case ok && kind == refMissingItem && !target.items[e.toItem]:
-				c.emit(diag.Finding{
-					Message: fmt.Sprintf("%s references %s in session %s, which has no such item.", e.from, e.toItem, e.toSession),
-					Hint:    "Reference an item id that exists in that session's artifact.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
-					Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
-			}
+			fn(ri, e, g.sessions[e.toSession])
 		}
 	}
-	if kind != refCycle {
-		return
-	}
-	// Find cycles: report each once, at the edge leaving its smallest node.
-	nodes := make([]node, 0, len(graph))
-	for n := range graph {
+}
+
+// cycles calls fn once per distinct cycle, rotated to start at its
+// smallest node. The depth-first search keeps its own stack, so a long
+// reference chain in the input cannot exhaust the goroutine stack.
+func (g *refGraph) cycles(fn func([]refNode)) {
+	nodes := make([]refNode, 0, len(g.next))
+	for n := range g.next {
 		nodes = append(nodes, n)
 	}
-	sort.Slice(nodes, func(i, j int) bool {
-		if nodes[i].s != nodes[j].s {
-			return nodes[i].s < nodes[j].s
-		}
-		return nodes[i].i < nodes[j].i
-	})
-	less := func(a, b node) bool { return a.s < b.s || (a.s == b.s && a.i < b.i) }
-	reported := map[string]bool{}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].less(nodes[j]) })
 	const white, grey, black = 0, 1, 2
-	color := map[node]int{}
-	var stack []node
-	var visit func(n node)
-	visit = func(n node) {
-		color[n] = grey
-		stack = append(stack, n)
-		for _, m := range graph[n] {
+	color := map[refNode]int{}
+	reported := map[string]bool{}
+	type frame struct {
+		n    refNode
+		next int
+	}
+	var path []refNode
+	for _, root := range nodes {
+		if color[root] != white {
+			continue
+		}
+		stack := []frame{{n: root}}
+		color[root] = grey
+		path = append(path[:0], root)
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			succ := g.next[top.n]
+			if top.next == len(succ) {
+				color[top.n] = black
+				stack = stack[:len(stack)-1]
+				path = path[:len(path)-1]
+				continue
+			}
+			m := succ[top.next]
+			top.next++
 			switch color[m] {
 			case white:
-				visit(m)
+				color[m] = grey
+				stack = append(stack, frame{n: m})
+				path = append(path, m)
 			case grey:
-				// cycle: stack from m to n
-				k := len(stack) - 1
-				for k >= 0 && stack[k] != m {
+				k := len(path) - 1
+				for k >= 0 && path[k] != m {
 					k--
 				}
-				cyc := append([]node(nil), stack[k:]...)
+				cyc := append([]refNode(nil), path[k:]...)
 				min := 0
 				for i := range cyc {
-					if less(cyc[i], cyc[min]) {
+					if cyc[i].less(cyc[min]) {
 						min = i
 					}
 				}
 				cyc = append(cyc[min:], cyc[:min]...)
-				names := make([]string, len(cyc)+1)
-				for i, c := range cyc {
-					names[i] = c.s + ":" + c.i
+				key := fmt.Sprint(cyc)
+				if !reported[key] {
+					reported[key] = true
+					fn(cyc)
 				}
-				names[len(cyc)] = names[0]
-				key := strings.Join(names, "→")
-				if reported[key] {
-					continue
-				}
-				reported[key] = true
-				e := edgeAt[[2]node{cyc[0], cyc[1%len(cyc)]}]
-				c.emit(diag.Finding{
-					Message: fmt.Sprintf("References form a cycle: %s.", key),
-					Hint:    "Break the loop: a reference chain must end at an origin item.", Pos: e.pos, Thread: cyc[0].s, MsgID: e.msgID,
-					Anchor: key})
 			}
-		}
-		stack = stack[:len(stack)-1]
-		color[n] = black
-	}
-	for _, n := range nodes {
-		if color[n] == white {
-			visit(n)
 		}
 	}
 }

@@ -1,0 +1,26 @@
+package rules
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestReferenceCyclesIterative: a reference chain as long as the input
+// makes it does not exhaust the stack, and its closing cycle is found once.
+func TestReferenceCyclesIterative(t *testing.T) {
+	const n = 200000
+	ri := refInfo{key: "S", items: map[string]bool{}}
+	for i := 0; i < n; i++ {
+		to := fmt.Sprintf("H%d", (i+1)%n)
+		ri.edges = append(ri.edges, refEdge{from: fmt.Sprintf("H%d", i), toSession: "S", toItem: to})
+	}
+	b := &Batch{Threads: []ThreadResult{{ref: ri}}}
+	var got [][]refNode
+	b.refGraph().cycles(func(c []refNode) { got = append(got, c) })
+	if len(got) != 1 || len(got[0]) != n {
+		t.Fatalf("got %d cycles (first of %d nodes), want one of %d", len(got), len(got[0]), n)
+	}
+	if got[0][0] != (refNode{"S", "H0"}) {
+		t.Errorf("cycle starts at %v, want its smallest node", got[0][0])
+	}
+}
