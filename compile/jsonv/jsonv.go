@@ -6,11 +6,10 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Kind of a JSON value.
@@ -236,223 +235,83 @@ func writeString(b *strings.Builder, s string) {
 	b.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-// SyntaxError is a JSON decoding error with its byte offset in the input and a
-// likely cause in words (trailing comma, single quotes, comment, unquoted key…).
-type SyntaxError struct {
-	Off   int
-	Msg   string // the decoder's complaint
-	Cause string // likely cause, may be empty
-}
-
-func (e *SyntaxError) Error() string {
-	if e.Cause != "" {
-		return fmt.Sprintf("%s (%s)", e.Msg, e.Cause)
-	}
-	return e.Msg
-}
-
 // Parse decodes exactly one JSON value from data (surrounding white space
-// allowed). Numbers keep their literal text.
+// allowed). Numbers keep their literal text. A syntax error is a
+// *SyntaxError; input nested deeper than MaxDepth is one.
 func Parse(data []byte) (*Value, error) {
-	if v, ok := fastParse(data); ok {
-		return v, nil
-	}
-	return slowParse(data)
-}
-
-// slowParse decodes with encoding/json's tokenizer; it is used when the fast
-// path fails, so that syntax errors carry encoding/json's wording and offset.
-func slowParse(data []byte) (*Value, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	p := &parser{d: d, data: data}
-	v, err := p.value()
-	if err != nil {
-		return nil, p.explain(err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		off := int(d.InputOffset())
-		off = skipSpace(data, off)
-		if err == nil || off < len(data) {
-			return nil, &SyntaxError{Off: off, Msg: "unexpected data after the top-level value", Cause: causeAt(data, off)}
-		}
-	}
-	return v, nil
-}
-
-type parser struct {
-	d    *json.Decoder
-	data []byte
-}
-
-func (p *parser) value() (*Value, error) {
-	start := skipSpace(p.data, int(p.d.InputOffset()))
-	start = skipSep(p.data, start)
-	tok, err := p.d.Token()
+	s := scannerPool.Get().(*Scanner)
+	defer scannerPool.Put(s)
+	root, err := s.Scan(data, 0, len(data))
 	if err != nil {
 		return nil, err
 	}
-	return p.fromToken(tok, start)
-}
-
-func (p *parser) fromToken(tok json.Token, start int) (*Value, error) {
-	v := &Value{Off: start}
-	switch t := tok.(type) {
-	case nil:
-		v.Kind = Null
-	case bool:
-		v.Kind, v.Bool = Bool, t
-	case json.Number:
-		v.Kind, v.Num = Number, t
-	case string:
-		v.Kind, v.Str = String, t
-	case json.Delim:
-		switch t {
-		case '[':
-			v.Kind = Array
-			v.Arr = []*Value{}
-			for p.d.More() {
-				e, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				v.Arr = append(v.Arr, e)
-			}
-			if _, err := p.d.Token(); err != nil {
-				return nil, err
-			}
-		case '{':
-			v.Kind = Object
-			v.Map = map[string]*Value{}
-			v.KeyOff = map[string]int{}
-			for p.d.More() {
-				koff := skipSep(p.data, skipSpace(p.data, int(p.d.InputOffset())))
-				kt, err := p.d.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, &SyntaxError{Off: koff, Msg: "object key is not a string"}
-				}
-				e, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				if _, dup := v.Map[k]; !dup {
-					v.Keys = append(v.Keys, k)
-				}
-				v.Map[k] = e
-				v.KeyOff[k] = koff
-			}
-			if _, err := p.d.Token(); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, &SyntaxError{Off: start, Msg: fmt.Sprintf("unexpected %q", rune(t))}
-		}
+	v := tree(data, s.Nodes, root)
+	if cap(s.Nodes) > 1<<16 {
+		s.Nodes = nil
 	}
-	v.End = int(p.d.InputOffset())
 	return v, nil
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
+var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
 
-// skipSep skips the ',' or ':' the decoder has not consumed yet.
-func skipSep(b []byte, i int) int {
-	if i < len(b) && (b[i] == ',' || b[i] == ':') {
-		i = skipSpace(b, i+1)
+// tree builds the Values of scanned nodes (in one allocation, without
+// recursion) and returns the value of node root.
+func tree(src []byte, nodes []Node, root int32) *Value {
+	vals := make([]Value, len(nodes))
+	var buf []byte
+	str := func(n *Node) string {
+		lit := src[n.Start:n.End]
+		if !n.Esc {
+			if inner := lit[1 : len(lit)-1]; utf8.Valid(inner) {
+				return string(inner)
+			}
+		}
+		buf = AppendDecoded(buf[:0], lit, nil)
+		return string(buf)
 	}
-	return i
-}
-
-func (p *parser) explain(err error) error {
-	var se *SyntaxError
-	if errors.As(err, &se) {
-		if se.Cause == "" {
-			se.Cause = causeAt(p.data, se.Off)
-		}
-		return se
-	}
-	var jse *json.SyntaxError
-	if errors.As(err, &jse) {
-		// Decoder.Token reports the offset just before the offending byte.
-		off := skipSpace(p.data, int(jse.Offset))
-		if off < len(p.data) && p.data[off] == ':' {
-			off = skipSpace(p.data, off+1)
-		}
-		if off >= len(p.data) && len(p.data) > 0 {
-			off = len(p.data) - 1
-		}
-		return &SyntaxError{Off: off, Msg: strings.TrimPrefix(jse.Error(), "json: "), Cause: causeAt(p.data, off)}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &SyntaxError{Off: len(p.data), Msg: "unexpected end of JSON input", Cause: "the block is truncated or a brace or bracket is not closed"}
-	}
-	return &SyntaxError{Off: int(p.d.InputOffset()), Msg: err.Error()}
-}
-
-// causeAt guesses why decoding failed at off.
-func causeAt(b []byte, off int) string {
-	if off >= len(b) {
-		return "the block is truncated or a brace or bracket is not closed"
-	}
-	if b[off] == ':' {
-		off = skipSpace(b, off+1)
-		if off >= len(b) {
-			return "the block is truncated or a brace or bracket is not closed"
-		}
-	}
-	c := b[off]
-	switch {
-	case c == '\'':
-		return "single quotes: JSON strings and keys need double quotes"
-	case c == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
-		return "comment: JSON does not allow comments"
-	case c == '}' || c == ']':
-		// look back for a comma
-		i := off - 1
-		for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i--
-		}
-		if i >= 0 && b[i] == ',' {
-			return "trailing comma before a closing brace or bracket"
-		}
-	case isIdentStart(c):
-		j := off
-		for j < len(b) && (isIdentStart(b[j]) || (b[j] >= '0' && b[j] <= '9')) {
-			j++
-		}
-		k := skipSpace(b, j)
-		if k < len(b) && b[k] == ':' {
-			return "unquoted key: object keys need double quotes"
-		}
-		word := string(b[off:j])
-		switch word {
-		case "True", "False", "None", "NULL", "Null", "undefined", "NaN", "Infinity":
-			return fmt.Sprintf("%s is not a JSON literal (use true, false or null)", word)
-		}
-		return "unquoted text: strings need double quotes"
-	case c == ',':
-		return "a value is missing before this comma"
-	case c == '"':
-		// missing comma between members
-		i := off - 1
-		for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i--
-		}
-		if i >= 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']' || (b[i] >= '0' && b[i] <= '9') || b[i] == 'e' || b[i] == 'l') {
-			return "missing comma between members"
+	// Object keys have slots in vals too; they are never linked into the tree.
+	for i := range nodes {
+		n := &nodes[i]
+		v := &vals[i]
+		v.Off, v.End = n.Start, n.End
+		v.Kind = n.Kind.Kind()
+		switch n.Kind {
+		case NodeTrue:
+			v.Bool = true
+		case NodeNumber:
+			v.Num = json.Number(src[n.Start:n.End])
+		case NodeString:
+			v.Str = str(n)
+		case NodeArray:
+			k := 0
+			for c := n.Child; c >= 0; c = nodes[c].Next {
+				k++
+			}
+			v.Arr = make([]*Value, 0, k)
+			for c := n.Child; c >= 0; c = nodes[c].Next {
+				v.Arr = append(v.Arr, &vals[c])
+			}
+		case NodeObject:
+			k := 0
+			for c := n.Child; c >= 0; c = nodes[nodes[c].Next].Next {
+				k++
+			}
+			v.Map = make(map[string]*Value, k)
+			v.KeyOff = make(map[string]int, k)
+			if k > 0 {
+				v.Keys = make([]string, 0, k)
+			}
+			for c := n.Child; c >= 0; {
+				e := nodes[c].Next
+				key := str(&nodes[c])
+				if _, dup := v.Map[key]; !dup {
+					v.Keys = append(v.Keys, key)
+				}
+				v.Map[key] = &vals[e]
+				v.KeyOff[key] = nodes[c].Start
+				c = nodes[e].Next
+			}
 		}
 	}
-	return ""
-}
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	return &vals[root]
 }
