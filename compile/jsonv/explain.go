@@ -77,7 +77,11 @@ func newSyntaxError(src []byte, lo, end, off int, k errKind) *SyntaxError {
 	case errLiteral:
 		w := wordStart(src, lo, off)
 		lit := map[byte]string{'t': "true", 'f': "false", 'n': "null"}[src[w]]
-		e.Msg = fmt.Sprintf("invalid character %s in literal %s (expecting %s)", q, lit, quoteChar([]byte{lit[off-w]}))
+		if off-w < len(lit) {
+			e.Msg = fmt.Sprintf("invalid character %s in literal %s (expecting %s)", q, lit, quoteChar([]byte{lit[off-w]}))
+		} else {
+			e.Msg = "invalid character " + q + " in literal"
+		}
 	case errNumber:
 		e.Msg = "invalid character " + q + " in numeric literal"
 	case errFrac:

@@ -1,6 +1,10 @@
-// Package jsonv decodes strict JSON (RFC 8259, no repair) into values that
-// keep object key order and the byte offset of every value, and explains
-// syntax errors with their position and likely cause.
+// Package jsonv is brenner-ci's one strict JSON reader (RFC 8259, no repair).
+// Its scanner (Scanner) checks syntax and builds a flat tree of value spans;
+// Parse turns that into Values that keep object key order and the byte offset
+// of every value. All JSON input - Agent Mail exports (package mailbox reads
+// the span tree directly), delta blocks, evidence packs and JSON artifact
+// objects - goes through it, so nesting is limited by one MaxDepth and every
+// syntax error is a *SyntaxError explained in the same words everywhere.
 package jsonv
 
 import (
@@ -240,24 +244,43 @@ func writeString(b *strings.Builder, s string) {
 // *SyntaxError; input nested deeper than MaxDepth is one.
 func Parse(data []byte) (*Value, error) {
 	s := scannerPool.Get().(*Scanner)
-	defer scannerPool.Put(s)
+	defer func() {
+		if cap(s.Nodes) > 1<<16 {
+			s.Nodes, s.slots = nil, nil // do not keep huge arenas alive in the pool
+		}
+		scannerPool.Put(s)
+	}()
 	root, err := s.Scan(data, 0, len(data))
 	if err != nil {
 		return nil, err
 	}
-	v := tree(data, s.Nodes, root)
-	if cap(s.Nodes) > 1<<16 {
-		s.Nodes = nil
-	}
-	return v, nil
+	return s.tree(data, root), nil
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
 
-// tree builds the Values of scanned nodes (in one allocation, without
+// tree builds the Values of the scanned nodes (in one allocation, without
 // recursion) and returns the value of node root.
-func tree(src []byte, nodes []Node, root int32) *Value {
-	vals := make([]Value, len(nodes))
+func (s *Scanner) tree(src []byte, root int32) *Value {
+	nodes := s.Nodes
+	// slot[i] is node i's index in vals, or -1 for an object key.
+	slot := s.slots[:0]
+	slot = append(slot, make([]int32, len(nodes))...)
+	s.slots = slot
+	nv := int32(0)
+	for i := range nodes {
+		if slot[i] < 0 {
+			continue
+		}
+		slot[i] = nv
+		nv++
+		if nodes[i].Kind == NodeObject {
+			for c := nodes[i].Child; c >= 0; c = nodes[nodes[c].Next].Next {
+				slot[c] = -1
+			}
+		}
+	}
+	vals := make([]Value, nv)
 	var buf []byte
 	str := func(n *Node) string {
 		lit := src[n.Start:n.End]
@@ -269,10 +292,12 @@ func tree(src []byte, nodes []Node, root int32) *Value {
 		buf = AppendDecoded(buf[:0], lit, nil)
 		return string(buf)
 	}
-	// Object keys have slots in vals too; they are never linked into the tree.
 	for i := range nodes {
+		if slot[i] < 0 {
+			continue
+		}
 		n := &nodes[i]
-		v := &vals[i]
+		v := &vals[slot[i]]
 		v.Off, v.End = n.Start, n.End
 		v.Kind = n.Kind.Kind()
 		switch n.Kind {
@@ -289,7 +314,7 @@ func tree(src []byte, nodes []Node, root int32) *Value {
 			}
 			v.Arr = make([]*Value, 0, k)
 			for c := n.Child; c >= 0; c = nodes[c].Next {
-				v.Arr = append(v.Arr, &vals[c])
+				v.Arr = append(v.Arr, &vals[slot[c]])
 			}
 		case NodeObject:
 			k := 0
@@ -307,11 +332,11 @@ func tree(src []byte, nodes []Node, root int32) *Value {
 				if _, dup := v.Map[key]; !dup {
 					v.Keys = append(v.Keys, key)
 				}
-				v.Map[key] = &vals[e]
+				v.Map[key] = &vals[slot[e]]
 				v.KeyOff[key] = nodes[c].Start
 				c = nodes[e].Next
 			}
 		}
 	}
-	return &vals[root]
+	return &vals[slot[root]]
 }

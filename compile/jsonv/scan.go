@@ -55,6 +55,7 @@ type Node struct {
 type Scanner struct {
 	Nodes []Node
 	stack []frame
+	slots []int32 // Parse: node to Value index
 }
 
 type frame struct{ node, last int32 }
