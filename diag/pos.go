@@ -6,7 +6,10 @@
 package diag
 
 import (
-	"sort"
+	"bytes"
+	"encoding/binary"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -45,43 +48,111 @@ func (p Pos) Normalize() Pos {
 }
 
 // LineIndex converts byte offsets of one text into line/column positions.
+// The table of line starts is built on first use, so an index that is never
+// asked costs nothing, and Reset lets one index (and its table's memory) serve
+// many texts in turn. Columns on ASCII lines are computed without decoding.
+// A LineIndex is safe for concurrent use by readers once created or reset.
 type LineIndex struct {
 	src    []byte
-	starts []int // byte offset of the first byte of each line
+	starts []int // byte offset of the first byte of each line; valid when built
+	built  atomic.Bool
+	mu     sync.Mutex
 }
 
 // NewLineIndex indexes src. It keeps a reference to src.
-func NewLineIndex(src []byte) *LineIndex {
-	starts := make([]int, 1, 64)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
+func NewLineIndex(src []byte) *LineIndex { return &LineIndex{src: src} }
+
+// Reset makes li index src instead, keeping its memory. It must not run
+// concurrently with other methods.
+func (li *LineIndex) Reset(src []byte) {
+	li.src = src
+	li.starts = li.starts[:0]
+	li.built.Store(false)
+}
+
+func (li *LineIndex) build() {
+	if li.built.Load() {
+		return
 	}
-	return &LineIndex{src: src, starts: starts}
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.built.Load() {
+		return
+	}
+	starts := append(li.starts[:0], 0)
+	src := li.src
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	li.starts = starts
+	li.built.Store(true)
 }
 
 // Lines returns the number of lines.
-func (li *LineIndex) Lines() int { return len(li.starts) }
+func (li *LineIndex) Lines() int {
+	li.build()
+	return len(li.starts)
+}
+
+// line returns the 0-based line that holds byte offset off (0 <= off <= len(src)).
+func (li *LineIndex) line(off int) int {
+	starts := li.starts
+	lo, hi := 0, len(starts) // first i with starts[i] > off is in [lo, hi]
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if starts[m] <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 {
+		return 0
+	}
+	return lo - 1
+}
 
 // LineCol returns the 1-based line and code-point column of byte offset off.
 // Offsets past the end clamp to the end of the text.
 func (li *LineIndex) LineCol(off int) (line, col int) {
+	li.build()
 	if off < 0 {
 		off = 0
 	}
 	if off > len(li.src) {
 		off = len(li.src)
 	}
-	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
-	if i < 0 {
-		i = 0
+	i := li.line(off)
+	seg := li.src[li.starts[i]:off]
+	if isASCII(seg) {
+		return i + 1, len(seg) + 1
 	}
-	return i + 1, utf8.RuneCount(li.src[li.starts[i]:off]) + 1
+	return i + 1, utf8.RuneCount(seg) + 1
+}
+
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // LineStart returns the byte offset where 1-based line n starts.
 func (li *LineIndex) LineStart(n int) int {
+	li.build()
 	if n < 1 {
 		return 0
 	}
@@ -96,6 +167,15 @@ func (li *LineIndex) Span(file string, start, end int) Pos {
 	l, c := li.LineCol(start)
 	if end < start {
 		end = start
+	}
+	if end > len(li.src) {
+		end = len(li.src)
+	}
+	// Most spans are short ASCII text on one line: count the end from the start.
+	if start >= 0 && start <= end {
+		if seg := li.src[start:end]; bytes.IndexByte(seg, '\n') < 0 && isASCII(seg) {
+			return Pos{File: file, Line: l, Col: c, EndLine: l, EndCol: c + len(seg)}
+		}
 	}
 	el, ec := li.LineCol(end)
 	return Pos{File: file, Line: l, Col: c, EndLine: el, EndCol: ec}

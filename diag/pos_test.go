@@ -21,3 +21,79 @@ func TestLineCol(t *testing.T) {
 		t.Errorf("Normalize = %+v", n)
 	}
 }
+
+// naiveLineCol is the reference: count lines and code points from the start.
+func naiveLineCol(src []byte, off int) (int, int) {
+	off = max(0, min(off, len(src)))
+	line, col := 1, 1
+	for _, r := range string(src[:off]) {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	// a partial rune at off counts like utf8.RuneCount does
+	return line, col
+}
+
+func TestLineIndexMatchesNaiveAndResets(t *testing.T) {
+	texts := []string{"", "\n", "a", "abcdefghij\nklmnopqrstuvwxyz0123\n", "é\nçà\n\nxyz ünï\r\nend", "\n\n\nlong ascii line of text\nÀ"}
+	li := NewLineIndex(nil)
+	for _, s := range texts {
+		src := []byte(s)
+		li.Reset(src)
+		if want := 1 + len(bytesIndexAll(src)); li.Lines() != want {
+			t.Errorf("%q: Lines = %d, want %d", s, li.Lines(), want)
+		}
+		for off := -1; off <= len(src)+1; off++ {
+			l, c := li.LineCol(off)
+			nl, nc := naiveLineCol(src, off)
+			if l != nl || c != nc {
+				t.Errorf("%q: LineCol(%d) = %d:%d, want %d:%d", s, off, l, c, nl, nc)
+			}
+			for end := off; end <= len(src)+1; end++ {
+				p := li.Span("f", off, end)
+				el, ec := naiveLineCol(src, max(off, end))
+				if p.Line != l || p.Col != c || p.EndLine != el || p.EndCol != ec {
+					t.Errorf("%q: Span(%d, %d) = %+v, want end %d:%d", s, off, end, p, el, ec)
+				}
+			}
+		}
+		fresh := NewLineIndex(src)
+		for n := 0; n <= li.Lines()+1; n++ {
+			if li.LineStart(n) != fresh.LineStart(n) {
+				t.Errorf("%q: reused LineStart(%d) = %d, fresh %d", s, n, li.LineStart(n), fresh.LineStart(n))
+			}
+		}
+	}
+}
+
+func bytesIndexAll(b []byte) []int {
+	var r []int
+	for i, c := range b {
+		if c == '\n' {
+			r = append(r, i)
+		}
+	}
+	return r
+}
+
+// TestLineIndexConcurrent: the lazy build is safe for concurrent readers
+// (run with -race).
+func TestLineIndexConcurrent(t *testing.T) {
+	src := []byte("one\ntwo\nthree\nfour")
+	li := NewLineIndex(src)
+	done := make(chan [2]int)
+	for range 4 {
+		go func() {
+			l, c := li.LineCol(9)
+			done <- [2]int{l, c}
+		}()
+	}
+	for range 4 {
+		if r := <-done; r != [2]int{3, 2} {
+			t.Errorf("LineCol(9) = %v, want 3:2", r)
+		}
+	}
+}

@@ -219,12 +219,7 @@ func (c *checker) syntax(err error) {
 		}
 	}
 	line, col := lineCol(raw, start)
-	var msg string
-	if se.Cause != "" {
-		msg = fmt.Sprintf("Delta block is not valid JSON: %s at line %d, column %d of the block (%s).", se.Cause, line, col, se.Msg)
-	} else {
-		msg = fmt.Sprintf("Delta block is not valid JSON at line %d, column %d of the block: %s.", line, col, se.Msg)
-	}
+	msg := fmt.Sprintf("Delta block is not valid JSON at line %d, column %d of the block: %s.", line, col, se.Error())
 	msg += " The block is rejected; brenner-ci does not repair JSON."
 	c.report("MB-005", diag.Error, start, end, msg, hintJSON, fix)
 

@@ -1,16 +1,19 @@
-// Package jsonv decodes strict JSON (RFC 8259, no repair) into values that
-// keep object key order and the byte offset of every value, and explains
-// syntax errors with their position and likely cause.
+// Package jsonv is brenner-ci's one strict JSON reader (RFC 8259, no repair).
+// Its scanner (Scanner) checks syntax and builds a flat tree of value spans;
+// Parse turns that into Values that keep object key order and the byte offset
+// of every value. All JSON input - Agent Mail exports (package mailbox reads
+// the span tree directly), delta blocks, evidence packs and JSON artifact
+// objects - goes through it, so nesting is limited by one MaxDepth and every
+// syntax error is a *SyntaxError explained in the same words everywhere.
 package jsonv
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Kind of a JSON value.
@@ -236,223 +239,104 @@ func writeString(b *strings.Builder, s string) {
 	b.Write(bytes.TrimRight(buf.Bytes(), "\n"))
 }
 
-// SyntaxError is a JSON decoding error with its byte offset in the input and a
-// likely cause in words (trailing comma, single quotes, comment, unquoted key…).
-type SyntaxError struct {
-	Off   int
-	Msg   string // the decoder's complaint
-	Cause string // likely cause, may be empty
-}
-
-func (e *SyntaxError) Error() string {
-	if e.Cause != "" {
-		return fmt.Sprintf("%s (%s)", e.Msg, e.Cause)
-	}
-	return e.Msg
-}
-
 // Parse decodes exactly one JSON value from data (surrounding white space
-// allowed). Numbers keep their literal text.
+// allowed). Numbers keep their literal text. A syntax error is a
+// *SyntaxError; input nested deeper than MaxDepth is one.
 func Parse(data []byte) (*Value, error) {
-	if v, ok := fastParse(data); ok {
-		return v, nil
-	}
-	return slowParse(data)
-}
-
-// slowParse decodes with encoding/json's tokenizer; it is used when the fast
-// path fails, so that syntax errors carry encoding/json's wording and offset.
-func slowParse(data []byte) (*Value, error) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	p := &parser{d: d, data: data}
-	v, err := p.value()
-	if err != nil {
-		return nil, p.explain(err)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		off := int(d.InputOffset())
-		off = skipSpace(data, off)
-		if err == nil || off < len(data) {
-			return nil, &SyntaxError{Off: off, Msg: "unexpected data after the top-level value", Cause: causeAt(data, off)}
+	s := scannerPool.Get().(*Scanner)
+	defer func() {
+		if cap(s.Nodes) > 1<<16 {
+			s.Nodes, s.slots = nil, nil // do not keep huge arenas alive in the pool
 		}
-	}
-	return v, nil
-}
-
-type parser struct {
-	d    *json.Decoder
-	data []byte
-}
-
-func (p *parser) value() (*Value, error) {
-	start := skipSpace(p.data, int(p.d.InputOffset()))
-	start = skipSep(p.data, start)
-	tok, err := p.d.Token()
+		scannerPool.Put(s)
+	}()
+	root, err := s.Scan(data, 0, len(data))
 	if err != nil {
 		return nil, err
 	}
-	return p.fromToken(tok, start)
+	return s.tree(data, root), nil
 }
 
-func (p *parser) fromToken(tok json.Token, start int) (*Value, error) {
-	v := &Value{Off: start}
-	switch t := tok.(type) {
-	case nil:
-		v.Kind = Null
-	case bool:
-		v.Kind, v.Bool = Bool, t
-	case json.Number:
-		v.Kind, v.Num = Number, t
-	case string:
-		v.Kind, v.Str = String, t
-	case json.Delim:
-		switch t {
-		case '[':
-			v.Kind = Array
-			v.Arr = []*Value{}
-			for p.d.More() {
-				e, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				v.Arr = append(v.Arr, e)
+var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
+
+// tree builds the Values of the scanned nodes (in one allocation, without
+// recursion) and returns the value of node root.
+func (s *Scanner) tree(src []byte, root int32) *Value {
+	nodes := s.Nodes
+	// slot[i] is node i's index in vals, or -1 for an object key.
+	slot := s.slots[:0]
+	slot = append(slot, make([]int32, len(nodes))...)
+	s.slots = slot
+	nv := int32(0)
+	for i := range nodes {
+		if slot[i] < 0 {
+			continue
+		}
+		slot[i] = nv
+		nv++
+		if nodes[i].Kind == NodeObject {
+			for c := nodes[i].Child; c >= 0; c = nodes[nodes[c].Next].Next {
+				slot[c] = -1
 			}
-			if _, err := p.d.Token(); err != nil {
-				return nil, err
+		}
+	}
+	vals := make([]Value, nv)
+	var buf []byte
+	str := func(n *Node) string {
+		lit := src[n.Start:n.End]
+		if !n.Esc {
+			if inner := lit[1 : len(lit)-1]; utf8.Valid(inner) {
+				return string(inner)
 			}
-		case '{':
-			v.Kind = Object
-			v.Map = map[string]*Value{}
-			v.KeyOff = map[string]int{}
-			for p.d.More() {
-				koff := skipSep(p.data, skipSpace(p.data, int(p.d.InputOffset())))
-				kt, err := p.d.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, &SyntaxError{Off: koff, Msg: "object key is not a string"}
-				}
-				e, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				if _, dup := v.Map[k]; !dup {
-					v.Keys = append(v.Keys, k)
-				}
-				v.Map[k] = e
-				v.KeyOff[k] = koff
+		}
+		buf = AppendDecoded(buf[:0], lit, nil)
+		return string(buf)
+	}
+	for i := range nodes {
+		if slot[i] < 0 {
+			continue
+		}
+		n := &nodes[i]
+		v := &vals[slot[i]]
+		v.Off, v.End = n.Start, n.End
+		v.Kind = n.Kind.Kind()
+		switch n.Kind {
+		case NodeTrue:
+			v.Bool = true
+		case NodeNumber:
+			v.Num = json.Number(src[n.Start:n.End])
+		case NodeString:
+			v.Str = str(n)
+		case NodeArray:
+			k := 0
+			for c := n.Child; c >= 0; c = nodes[c].Next {
+				k++
 			}
-			if _, err := p.d.Token(); err != nil {
-				return nil, err
+			v.Arr = make([]*Value, 0, k)
+			for c := n.Child; c >= 0; c = nodes[c].Next {
+				v.Arr = append(v.Arr, &vals[slot[c]])
 			}
-		default:
-			return nil, &SyntaxError{Off: start, Msg: fmt.Sprintf("unexpected %q", rune(t))}
+		case NodeObject:
+			k := 0
+			for c := n.Child; c >= 0; c = nodes[nodes[c].Next].Next {
+				k++
+			}
+			v.Map = make(map[string]*Value, k)
+			v.KeyOff = make(map[string]int, k)
+			if k > 0 {
+				v.Keys = make([]string, 0, k)
+			}
+			for c := n.Child; c >= 0; {
+				e := nodes[c].Next
+				key := str(&nodes[c])
+				if _, dup := v.Map[key]; !dup {
+					v.Keys = append(v.Keys, key)
+				}
+				v.Map[key] = &vals[slot[e]]
+				v.KeyOff[key] = nodes[c].Start
+				c = nodes[e].Next
+			}
 		}
 	}
-	v.End = int(p.d.InputOffset())
-	return v, nil
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipSep skips the ',' or ':' the decoder has not consumed yet.
-func skipSep(b []byte, i int) int {
-	if i < len(b) && (b[i] == ',' || b[i] == ':') {
-		i = skipSpace(b, i+1)
-	}
-	return i
-}
-
-func (p *parser) explain(err error) error {
-	var se *SyntaxError
-	if errors.As(err, &se) {
-		if se.Cause == "" {
-			se.Cause = causeAt(p.data, se.Off)
-		}
-		return se
-	}
-	var jse *json.SyntaxError
-	if errors.As(err, &jse) {
-		// Decoder.Token reports the offset just before the offending byte.
-		off := skipSpace(p.data, int(jse.Offset))
-		if off < len(p.data) && p.data[off] == ':' {
-			off = skipSpace(p.data, off+1)
-		}
-		if off >= len(p.data) && len(p.data) > 0 {
-			off = len(p.data) - 1
-		}
-		return &SyntaxError{Off: off, Msg: strings.TrimPrefix(jse.Error(), "json: "), Cause: causeAt(p.data, off)}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &SyntaxError{Off: len(p.data), Msg: "unexpected end of JSON input", Cause: "the block is truncated or a brace or bracket is not closed"}
-	}
-	return &SyntaxError{Off: int(p.d.InputOffset()), Msg: err.Error()}
-}
-
-// causeAt guesses why decoding failed at off.
-func causeAt(b []byte, off int) string {
-	if off >= len(b) {
-		return "the block is truncated or a brace or bracket is not closed"
-	}
-	if b[off] == ':' {
-		off = skipSpace(b, off+1)
-		if off >= len(b) {
-			return "the block is truncated or a brace or bracket is not closed"
-		}
-	}
-	c := b[off]
-	switch {
-	case c == '\'':
-		return "single quotes: JSON strings and keys need double quotes"
-	case c == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
-		return "comment: JSON does not allow comments"
-	case c == '}' || c == ']':
-		// look back for a comma
-		i := off - 1
-		for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i--
-		}
-		if i >= 0 && b[i] == ',' {
-			return "trailing comma before a closing brace or bracket"
-		}
-	case isIdentStart(c):
-		j := off
-		for j < len(b) && (isIdentStart(b[j]) || (b[j] >= '0' && b[j] <= '9')) {
-			j++
-		}
-		k := skipSpace(b, j)
-		if k < len(b) && b[k] == ':' {
-			return "unquoted key: object keys need double quotes"
-		}
-		word := string(b[off:j])
-		switch word {
-		case "True", "False", "None", "NULL", "Null", "undefined", "NaN", "Infinity":
-			return fmt.Sprintf("%s is not a JSON literal (use true, false or null)", word)
-		}
-		return "unquoted text: strings need double quotes"
-	case c == ',':
-		return "a value is missing before this comma"
-	case c == '"':
-		// missing comma between members
-		i := off - 1
-		for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i--
-		}
-		if i >= 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']' || (b[i] >= '0' && b[i] <= '9') || b[i] == 'e' || b[i] == 'l') {
-			return "missing comma between members"
-		}
-	}
-	return ""
-}
-
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	return &vals[slot[root]]
 }

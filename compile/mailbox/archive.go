@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 )
 
 // frontMatter locates the ---json block of an archive message file: the JSON
@@ -86,12 +88,12 @@ func (s *scanner) archive(data []byte) {
 	root, err := s.p.parse(data, js, je)
 	d = s.doc(data, 0, 1, 1)
 	if err != nil {
-		s.syntaxIssue(d, err.(*jsonError), "The front matter of archive message file "+s.f.disp)
+		s.syntaxIssue(d, err.(*jsonv.SyntaxError), "The front matter of archive message file "+s.f.disp)
 		return
 	}
 	if d.kind(root) != jObj {
-		st := d.nodes[root].start
-		s.fileIssue(d.span(st, st), "frontmatter", fmt.Sprintf("The front matter of archive message file %s is %s, not a JSON object.", s.f.disp, d.kind(root)),
+		st := d.nodes[root].Start
+		s.fileIssue(d.span(st, st), "frontmatter", fmt.Sprintf("The front matter of archive message file %s is %s, not a JSON object.", s.f.disp, kindName(d.kind(root))),
 			"Restore the file from the archive.")
 		return
 	}
@@ -103,7 +105,7 @@ func (s *scanner) profile(data []byte) {
 	root, err := s.p.parse(data, 0, len(data))
 	d := s.doc(data, 0, 1, 1)
 	if err != nil {
-		s.syntaxIssue(d, err.(*jsonError), "Agent profile "+s.f.disp)
+		s.syntaxIssue(d, err.(*jsonv.SyntaxError), "Agent profile "+s.f.disp)
 		return
 	}
 	name, _ := d.str(d.get(root, "name"))

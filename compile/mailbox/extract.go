@@ -17,11 +17,11 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		fromN                                                                      = [4]int32{-1, -1, -1, -1}
 	)
 	nodes := d.nodes
-	for k := nodes[n].child; k >= 0; {
-		v := nodes[k].next
+	for k := nodes[n].Child; k >= 0; {
+		v := nodes[k].Next
 		var key string
-		if !nodes[k].esc {
-			key = bytesKey(d.src[nodes[k].start+1 : nodes[k].end-1])
+		if !nodes[k].Esc {
+			key = bytesKey(d.src[nodes[k].Start+1 : nodes[k].End-1])
 		} else {
 			key = d.text(k)
 		}
@@ -53,7 +53,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		case "project":
 			projN = v
 		}
-		k = nodes[v].next
+		k = nodes[v].Next
 	}
 	m := &Message{Importance: "normal"}
 	r := &rec{m: m}
@@ -113,14 +113,14 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	}
 
 	// position and location of the message's bytes
-	st := nodes[n].start
+	st := nodes[n].Start
 	if d.mem != nil {
-		m.Src = Src{File: d.file, Line: d.approx.Line, Col: d.approx.Col, kind: srcMem, off: int64(st), end: int64(nodes[n].end), mem: d.mem}
+		m.Src = Src{File: d.file, Line: d.approx.Line, Col: d.approx.Col, kind: srcMem, off: int64(st), end: int64(nodes[n].End), mem: d.mem}
 	} else if c.arch != nil {
 		m.Src = Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
 	} else {
 		line, col := d.pos(st)
-		m.Src = Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(nodes[n].end)}
+		m.Src = Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(nodes[n].End)}
 	}
 	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 
@@ -137,7 +137,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		} else {
 			m.CreatedRaw = string(d.raw(tsN))
 		}
-		r.tsPos = d.span(nodes[tsN].start, nodes[tsN].end)
+		r.tsPos = d.span(nodes[tsN].Start, nodes[tsN].End)
 		var ok bool
 		if d.kind(tsN) == jStr || d.kind(tsN) == jNum {
 			m.Created, m.TimeStyle, ok = ParseTime(m.CreatedRaw)
@@ -184,14 +184,14 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	case bodyN >= 0 && d.kind(bodyN) == jStr:
 		m.HasBody = true
 		nd := &nodes[bodyN]
-		inner := d.src[nd.start+1 : nd.end-1]
-		if nd.esc || !isASCII(inner) && !utf8.Valid(inner) {
-			s.dec = decodeString(s.dec[:0], d.src[nd.start:nd.end], nil)
+		inner := d.src[nd.Start+1 : nd.End-1]
+		if nd.Esc || !isASCII(inner) && !utf8.Valid(inner) {
+			s.dec = decodeString(s.dec[:0], d.src[nd.Start:nd.End], nil)
 			inner = s.dec
 		}
 		m.Src.hash = hashBody(inner)
 	case bodyN >= 0 && d.kind(bodyN) != jNull:
-		r.bodyIssue = "body_md is " + d.kind(bodyN).String() + ", not a string"
+		r.bodyIssue = "body_md is " + kindName(d.kind(bodyN)) + ", not a string"
 	default:
 		r.bodyIssue = "missing"
 	}
@@ -251,9 +251,9 @@ func bytesKey(b []byte) string {
 // of the same file.
 func (s *scanner) internText(d *jdoc, n int32) string {
 	nd := &d.nodes[n]
-	b := d.src[nd.start+1 : nd.end-1]
-	if nd.esc || !isASCII(b) && !utf8.Valid(b) {
-		s.dec = decodeString(s.dec[:0], d.src[nd.start:nd.end], nil)
+	b := d.src[nd.Start+1 : nd.End-1]
+	if nd.Esc || !isASCII(b) && !utf8.Valid(b) {
+		s.dec = decodeString(s.dec[:0], d.src[nd.Start:nd.End], nil)
 		b = s.dec
 	}
 	if v, ok := s.intern[string(b)]; ok {
@@ -272,7 +272,7 @@ func (s *scanner) recipients(d *jdoc, n int32) (list []string, ok bool) {
 	}
 	switch d.kind(n) {
 	case jArr:
-		for e := d.nodes[n].child; e >= 0; e = d.nodes[e].next {
+		for e := d.nodes[n].Child; e >= 0; e = d.nodes[e].Next {
 			if d.kind(e) == jStr {
 				if v := s.internText(d, e); v != "" {
 					list = append(list, v)

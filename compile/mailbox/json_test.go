@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -37,13 +38,16 @@ func checkAgainstEncodingJSON(t *testing.T, src []byte) {
 	var p jparser
 	root, err := p.parse(src, 0, len(src))
 	std := strings.TrimPrefix(string(src), "\xEF\xBB\xBF")
+	if se, ok := err.(*jsonv.SyntaxError); ok && strings.HasPrefix(se.Cause, "too deep") {
+		return // encoding/json allows deeper nesting than jsonv.MaxDepth
+	}
 	if (err == nil) != json.Valid([]byte(std)) {
 		t.Fatalf("%q: scanner error %v, encoding/json valid %v", src, err, json.Valid([]byte(std)))
 	}
 	if err != nil {
-		je := err.(*jsonError)
-		if je.Off < 0 || je.Off > len(src) {
-			t.Fatalf("%q: error offset %d out of range", src, je.Off)
+		se := err.(*jsonv.SyntaxError)
+		if se.Off < 0 || se.Off > len(src) {
+			t.Fatalf("%q: error offset %d out of range", src, se.Off)
 		}
 		return
 	}
@@ -51,13 +55,13 @@ func checkAgainstEncodingJSON(t *testing.T, src []byte) {
 		t.Fatalf("root %d", root)
 	}
 	var buf []byte
-	d := &jdoc{src: src, nodes: p.nodes, buf: &buf}
-	for i, n := range p.nodes {
-		raw := src[n.start:n.end]
+	d := &jdoc{src: src, nodes: p.Nodes, buf: &buf}
+	for i, n := range p.Nodes {
+		raw := src[n.Start:n.End]
 		if !json.Valid(raw) {
 			t.Fatalf("%q: node %d span %q is not a JSON value", src, i, raw)
 		}
-		if n.kind != jStr {
+		if n.Kind != jStr {
 			continue
 		}
 		var want string
@@ -127,16 +131,16 @@ func TestParseErrorsPositions(t *testing.T) {
 		{`{"a" 1}`, 5, "after object key"},
 		{`{"a":1 "b":2}`, 7, "after object key:value pair"},
 		{`{"a":tru}`, 8, "in literal true"},
-		{"\"a\tb\"", 2, "control characters must be escaped"},
+		{"\"a\tb\"", 2, "control character in a string"},
 		{`{"a":"b`, 7, "unexpected end of JSON input"},
 		{`{"a":1} x`, 8, "after top-level value"},
 	}
 	for _, c := range cases {
 		var p jparser
 		_, err := p.parse([]byte(c.src), 0, len(c.src))
-		je, ok := err.(*jsonError)
-		if !ok || je.Off != c.off || !strings.Contains(je.Msg, c.msg) {
-			t.Errorf("%q: %v (offset %v), want offset %d %q", c.src, err, je, c.off, c.msg)
+		se, ok := err.(*jsonv.SyntaxError)
+		if !ok || se.Off != c.off || !strings.Contains(se.Error(), c.msg) {
+			t.Errorf("%q: %v (%#v), want offset %d %q", c.src, err, se, c.off, c.msg)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -92,7 +93,7 @@ func (s *scanner) json(size int64) {
 	// Re-parse to get the error for the whole document (linesParse reused the parser).
 	_, perr = s.p.parse(data, 0, len(data))
 	d := s.doc(data, 0, 1, 1)
-	s.syntaxIssue(d, perr.(*jsonError), "Input file")
+	s.syntaxIssue(d, perr.(*jsonv.SyntaxError), "Input file")
 }
 
 // linesParse reports whether data looks like JSON Lines with a broken first
@@ -184,13 +185,13 @@ func (jl *jsonlState) line(content []byte, lineNo int, off int64) {
 	root, err := s.p.parse(content, 0, len(content))
 	d := s.doc(content, off, lineNo, col)
 	if err != nil {
-		s.syntaxIssue(d, err.(*jsonError), fmt.Sprintf("Line %d of the JSON Lines file", lineNo))
+		s.syntaxIssue(d, err.(*jsonv.SyntaxError), fmt.Sprintf("Line %d of the JSON Lines file", lineNo))
 		return
 	}
 	if s.shape(d, root, ctx{}) {
 		jl.recognized = true
 	} else {
-		jl.unrecognized = append(jl.unrecognized, d.span(d.nodes[root].start, d.nodes[root].start))
+		jl.unrecognized = append(jl.unrecognized, d.span(d.nodes[root].Start, d.nodes[root].Start))
 	}
 }
 
@@ -214,14 +215,14 @@ func (jl *jsonlState) finish() {
 const shapeHint = "Give brenner-ci a thread export {project, thread_id, messages}, a message array, JSON Lines of messages, an MCP/JSON-RPC response holding one of these, or an Agent Mail archive folder."
 
 func (s *scanner) unsupported(d *jdoc, root int32) {
-	what := "a JSON " + strings.TrimPrefix(strings.TrimPrefix(d.nodes[root].kind.String(), "an "), "a ")
-	s.fileIssue(d.span(d.nodes[root].start, d.nodes[root].start), "shape",
+	what := "a JSON " + strings.TrimPrefix(strings.TrimPrefix(kindName(d.nodes[root].Kind), "an "), "a ")
+	s.fileIssue(d.span(d.nodes[root].Start, d.nodes[root].Start), "shape",
 		fmt.Sprintf("Input file %s has an unsupported shape: %s with no Agent Mail messages.", s.f.disp, what), shapeHint)
 }
 
 // doc wraps the parser's current tree: src[0] is at file offset off and at
 // file position line:col.
 func (s *scanner) doc(src []byte, off int64, line, col int) *jdoc {
-	s.lm.reset(src)
-	return &jdoc{src: src, nodes: s.p.nodes, buf: &s.dec, fileOff: off, line0: line, col0: col, lm: &s.lm, file: s.f.disp}
+	s.lm.Reset(src)
+	return &jdoc{src: src, nodes: s.p.Nodes, buf: &s.dec, fileOff: off, line0: line, col0: col, lm: &s.lm, file: s.f.disp}
 }

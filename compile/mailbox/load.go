@@ -106,21 +106,20 @@ func changed(m *Message) error {
 // are pooled so concurrent Loads of many threads do not regrow them.
 type loader struct {
 	p       jparser
-	lm      lineMap
+	lm      diag.LineIndex
 	scratch []byte
 }
 
 var loaderPool = sync.Pool{New: func() any { return &loader{} }}
 
 func (ld *loader) release() {
-	if cap(ld.p.nodes) > 1<<16 {
-		ld.p.nodes = nil
+	if cap(ld.p.Nodes) > 1<<16 {
+		ld.p.Nodes = nil
 	}
 	if cap(ld.scratch) > 1<<20 {
 		ld.scratch = nil
 	}
-	ld.p.src = nil
-	ld.lm.reset(nil)
+	ld.lm.Reset(nil)
 	loaderPool.Put(ld)
 }
 
@@ -128,11 +127,11 @@ func (ld *loader) release() {
 // m.Src.Line:Col) and fills Body, FieldPos and the body mapping.
 func (ld *loader) fillJSON(m *Message, src []byte) error {
 	root, err := ld.p.parse(src, 0, len(src))
-	if err != nil || ld.p.nodes[root].kind != jObj {
+	if err != nil || ld.p.Nodes[root].Kind != jObj {
 		return changed(m)
 	}
-	ld.lm.reset(src)
-	d := &jdoc{src: src, nodes: ld.p.nodes, buf: &ld.scratch, file: m.Src.File,
+	ld.lm.Reset(src)
+	d := &jdoc{src: src, nodes: ld.p.Nodes, buf: &ld.scratch, file: m.Src.File,
 		fileOff: m.Src.off, line0: m.Src.Line, col0: m.Src.Col, lm: &ld.lm}
 	if m.Src.kind == srcMem {
 		d.mem = m.Src.mem
@@ -154,9 +153,9 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 		return changed(m)
 	}
 	nd := d.nodes[bodyN]
-	lit := src[nd.start:nd.end]
+	lit := src[nd.Start:nd.End]
 	body := lit[1 : len(lit)-1]
-	if nd.esc || !isASCII(body) && !utf8.Valid(body) {
+	if nd.Esc || !isASCII(body) && !utf8.Valid(body) {
 		ld.scratch = decodeString(ld.scratch[:0], lit, nil)
 		body = ld.scratch
 	}
@@ -179,11 +178,11 @@ func (ld *loader) fillArchive(m *Message, data []byte) error {
 		return changed(m)
 	}
 	root, err := ld.p.parse(data, js, je)
-	if err != nil || ld.p.nodes[root].kind != jObj {
+	if err != nil || ld.p.Nodes[root].Kind != jObj {
 		return changed(m)
 	}
-	ld.lm.reset(data)
-	d := &jdoc{src: data, nodes: ld.p.nodes, buf: &ld.scratch, file: m.Src.File, line0: 1, col0: 1, lm: &ld.lm}
+	ld.lm.Reset(data)
+	d := &jdoc{src: data, nodes: ld.p.Nodes, buf: &ld.scratch, file: m.Src.File, line0: 1, col0: 1, lm: &ld.lm}
 	body := data[bodyOff:]
 	if hashBody(body) != m.Src.hash {
 		return changed(m)
@@ -218,17 +217,17 @@ func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
 	f := msgFields{id: -1, body: -1}
 	var from [4]int32 = [4]int32{-1, -1, -1, -1}
 	cts := int32(-1)
-	for k := d.nodes[n].child; k >= 0; {
-		v := d.nodes[k].next
+	for k := d.nodes[n].Child; k >= 0; {
+		v := d.nodes[k].Next
 		nk := &d.nodes[k]
 		var key string
-		if nk.esc {
+		if nk.Esc {
 			key = d.text(k)
 		} else {
-			key = bytesKey(d.src[nk.start+1 : nk.end-1])
+			key = bytesKey(d.src[nk.Start+1 : nk.End-1])
 		}
 		if posFields[key] {
-			fp[key] = d.span(d.nodes[v].start, d.nodes[v].end)
+			fp[key] = d.span(d.nodes[v].Start, d.nodes[v].End)
 		}
 		switch key {
 		case "id":
@@ -240,11 +239,11 @@ func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
 		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
 			from[senderIndex(key)] = v
 		}
-		k = d.nodes[v].next
+		k = d.nodes[v].Next
 	}
-	if from[0] < 0 || d.kind(from[0]) != jStr || d.nodes[from[0]].end-d.nodes[from[0]].start <= 2 {
+	if from[0] < 0 || d.kind(from[0]) != jStr || d.nodes[from[0]].End-d.nodes[from[0]].Start <= 2 {
 		for i, alt := range []string{"", "sender_name", "sender", "from_agent"} {
-			if v := from[i]; i > 0 && v >= 0 && d.kind(v) == jStr && d.nodes[v].end-d.nodes[v].start > 2 {
+			if v := from[i]; i > 0 && v >= 0 && d.kind(v) == jStr && d.nodes[v].End-d.nodes[v].Start > 2 {
 				fp["from"] = fp[alt]
 				break
 			}

@@ -100,11 +100,6 @@ type bodyMap struct {
 	esc   []escape // JSON: escapes in document order
 }
 
-// escape records that decoded bytes [Dec, Dec+DecN) of a JSON string come
-// from raw bytes [Raw, Raw+RawN) (an escape sequence, or an invalid UTF-8
-// byte replaced by U+FFFD); everything between escapes is copied verbatim.
-type escape struct{ Dec, Raw, DecN, RawN int }
-
 // TimeStyles lists the timestamp families IN-004 distinguishes.
 var TimeStyles = []string{
 	"rfc3339-z",      // 2026-01-14T15:09:41.003Z / …41Z

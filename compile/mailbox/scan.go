@@ -17,6 +17,7 @@ import (
 
 	"github.com/sourcegraph/conc/iter"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -194,7 +195,7 @@ type scanner struct {
 	f      *inFile
 	res    *fileResult
 	p      jparser
-	lm     lineMap
+	lm     diag.LineIndex
 	dec    []byte
 	intern map[string]string
 	br     *bufio.Reader
@@ -224,11 +225,10 @@ func scanFile(f *inFile) *fileResult {
 	if cap(s.fbuf) > 16<<20 {
 		s.fbuf = nil
 	}
-	if cap(s.p.nodes) > 1<<16 {
-		s.p.nodes = nil
+	if cap(s.p.Nodes) > 1<<16 {
+		s.p.Nodes = nil
 	}
-	s.p.src = nil
-	s.lm.reset(nil)
+	s.lm.Reset(nil)
 	scannerPool.Put(s)
 	return res
 }
@@ -404,12 +404,13 @@ func (s *scanner) fileIssue(pos diag.Pos, tag, msg, hint string) {
 	})
 }
 
-func (s *scanner) syntaxIssue(d *jdoc, je *jsonError, what string) {
-	msg := fmt.Sprintf("%s is not valid JSON: %s.", what, je.Msg)
+// syntaxIssue reports invalid JSON with jsonv's explanation, worded as for
+// every other JSON input.
+func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
+	msg := fmt.Sprintf("%s is not valid JSON: %s.", what, se.Error())
 	hint := "Fix the JSON or export it again."
-	if je.EOF {
-		msg = fmt.Sprintf("%s is not valid JSON: it ends early (truncated file?).", what)
+	if se.EOF {
 		hint = "The export was cut off; export the thread again."
 	}
-	s.fileIssue(d.span(je.Off, je.Off), "syntax "+je.Msg, msg, hint)
+	s.fileIssue(d.span(se.Off, se.Off), "syntax "+se.Msg, msg, hint)
 }

@@ -3,6 +3,8 @@ package mailbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 )
 
 // ctx is what an enclosing object says about the messages inside it.
@@ -33,7 +35,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	}
 	get := func(name string) int32 { return d.get(n, name) }
 	if v := get("isError"); v >= 0 && d.kind(v) == jTrue {
-		s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].end), "isError",
+		s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].End), "isError",
 			"The MCP response is an error (isError: true), not mail"+errText(d, get("content"))+".",
 			"Fix the failing tool call or resource read and save its successful result.")
 		return true
@@ -47,7 +49,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		if m, ok := d.str(d.get(v, "message")); ok {
 			msg = ": " + redact(m)
 		}
-		s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].start), "jsonrpc-error",
+		s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].Start), "jsonrpc-error",
 			fmt.Sprintf("The JSON-RPC response is an error%s%s, not mail.", code, msg),
 			"Fix the failing request and save its successful result.")
 		return true
@@ -56,7 +58,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		if f, ok := d.str(v); ok {
 			switch strings.ToLower(f) {
 			case "toon":
-				s.fileIssue(d.span(d.nodes[v].start, d.nodes[v].end), "toon",
+				s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].End), "toon",
 					"The export is in TOON format, which brenner-ci does not read; export with format=json.",
 					"Re-run the Agent Mail tool or resource read with format=json (or set the server's default output format to json).")
 				return true
@@ -86,7 +88,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	}
 	if v := get("threads"); v >= 0 && d.kind(v) == jArr {
 		found := false
-		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			if m := d.get(e, "messages"); m >= 0 && d.kind(m) == jArr {
 				found = true
 				s.shape(d, e, c)
@@ -98,7 +100,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	}
 	if v := get("deliveries"); v >= 0 && d.kind(v) == jArr {
 		found := false
-		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			pl := d.get(e, "payload")
 			if pl < 0 || d.kind(pl) != jObj {
 				continue
@@ -130,7 +132,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 			continue
 		}
 		found := false
-		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			if t := d.get(e, "text"); t >= 0 && d.kind(t) == jStr {
 				if s.embedded(d, t, c) {
 					found = true
@@ -147,7 +149,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	}
 	if v := get("agents"); v >= 0 && d.kind(v) == jArr {
 		found := false
-		for e := d.nodes[v].child; e >= 0; e = d.nodes[e].next {
+		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			if name, ok := d.str(d.get(e, "name")); ok && name != "" {
 				s.res.agents = append(s.res.agents, name)
 				found = true
@@ -164,7 +166,7 @@ func errText(d *jdoc, content int32) string {
 	if content < 0 || d.kind(content) != jArr {
 		return ""
 	}
-	for e := d.nodes[content].child; e >= 0; e = d.nodes[e].next {
+	for e := d.nodes[content].Child; e >= 0; e = d.nodes[e].Next {
 		if t, ok := d.str(d.get(e, "text")); ok && strings.TrimSpace(t) != "" {
 			return ": " + redact(t)
 		}
@@ -206,13 +208,13 @@ func scalarText(d *jdoc, n int32) string {
 // one other message field.
 func looksLikeMessage(d *jdoc, n int32) bool {
 	hasID, other := false, false
-	for k := d.nodes[n].child; k >= 0; k = d.nodes[d.nodes[k].next].next {
+	for k := d.nodes[n].Child; k >= 0; k = d.nodes[d.nodes[k].Next].Next {
 		nd := &d.nodes[k]
 		var key string
-		if nd.esc {
+		if nd.Esc {
 			key = d.text(k)
 		} else {
-			key = bytesKey(d.src[nd.start+1 : nd.end-1])
+			key = bytesKey(d.src[nd.Start+1 : nd.End-1])
 		}
 		switch key {
 		case "subject", "body_md":
@@ -228,12 +230,12 @@ func looksLikeMessage(d *jdoc, n int32) bool {
 
 // array ingests an array of messages (or of thread objects).
 func (s *scanner) array(d *jdoc, n int32, c ctx) bool {
-	first := d.nodes[n].child
+	first := d.nodes[n].Child
 	if first < 0 {
 		return true // an empty list of messages
 	}
 	ok := false
-	for e := first; e >= 0; e = d.nodes[e].next {
+	for e := first; e >= 0; e = d.nodes[e].Next {
 		if d.kind(e) == jObj && (looksLikeMessage(d, e) || d.get(e, "messages") >= 0) {
 			ok = true
 			break
@@ -249,7 +251,7 @@ func (s *scanner) array(d *jdoc, n int32, c ctx) bool {
 // messages ingests the elements of a messages array.
 func (s *scanner) messages(d *jdoc, n int32, c ctx) {
 	i := 0
-	for e := d.nodes[n].child; e >= 0; e = d.nodes[e].next {
+	for e := d.nodes[n].Child; e >= 0; e = d.nodes[e].Next {
 		i++
 		if d.kind(e) == jObj {
 			if m := d.get(e, "messages"); m >= 0 && d.kind(m) == jArr {
@@ -261,11 +263,11 @@ func (s *scanner) messages(d *jdoc, n int32, c ctx) {
 				continue
 			}
 		}
-		what := d.kind(e).String()
+		what := kindName(d.kind(e))
 		if d.kind(e) == jObj {
 			what = "an object with no subject or body_md"
 		}
-		st := d.nodes[e].start
+		st := d.nodes[e].Start
 		s.fileIssue(d.span(st, st), fmt.Sprintf("element %d", i),
 			fmt.Sprintf("Element %d of the messages array is %s, not a message.", i, what),
 			"Each element of a messages array must be a message object (id, subject, body_md, …).")
@@ -284,21 +286,18 @@ func (s *scanner) embedded(d *jdoc, t int32, c ctx) bool {
 	if i == len(text) || (text[i] != '{' && text[i] != '[') {
 		return false
 	}
-	approx := d.span(d.nodes[t].start, d.nodes[t].end)
+	approx := d.span(d.nodes[t].Start, d.nodes[t].End)
 	if d.mem != nil {
 		approx = d.approx
 	}
 	var p jparser
 	root, err := p.parse(text, 0, len(text))
 	if err != nil {
-		je := err.(*jsonError)
-		msg := fmt.Sprintf("The JSON text in this string field is not valid JSON: %s (at byte %d of the text).", je.Msg, je.Off)
-		if je.EOF {
-			msg = "The JSON text in this string field is not valid JSON: it ends early (truncated?)."
-		}
-		s.fileIssue(approx, "embedded-syntax "+je.Msg, msg, "Save the MCP response again; the text field must hold the complete JSON payload.")
+		se := err.(*jsonv.SyntaxError)
+		msg := fmt.Sprintf("The JSON text in this string field is not valid JSON at byte %d of the text: %s.", se.Off, se.Error())
+		s.fileIssue(approx, "embedded-syntax "+se.Msg, msg, "Save the MCP response again; the text field must hold the complete JSON payload.")
 		return true
 	}
-	inner := &jdoc{src: text, nodes: p.nodes, buf: &s.dec, mem: text, approx: approx, file: s.f.disp}
+	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: approx, file: s.f.disp}
 	return s.shape(inner, root, c)
 }

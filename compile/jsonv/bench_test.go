@@ -1,0 +1,41 @@
+package jsonv
+
+import (
+	"strings"
+	"testing"
+)
+
+// benchDelta is a typical delta block.
+const benchDelta = `{
+  "operation": "ADD",
+  "section": "discriminative_tests",
+  "target_id": null,
+  "payload": {
+    "name": "Chromatin mark tracking",
+    "procedure": "Monitor H3K27me3 in transplanted cells \u2014 \"daily\"",
+    "discriminates": "H4 vs H1/H2",
+    "expected_outcomes": {"H1": "Marks follow lineage", "H2": "Marks follow position"},
+    "potency_check": "Positive control with known stable marks",
+    "score": {"likelihood_ratio": 2, "cost": 2, "speed": 1, "ambiguity": 2.5e0},
+    "anchors": ["§161", "§205", true, false]
+  },
+  "rationale": "Test specifically targeting the new hypothesis"
+}`
+
+func BenchmarkParse(b *testing.B) {
+	for _, c := range []struct{ name, src string }{
+		{"delta", benchDelta},
+		{"pack", `{"version": "0.1", "records": [` + strings.Repeat(benchDelta+",", 200) + benchDelta + `]}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			src := []byte(c.src)
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

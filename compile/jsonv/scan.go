@@ -1,0 +1,461 @@
+package jsonv
+
+import (
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file holds brenner-ci's one strict JSON (RFC 8259) scanner. It checks
+// syntax and builds a flat tree of value spans without decoding strings;
+// Parse turns that tree into Values, and package mailbox reads it directly
+// (so it can skip message bodies cheaply). Every syntax error it finds is a
+// *SyntaxError explained by explain (explain.go).
+//
+// The scanner is iterative: nesting depth costs a slot in an explicit stack,
+// never a goroutine stack frame, and is limited to MaxDepth.
+
+// MaxDepth is the deepest nesting of arrays and objects any JSON input may
+// have (encoding/json allows 10000). Deeper input is a syntax error ("too
+// deep"). It is a variable so that it can be made configurable; set it before
+// scanning starts.
+var MaxDepth = 1000
+
+// NodeKind is the kind of a scanned value.
+type NodeKind uint8
+
+const (
+	NodeNull NodeKind = iota
+	NodeFalse
+	NodeTrue
+	NodeNumber
+	NodeString
+	NodeArray
+	NodeObject
+)
+
+// Kind returns the Value kind of a node kind.
+func (k NodeKind) Kind() Kind {
+	return [...]Kind{Null, Bool, Bool, Number, String, Array, Object}[k]
+}
+
+// Node is one scanned value. The children of an object alternate key (a
+// string node) and value. Nodes are stored in document order (a container
+// before its children).
+type Node struct {
+	Start, End int   // byte range of the value in the scanned buffer
+	Child      int32 // first child, or -1
+	Next       int32 // next sibling, or -1
+	Kind       NodeKind
+	Esc        bool // string: contains a backslash escape
+}
+
+// Scanner scans JSON text into Nodes. It is reusable: each Scan resets the
+// node arena but keeps its capacity. The zero value is ready to use.
+type Scanner struct {
+	Nodes []Node
+	stack []frame
+	slots []int32 // Parse: node to Value index
+}
+
+type frame struct{ node, last int32 }
+
+// plainStr marks bytes that need no attention inside a string literal
+// (everything but '"', '\\' and control characters).
+var plainStr = func() (t [256]bool) {
+	for i := range t {
+		t[i] = i >= 0x20 && i != '"' && i != '\\'
+	}
+	return t
+}()
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(src []byte, i, end int) int {
+	for i < end && isSpace(src[i]) {
+		i++
+	}
+	return i
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// Scan scans exactly one JSON value in src[start:end], surrounded by optional
+// white space, into s.Nodes and returns the root node's index (0). Offsets in
+// nodes and errors are offsets in src. The error is a *SyntaxError.
+func (s *Scanner) Scan(src []byte, start, end int) (root int32, err error) {
+	s.Nodes = s.Nodes[:0]
+	s.stack = s.stack[:0]
+	sc := scan{src: src, end: end, s: s}
+	if k, off := sc.run(start); k != errNone {
+		return -1, newSyntaxError(src, start, end, off, k)
+	}
+	return 0, nil
+}
+
+// scan is the state of one Scan.
+type scan struct {
+	src []byte
+	end int
+	s   *Scanner
+}
+
+func (sc *scan) add(n Node) int32 {
+	sc.s.Nodes = append(sc.s.Nodes, n)
+	id := int32(len(sc.s.Nodes) - 1)
+	if k := len(sc.s.stack); k > 0 {
+		f := &sc.s.stack[k-1]
+		if f.last < 0 {
+			sc.s.Nodes[f.node].Child = id
+		} else {
+			sc.s.Nodes[f.last].Next = id
+		}
+		f.last = id
+	}
+	return id
+}
+
+// run scans from i; it returns errNone, or the error kind and offset.
+func (sc *scan) run(i int) (errKind, int) {
+	src, end := sc.src, sc.end
+	s := sc.s
+	for {
+		// A value starts at i (after white space).
+		i = skipWS(src, i, end)
+		if i >= end {
+			return errEOF, end
+		}
+		switch c := src[i]; {
+		case c == '{' || c == '[':
+			if len(s.stack) >= MaxDepth {
+				return errDepth, i
+			}
+			kind, closer := NodeObject, byte('}')
+			if c == '[' {
+				kind, closer = NodeArray, ']'
+			}
+			n := sc.add(Node{Start: i, Child: -1, Next: -1, Kind: kind})
+			i = skipWS(src, i+1, end)
+			if i >= end {
+				return errEOF, end
+			}
+			if src[i] == closer {
+				i++
+				s.Nodes[n].End = i
+				break
+			}
+			s.stack = append(s.stack, frame{node: n, last: -1})
+			if kind == NodeObject {
+				var k errKind
+				if i, k = sc.key(i); k != errNone {
+					return k, i
+				}
+			}
+			continue
+		case c == '"':
+			j, esc, k := sc.str(i)
+			if k != errNone {
+				return k, j
+			}
+			sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeString, Esc: esc})
+			i = j
+		case c == '-' || (c >= '0' && c <= '9'):
+			j, k := sc.number(i)
+			if k != errNone {
+				return k, j
+			}
+			sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeNumber})
+			i = j
+		case c == 't' || c == 'f' || c == 'n':
+			word, kind := "null", NodeNull
+			if c == 't' {
+				word, kind = "true", NodeTrue
+			} else if c == 'f' {
+				word, kind = "false", NodeFalse
+			}
+			for k := 0; k < len(word); k++ {
+				if i+k >= end {
+					return errEOF, end
+				}
+				if src[i+k] != word[k] {
+					return errLiteral, i + k
+				}
+			}
+			sc.add(Node{Start: i, End: i + len(word), Child: -1, Next: -1, Kind: kind})
+			i += len(word)
+		default:
+			return errValue, i
+		}
+		// A value ended at i: close containers until one continues.
+		for {
+			if len(s.stack) == 0 {
+				i = skipWS(src, i, end)
+				if i < end {
+					return errTop, i
+				}
+				return errNone, i
+			}
+			i = skipWS(src, i, end)
+			if i >= end {
+				return errEOF, end
+			}
+			f := s.stack[len(s.stack)-1]
+			obj := s.Nodes[f.node].Kind == NodeObject
+			c := src[i]
+			if c == ',' {
+				i++
+				if obj {
+					var k errKind
+					if i, k = sc.key(i); k != errNone {
+						return k, i
+					}
+				}
+				break
+			}
+			if obj && c == '}' || !obj && c == ']' {
+				i++
+				s.Nodes[f.node].End = i
+				s.stack = s.stack[:len(s.stack)-1]
+				continue
+			}
+			if obj {
+				return errMember, i
+			}
+			return errElem, i
+		}
+	}
+}
+
+// key scans an object key and the colon after it; it returns the offset
+// after the colon, or the error kind and offset.
+func (sc *scan) key(i int) (int, errKind) {
+	src, end := sc.src, sc.end
+	i = skipWS(src, i, end)
+	if i >= end {
+		return end, errEOF
+	}
+	if src[i] != '"' {
+		return i, errKey
+	}
+	j, esc, k := sc.str(i)
+	if k != errNone {
+		return j, k
+	}
+	sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeString, Esc: esc})
+	j = skipWS(src, j, end)
+	if j >= end {
+		return end, errEOF
+	}
+	if src[j] != ':' {
+		return j, errColon
+	}
+	return j + 1, errNone
+}
+
+// str scans a string literal starting at its opening quote i and returns the
+// offset after the closing quote and whether the literal has escapes.
+func (sc *scan) str(i int) (int, bool, errKind) {
+	src, end := sc.src, sc.end
+	esc := false
+	i++
+	for {
+		for i < end && plainStr[src[i]] {
+			i++
+		}
+		if i >= end {
+			return end, esc, errEOFString
+		}
+		switch c := src[i]; {
+		case c == '"':
+			return i + 1, esc, errNone
+		case c == '\\':
+			esc = true
+			if i+1 >= end {
+				return end, esc, errEOFString
+			}
+			switch src[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				for k := 2; k < 6; k++ {
+					if i+k >= end {
+						return end, esc, errEOFString
+					}
+					if !isHex(src[i+k]) {
+						return i + k, esc, errHex
+					}
+				}
+				i += 6
+			default:
+				return i + 1, esc, errEscape
+			}
+		default: // c < 0x20
+			return i, esc, errControl
+		}
+	}
+}
+
+// number scans a number starting at i and returns the offset after it.
+func (sc *scan) number(i int) (int, errKind) {
+	src, end := sc.src, sc.end
+	digits := func() int {
+		n := 0
+		for i < end && src[i] >= '0' && src[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if src[i] == '-' {
+		i++
+		if i >= end {
+			return end, errEOF
+		}
+	}
+	switch c := src[i]; {
+	case c == '0':
+		i++
+	case c >= '1' && c <= '9':
+		digits()
+	default:
+		return i, errNumber
+	}
+	if i < end && src[i] == '.' {
+		i++
+		if i >= end {
+			return end, errEOF
+		}
+		if digits() == 0 {
+			return i, errFrac
+		}
+	}
+	if i < end && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < end && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= end {
+			return end, errEOF
+		}
+		if digits() == 0 {
+			return i, errExp
+		}
+	}
+	return i, errNone
+}
+
+// Escape records a place where decoded string text is not a verbatim copy
+// of the literal: decoded bytes [Dec, Dec+DecN) come from literal bytes
+// [Raw, Raw+RawN). Offsets are relative to the first byte after the opening
+// quote and to the first decoded byte.
+type Escape struct{ Dec, Raw, DecN, RawN int }
+
+// AppendDecoded appends the decoded content of the scanned string literal lit
+// (including its quotes) to dst. Invalid UTF-8 and lone surrogates become
+// U+FFFD, as encoding/json does. When esc is non-nil, every place where the
+// decoded text is not a verbatim copy of the literal is appended to it.
+func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
+	raw := lit[1 : len(lit)-1]
+	base := len(dst)
+	i := 0
+	for i < len(raw) {
+		c := raw[i]
+		if c != '\\' {
+			// copy the run up to the next escape when it is valid UTF-8
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				j = len(raw)
+			} else {
+				j += i
+			}
+			if utf8.Valid(raw[i:j]) {
+				dst = append(dst, raw[i:j]...)
+				i = j
+				continue
+			}
+			if c < utf8.RuneSelf {
+				dst = append(dst, c)
+				i++
+				continue
+			}
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				if esc != nil {
+					*esc = append(*esc, Escape{Dec: len(dst) - base, Raw: i, DecN: 3, RawN: 1})
+				}
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, raw[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		// backslash escape (validated by the scanner)
+		dec := len(dst) - base
+		rawStart := i
+		switch raw[i+1] {
+		case '"', '\\', '/':
+			dst = append(dst, raw[i+1])
+			i += 2
+		case 'b':
+			dst = append(dst, '\b')
+			i += 2
+		case 'f':
+			dst = append(dst, '\f')
+			i += 2
+		case 'n':
+			dst = append(dst, '\n')
+			i += 2
+		case 'r':
+			dst = append(dst, '\r')
+			i += 2
+		case 't':
+			dst = append(dst, '\t')
+			i += 2
+		case 'u':
+			r := hex4(raw[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = hex4(raw[i+2 : i+6])
+				}
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r = d
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+		default:
+			// not reachable for scanned input; keep the byte
+			dst = append(dst, raw[i])
+			i++
+		}
+		if esc != nil {
+			*esc = append(*esc, Escape{Dec: dec, Raw: rawStart, DecN: len(dst) - base - dec, RawN: i - rawStart})
+		}
+	}
+	return dst
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}
