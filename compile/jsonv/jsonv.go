@@ -308,19 +308,12 @@ func (s *Scanner) tree(src []byte, root int32) *Value {
 		case NodeString:
 			v.Str = str(n)
 		case NodeArray:
-			k := 0
-			for c := n.Child; c >= 0; c = nodes[c].Next {
-				k++
-			}
-			v.Arr = make([]*Value, 0, k)
+			v.Arr = make([]*Value, 0, n.N)
 			for c := n.Child; c >= 0; c = nodes[c].Next {
 				v.Arr = append(v.Arr, &vals[slot[c]])
 			}
 		case NodeObject:
-			k := 0
-			for c := n.Child; c >= 0; c = nodes[nodes[c].Next].Next {
-				k++
-			}
+			k := int(n.N / 2)
 			v.Map = make(map[string]*Value, k)
 			v.KeyOff = make(map[string]int, k)
 			if k > 0 {

@@ -46,6 +46,7 @@ type Node struct {
 	Start, End int   // byte range of the value in the scanned buffer
 	Child      int32 // first child, or -1
 	Next       int32 // next sibling, or -1
+	N          int32 // number of children (an object's are keys and values)
 	Kind       NodeKind
 	Esc        bool // string: contains a backslash escape
 }
@@ -112,6 +113,7 @@ func (sc *scan) add(n Node) int32 {
 		} else {
 			sc.s.Nodes[f.last].Next = id
 		}
+		sc.s.Nodes[f.node].N++
 		f.last = id
 	}
 	return id
