@@ -6,9 +6,7 @@ import (
 
 	mdbody "github.com/brenner-ci/brenner-ci/compile/body"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	gmtext "github.com/yuin/goldmark/text"
@@ -31,10 +29,6 @@ const (
 	lnOpaque         // code block, HTML block, thematic break (skipped)
 	lnQuote          // a line of a top-level block quote
 )
-
-// mdParser is shared: goldmark keeps no per-document state outside the
-// parser.Context each Parse call creates.
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough)).Parser()
 
 // line is one source line.
 type line struct {
@@ -135,8 +129,8 @@ func (d *doc) scanBlocks(base int) {
 	if base >= len(src) {
 		return
 	}
-	body := src[base:]
-	root := mdParser.Parse(gmtext.NewReader(body), parser.WithContext(parser.NewContext()))
+	rest := src[base:]
+	root := mdbody.Parser().Parse(gmtext.NewReader(rest), parser.WithContext(parser.NewContext()))
 	type blk struct {
 		n     ast.Node
 		start int // line index
@@ -147,8 +141,8 @@ func (d *doc) scanBlocks(base int) {
 		if p < 0 {
 			continue
 		}
-		if p > len(body) {
-			p = len(body)
+		if p > len(rest) {
+			p = len(rest)
 		}
 		blocks = append(blocks, blk{c, d.lineAt(base + p)})
 	}
@@ -166,7 +160,7 @@ func (d *doc) scanBlocks(base int) {
 		}
 		switch x := b.n.(type) {
 		case *ast.Heading:
-			d.addHeading(x, body, base, b.start, last)
+			d.addHeading(x, rest, base, b.start, last)
 		case *east.Table:
 			d.addTable(x, base, b.start, last)
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:

@@ -114,9 +114,15 @@ type Comment struct {
 
 type span struct{ start, end int }
 
-// md is shared: goldmark's parser keeps no per-document state outside the
-// parser.Context that Parse creates, so one instance serves every goroutine.
+// md is brenner-ci's one goldmark set-up (CommonMark plus GFM tables and
+// strikethrough), used for message bodies here and for persisted artifacts
+// (compile/artifact) through Parser. It is shared: goldmark's parser keeps
+// no per-document state outside the parser.Context each parse creates, so
+// one instance serves every goroutine.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
+
+// Parser returns the shared goldmark parser.
+func Parser() parser.Parser { return md.Parser() }
 
 // Parse parses a message body. Offsets in the result are byte offsets into src.
 func Parse(src string) *Doc { return parseAt(src, 0) }
