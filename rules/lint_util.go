@@ -13,6 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -20,41 +21,17 @@ import (
 // (artifact_linter_spec_v0.1.md, Anchor requirements: "currently 1-236").
 const transcriptMax = 236
 
-// alTitle is the spec's heading text of each section (without "## n. ").
-var alTitle = map[string]string{
-	delta.ResearchThread: "Research Thread", delta.HypothesisSlate: "Hypothesis Slate",
-	delta.PredictionsTable: "Predictions Table", delta.DiscriminativeTests: "Discriminative Tests",
-	delta.AssumptionLedger: "Assumption Ledger", delta.AnomalyRegister: "Anomaly Register",
-	delta.AdversarialCritique: "Adversarial Critique",
-}
-
-// alOrder is the 0-based position of each section in an artifact.
-var alOrder = func() map[string]int {
-	m := map[string]int{}
-	for i, s := range delta.Sections {
-		m[s] = i
+// alTitle, alOrder, alIDPattern and alIDForm index the section schema:
+// each section's heading text (without "## n. "), 0-based position, item id
+// convention (ES-003; plain P<n> is accepted beside P<n>.H<m>: see
+// docs/divergences.md §5) and how that convention is written in messages.
+var alTitle, alOrder, alIDPattern, alIDForm = func() (map[string]string, map[string]int, map[string]*regexp.Regexp, map[string]string) {
+	title, order, pattern, form := map[string]string{}, map[string]int{}, map[string]*regexp.Regexp{}, map[string]string{}
+	for i, sec := range schema.Sections {
+		title[sec.ID], order[sec.ID], pattern[sec.ID], form[sec.ID] = sec.Title, i, sec.IDPattern, sec.IDForm
 	}
-	return m
+	return title, order, pattern, form
 }()
-
-// alIDPattern is the item id convention of each section (ES-003). Plain P<n>
-// is accepted beside P<n>.H<m>: see docs/divergences.md §5.
-var alIDPattern = map[string]*regexp.Regexp{
-	delta.ResearchThread:      regexp.MustCompile(`^RT$`),
-	delta.HypothesisSlate:     regexp.MustCompile(`^H\d+$`),
-	delta.PredictionsTable:    regexp.MustCompile(`^P\d+(?:\.H\d+)?$`),
-	delta.DiscriminativeTests: regexp.MustCompile(`^T\d+$`),
-	delta.AssumptionLedger:    regexp.MustCompile(`^A\d+$`),
-	delta.AnomalyRegister:     regexp.MustCompile(`^X\d+$`),
-	delta.AdversarialCritique: regexp.MustCompile(`^C\d+$`),
-}
-
-// alIDForm is how the convention is written in messages.
-var alIDForm = map[string]string{
-	delta.ResearchThread: "RT", delta.HypothesisSlate: "H<n>", delta.PredictionsTable: "P<n> or P<n>.H<m>",
-	delta.DiscriminativeTests: "T<n>", delta.AssumptionLedger: "A<n>", delta.AnomalyRegister: "X<n>",
-	delta.AdversarialCritique: "C<n>",
-}
 
 // alSection returns the first H2 section with id s, or nil.
 func alSection(p *artifact.Parsed, s string) *artifact.ParsedSection {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 )
 
 // CompiledInfo is what the caller knows about a compile beyond the artifact.
@@ -59,11 +60,16 @@ func Diff(cur, prev *Artifact) Changes {
 	return c
 }
 
-var statNames = []struct{ Section, Label string }{
-	{delta.HypothesisSlate, "Hypotheses"}, {delta.PredictionsTable, "Predictions"},
-	{delta.DiscriminativeTests, "Tests"}, {delta.AssumptionLedger, "Assumptions"},
-	{delta.AnomalyRegister, "Anomalies"}, {delta.AdversarialCritique, "Critiques"},
-}
+// statNames are the sections counted in a COMPILED body's Statistics.
+var statNames = func() []struct{ Section, Label string } {
+	var out []struct{ Section, Label string }
+	for _, sec := range schema.Sections {
+		if sec.StatLabel != "" {
+			out = append(out, struct{ Section, Label string }{sec.ID, sec.StatLabel})
+		}
+	}
+	return out
+}()
 
 func plural(n int, one, many string) string {
 	if n == 1 {

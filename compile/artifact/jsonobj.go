@@ -9,6 +9,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -115,8 +116,8 @@ type chunk struct {
 // splitSections cuts a rendering at its "## " section headings.
 func splitSections(md string) []chunk {
 	ids := map[string]string{}
-	for s, h := range headings {
-		ids[h] = s
+	for _, sec := range schema.Sections {
+		ids[sec.Heading()] = sec.ID
 	}
 	var out []chunk
 	cur := chunk{}

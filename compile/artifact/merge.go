@@ -7,6 +7,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -493,20 +494,17 @@ func (m *merger) kill() (string, bool) {
 	return it.ID, true
 }
 
-// minimums of the compiled artifact, per section (artifact_schema_v0.1.md).
-var minimums = []struct {
-	Section   string
-	Min       int
-	One, Many string
-	Hint      string
-}{
-	{delta.ResearchThread, 1, "research thread", "research threads", "\"Exactly ONE research thread per artifact\" (artifact_schema_v0.1.md); send an EDIT of research_thread with target_id \"RT\"."},
-	{delta.HypothesisSlate, 3, "hypothesis", "hypotheses", "\"Minimum 2 hypotheses + 1 third alternative = 3 total\" (artifact_schema_v0.1.md); ADD hypotheses, one with \"third_alternative\": true."},
-	{delta.PredictionsTable, 3, "prediction", "predictions", "\"Minimum 3 predictions\" (artifact_schema_v0.1.md); ADD discriminative predictions to predictions_table."},
-	{delta.DiscriminativeTests, 2, "test", "tests", "\"Minimum 2 tests\" (artifact_schema_v0.1.md); ADD discriminative tests with potency checks."},
-	{delta.AssumptionLedger, 3, "assumption", "assumptions", "\"Minimum 3 assumptions\" and \"At least ONE must be a scale/physics check\" (artifact_schema_v0.1.md); ADD assumptions, one with \"scale_check\": true."},
-	{delta.AdversarialCritique, 2, "critique", "critiques", "\"Minimum 2 critiques\" (artifact_schema_v0.1.md); ADD adversarial critiques, one a real third alternative."},
-}
+// minimums of the compiled artifact, per section (artifact_schema_v0.1.md),
+// from the schema.
+var minimums = func() []*schema.Section {
+	var out []*schema.Section
+	for i := range schema.Sections {
+		if schema.Sections[i].Min > 0 {
+			out = append(out, &schema.Sections[i])
+		}
+	}
+	return out
+}()
 
 // Check reports the sections of the artifact below their minimum (MG-006
 // BELOW_MINIMUM, one warning per section). The hypothesis slate also needs an
@@ -514,10 +512,10 @@ var minimums = []struct {
 func (a *Artifact) Check() []Event {
 	var out []Event
 	for _, mn := range minimums {
-		n := len(a.Active(mn.Section))
+		n := len(a.Active(mn.ID))
 		var msg string
 		switch {
-		case mn.Section == delta.ResearchThread:
+		case mn.ID == delta.ResearchThread:
 			if n == 0 {
 				msg = "The artifact has no research thread."
 			}
@@ -526,16 +524,16 @@ func (a *Artifact) Check() []Event {
 			if n == 1 {
 				noun = mn.One
 			}
-			msg = fmt.Sprintf("The %s section has %d active %s; at least %d are required.", mn.Section, n, noun, mn.Min)
+			msg = fmt.Sprintf("The %s section has %d active %s; at least %d are required.", mn.ID, n, noun, mn.Min)
 		}
 		switch {
-		case mn.Section == delta.HypothesisSlate && !a.HasThirdAlternative():
+		case mn.ID == delta.HypothesisSlate && !a.HasThirdAlternative():
 			if msg == "" {
 				msg = "The hypothesis_slate section has no active third alternative."
 			} else if n > 0 {
 				msg += " None of them is a third alternative."
 			}
-		case mn.Section == delta.AssumptionLedger && !a.HasScaleCheck():
+		case mn.ID == delta.AssumptionLedger && !a.HasScaleCheck():
 			if msg == "" {
 				msg = "The assumption_ledger section has no active scale/physics check."
 			} else if n > 0 {
@@ -547,8 +545,8 @@ func (a *Artifact) Check() []Event {
 		}
 		out = append(out, Event{
 			Rule: RuleBelowMinimum, Code: codes[RuleBelowMinimum], Severity: diag.Warning,
-			Message: msg, Hint: mn.Hint, Msg: -1, Block: -1, Field: "",
-			Anchor: "BELOW_MINIMUM " + mn.Section, Applied: true,
+			Message: msg, Hint: mn.MinHint, Msg: -1, Block: -1, Field: "",
+			Anchor: "BELOW_MINIMUM " + mn.ID, Applied: true,
 		})
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -88,17 +89,18 @@ var (
 	secParenRE = regexp.MustCompile(`\s*\([^()]*\)$`)
 )
 
-// sectionNames maps a section heading (lower case, number removed) to its id.
-var sectionNames = map[string]string{
-	"research thread":      delta.ResearchThread,
-	"hypothesis slate":     delta.HypothesisSlate,
-	"predictions table":    delta.PredictionsTable,
-	"predictions":          delta.PredictionsTable,
-	"discriminative tests": delta.DiscriminativeTests,
-	"assumption ledger":    delta.AssumptionLedger,
-	"anomaly register":     delta.AnomalyRegister,
-	"adversarial critique": delta.AdversarialCritique,
-}
+// sectionNames maps a section heading (lower case, number removed) to its
+// id: the schema's titles and heading aliases.
+var sectionNames = func() map[string]string {
+	m := map[string]string{}
+	for _, sec := range schema.Sections {
+		m[strings.ToLower(sec.Title)] = sec.ID
+		for _, a := range sec.HeadingAliases {
+			m[a] = sec.ID
+		}
+	}
+	return m
+}()
 
 // sectionTitle reads "2. Hypothesis Slate" → 2, hypothesis_slate.
 func sectionTitle(plain string) (int, string) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -18,53 +19,34 @@ type labelInfo struct {
 }
 
 // sectionLabels maps normalized labels (lower case, single spaces) to keys,
-// per section: render.go's labels (artifact_schema_v0.1.md) and the
-// non-standard forms humans use.
-var sectionLabels = map[string]map[string]labelInfo{
-	delta.ResearchThread: {
-		"rt": {"statement", false}, "research thread": {"statement", false},
-		"question": {"statement", true}, "research question": {"statement", true}, "statement": {"statement", true},
-		"context": {"context", false}, "why it matters": {"why_it_matters", false},
-	},
-	delta.HypothesisSlate: {
-		"claim": {"claim", false}, "statement": {"claim", true}, "hypothesis": {"claim", true},
-		"mechanism": {"mechanism", false}, "how this could be true": {"how_this_could_be_true", false},
-		"third alternative": {"third_alternative", false},
-	},
-	delta.PredictionsTable: {
-		"condition": {"condition", false}, "observation/condition": {"condition", false},
-		"observation": {"condition", true}, "predictions": {"predictions", false},
-	},
-	delta.DiscriminativeTests: {
-		"test id": {"test_id", false}, "procedure": {"procedure", false},
-		"design": {"procedure", true}, "method": {"procedure", true},
-		"discriminates":     {"discriminates", false},
-		"expected outcomes": {"expected_outcomes", false}, "expected outcome": {"expected_outcomes", true},
-		"potency check": {"potency_check", false}, "feasibility": {"feasibility", false},
-		"evidence-per-week score": {"score", false}, "score": {"score", true},
-		"status": {"status", false}, "last run": {"last_run", false}, "actual outcomes": {"actual_outcomes", false},
-	},
-	delta.AssumptionLedger: {
-		"statement": {"statement", false}, "assumption": {"statement", true},
-		"load": {"load", false}, "test": {"test", false}, "status": {"status", false},
-		"scale check": {"scale_check", false}, "calculation": {"calculation", false}, "implication": {"implication", false},
-	},
-	delta.AnomalyRegister: {
-		"observation": {"observation", false}, "conflicts with": {"conflicts_with", false},
-		"quarantine status": {"status", false}, "status": {"status", true},
-		"resolution plan": {"resolution_plan", false},
-	},
-	delta.AdversarialCritique: {
-		"attack": {"attack", false}, "evidence": {"evidence", false},
-		"evidence that would confirm this": {"evidence", false}, "evidence that would confirm": {"evidence", false},
-		"why it might be right": {"why_it_might_be_right", false}, "current status": {"current_status", false},
-		"real third alternative": {"real_third_alternative", false},
-	},
-}
+// per section: the schema's labels and the non-standard forms (aliases)
+// humans use.
+var sectionLabels = func() map[string]map[string]labelInfo {
+	m := map[string]map[string]labelInfo{}
+	for _, sec := range schema.Sections {
+		m[sec.ID] = labelsOf(sec.Fields)
+	}
+	return m
+}()
 
 // commonLabels are known in every section.
-var commonLabels = map[string]labelInfo{
-	"anchors": {"anchors", false}, "anchor": {"anchors", true}, "references": {"references", false},
+var commonLabels = labelsOf(schema.CommonFields)
+
+func labelsOf(fs []schema.Field) map[string]labelInfo {
+	m := map[string]labelInfo{}
+	for _, f := range fs {
+		for _, l := range f.Labels {
+			if _, dup := m[l]; !dup {
+				m[l] = labelInfo{f.Key, false}
+			}
+		}
+		for _, l := range f.Aliases {
+			if _, dup := m[l]; !dup {
+				m[l] = labelInfo{f.Key, true}
+			}
+		}
+	}
+	return m
 }
 
 // killLabels are the kill state of an item (not payload fields). "Reason"

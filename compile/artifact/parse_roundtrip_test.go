@@ -12,6 +12,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -177,7 +178,7 @@ func normItem(a *Artifact, it *Item) *Item {
 	}
 	var fields []rf
 	seen := map[string]bool{}
-	add := func(label string, v *jsonv.Value, kind int) {
+	add := func(label string, v *jsonv.Value, kind schema.Render) {
 		if empty(v) {
 			return
 		}

@@ -10,80 +10,46 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 )
 
 // NoneRegistered is the anomaly register's line when no anomaly is active.
 const NoneRegistered = "**None registered**: No observations currently conflict with the framing."
 
-// Section headings, in artifact order.
-var headings = map[string]string{
-	delta.ResearchThread:      "## 1. Research Thread",
-	delta.HypothesisSlate:     "## 2. Hypothesis Slate",
-	delta.PredictionsTable:    "## 3. Predictions Table",
-	delta.DiscriminativeTests: "## 4. Discriminative Tests",
-	delta.AssumptionLedger:    "## 5. Assumption Ledger",
-	delta.AnomalyRegister:     "## 6. Anomaly Register",
-	delta.AdversarialCritique: "## 7. Adversarial Critique",
+// Heading returns the markdown heading of a section ("## 2. Hypothesis Slate").
+func Heading(section string) string {
+	if sec := schema.Get(section); sec != nil {
+		return sec.Heading()
+	}
+	return ""
 }
 
-// Heading returns the markdown heading of a section ("## 2. Hypothesis Slate").
-func Heading(section string) string { return headings[section] }
-
-// Value kinds of known fields.
+// Value kinds of known fields: the schema's render kinds.
 const (
-	kText     = iota // a string; other values as compact JSON
-	kJoin            // a list joined with ", " (anchors, conflicts_with)
-	kOutline         // an object or list rendered as "- key: value" lines
-	kRefs            // cross-session references
-	kFlag            // a boolean shown as "**Label**: true" when true (nothing when false)
-	kHeadFlag        // a boolean shown by the heading (nothing as a line)
-	kSkip            // rendered elsewhere (heading, table, score line)
+	kText     = schema.Text
+	kJoin     = schema.Join
+	kOutline  = schema.Outline
+	kRefs     = schema.Refs
+	kFlag     = schema.Flag
+	kHeadFlag = schema.HeadFlag
+	kSkip     = schema.Elsewhere
 )
 
 type fieldSpec struct {
 	Key, Label string
-	Kind       int
+	Kind       schema.Render
 }
 
-// known fields per section, in rendering order (artifact_schema_v0.1.md).
-var known = map[string][]fieldSpec{
-	delta.ResearchThread: {
-		{"statement", "RT", kText}, {"context", "Context", kText}, {"why_it_matters", "Why it matters", kText},
-		{"anchors", "Anchors", kJoin}, {"references", "References", kRefs},
-	},
-	delta.HypothesisSlate: {
-		{"name", "", kSkip}, {"claim", "Claim", kText}, {"mechanism", "Mechanism", kText},
-		{"how_this_could_be_true", "How this could be true", kText},
-		{"anchors", "Anchors", kJoin}, {"third_alternative", "Third alternative", kHeadFlag},
-		{"references", "References", kRefs},
-	},
-	delta.PredictionsTable: {
-		{"condition", "", kSkip}, {"predictions", "", kSkip}, {"references", "References", kRefs},
-	},
-	delta.DiscriminativeTests: {
-		{"name", "", kSkip}, {"test_id", "Test ID", kText}, {"procedure", "Procedure", kText},
-		{"discriminates", "Discriminates", kText}, {"expected_outcomes", "Expected outcomes", kOutline},
-		{"potency_check", "Potency check", kText}, {"feasibility", "Feasibility", kText},
-		{"score", "", kSkip}, {"status", "Status", kText}, {"last_run", "Last run", kOutline},
-		{"actual_outcomes", "Actual outcomes", kOutline}, {"references", "References", kRefs},
-	},
-	delta.AssumptionLedger: {
-		{"name", "", kSkip}, {"statement", "Statement", kText}, {"load", "Load", kText}, {"test", "Test", kText},
-		{"status", "Status", kText}, {"scale_check", "Scale check", kFlag},
-		{"calculation", "Calculation", kText}, {"implication", "Implication", kText},
-		{"references", "References", kRefs},
-	},
-	delta.AnomalyRegister: {
-		{"name", "", kSkip}, {"observation", "Observation", kText}, {"conflicts_with", "Conflicts with", kJoin},
-		{"status", "Quarantine status", kText}, {"quarantine_status", "Quarantine status", kText},
-		{"resolution_plan", "Resolution plan", kText}, {"references", "References", kRefs},
-	},
-	delta.AdversarialCritique: {
-		{"name", "", kSkip}, {"attack", "Attack", kText}, {"evidence", "Evidence", kText},
-		{"why_it_might_be_right", "Why it might be right", kText}, {"current_status", "Current status", kText},
-		{"real_third_alternative", "Real third alternative", kFlag}, {"references", "References", kRefs},
-	},
-}
+// known fields per section, in rendering order, from the schema.
+var known = func() map[string][]fieldSpec {
+	m := map[string][]fieldSpec{}
+	for _, sec := range schema.Sections {
+		for _, f := range sec.Fields {
+			m[sec.ID] = append(m[sec.ID], fieldSpec{f.Key, f.Label, f.Render})
+		}
+	}
+	return m
+}()
 
 // FormatTime formats an instant as RFC 3339 in UTC with the fractional
 // seconds it has (none when whole).
@@ -127,7 +93,7 @@ func (a *Artifact) Render() []byte {
 	a.frontMatter(w)
 	w.add("", "# Brenner Protocol Artifact: "+oneLine(a.SessionID), "")
 	for _, s := range delta.Sections {
-		w.add(headings[s], "")
+		w.add(Heading(s), "")
 		switch s {
 		case delta.ResearchThread:
 			a.renderRT(w)
@@ -367,7 +333,7 @@ func scoreLine(it *Item) []string {
 	return []string{label + strike(strings.Join(parts, ", "), it.Killed)}
 }
 
-func genericKind(v *jsonv.Value) int {
+func genericKind(v *jsonv.Value) schema.Render {
 	if v == nil {
 		return kText
 	}
@@ -419,7 +385,7 @@ func empty(v *jsonv.Value) bool {
 
 // renderField renders one field as "**Label**: value" (or a label line and
 // "- …" lines). It returns nil when the value is empty.
-func renderField(label string, v *jsonv.Value, kind int, killed bool) []string {
+func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) []string {
 	if empty(v) {
 		return nil
 	}

@@ -7,6 +7,7 @@ package delta
 import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -17,25 +18,29 @@ const (
 	OpKill = "KILL"
 )
 
-// Section ids (delta_output_format_v0.1.md, Valid Section Values), in artifact order.
+// Section ids (delta_output_format_v0.1.md, Valid Section Values), from the
+// one section schema.
 const (
-	ResearchThread      = "research_thread"
-	HypothesisSlate     = "hypothesis_slate"
-	PredictionsTable    = "predictions_table"
-	DiscriminativeTests = "discriminative_tests"
-	AssumptionLedger    = "assumption_ledger"
-	AnomalyRegister     = "anomaly_register"
-	AdversarialCritique = "adversarial_critique"
+	ResearchThread      = schema.ResearchThread
+	HypothesisSlate     = schema.HypothesisSlate
+	PredictionsTable    = schema.PredictionsTable
+	DiscriminativeTests = schema.DiscriminativeTests
+	AssumptionLedger    = schema.AssumptionLedger
+	AnomalyRegister     = schema.AnomalyRegister
+	AdversarialCritique = schema.AdversarialCritique
 )
 
 // Sections lists the seven section ids in artifact order.
-var Sections = []string{ResearchThread, HypothesisSlate, PredictionsTable, DiscriminativeTests, AssumptionLedger, AnomalyRegister, AdversarialCritique}
+var Sections = schema.IDs()
 
 // Prefix maps a section id to its item id prefix.
-var Prefix = map[string]string{
-	ResearchThread: "RT", HypothesisSlate: "H", PredictionsTable: "P", DiscriminativeTests: "T",
-	AssumptionLedger: "A", AnomalyRegister: "X", AdversarialCritique: "C",
-}
+var Prefix = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range schema.Sections {
+		m[s.ID] = s.Prefix
+	}
+	return m
+}()
 
 // Delta is a validated delta operation.
 type Delta struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -28,26 +29,42 @@ func thirdAlternative(p *jsonv.Value) bool {
 }
 
 // required lists each section's required ADD fields (delta_output_format_v0.1.md,
-// Failure Mode 5), with the leniency brenner-ci applies.
-var required = map[string][]reqField{
-	HypothesisSlate:     {{name: "name"}, {name: "claim"}, {name: "mechanism", lenient: thirdAlternative}, {name: "anchors", lenient: thirdAlternative}},
-	PredictionsTable:    {{name: "condition"}, {name: "predictions"}},
-	DiscriminativeTests: {{name: "name"}, {name: "procedure"}, {name: "discriminates"}, {name: "expected_outcomes"}},
-	AssumptionLedger:    {{name: "name"}, {name: "statement"}, {name: "load"}, {name: "test"}, {name: "status", lenient: always, def: "unchecked"}},
-	AnomalyRegister:     {{name: "name"}, {name: "observation"}, {name: "conflicts_with"}, {name: "status", lenient: always, def: "active"}},
-	AdversarialCritique: {{name: "name"}, {name: "attack"}, {name: "evidence", lenient: always}, {name: "current_status", lenient: always}},
-}
+// Failure Mode 5), with the leniency brenner-ci applies, from the schema.
+var required = func() map[string][]reqField {
+	m := map[string][]reqField{}
+	for _, sec := range schema.Sections {
+		for _, f := range sec.Fields {
+			r := reqField{name: f.Key, def: f.Default}
+			switch f.Required {
+			case schema.Optional:
+				continue
+			case schema.Lenient:
+				r.lenient = always
+			case schema.LenientForThirdAlternative:
+				r.lenient = thirdAlternative
+			}
+			m[sec.ID] = append(m[sec.ID], r)
+		}
+	}
+	return m
+}()
 
 // synonyms maps payload keys agents use instead of a required field, by
 // section, to that field (they are mentioned in DL-005 messages).
-var synonyms = map[string]map[string]string{
-	HypothesisSlate:     {"statement": "claim", "hypothesis": "claim", "description": "claim", "title": "name", "basis": "mechanism", "anchor": "anchors", "citations": "anchors"},
-	PredictionsTable:    {"observation": "condition", "prediction": "predictions", "outcomes": "predictions"},
-	DiscriminativeTests: {"title": "name", "design": "procedure", "method": "procedure", "protocol": "procedure", "outcomes": "expected_outcomes", "predictions": "expected_outcomes", "separates": "discriminates"},
-	AssumptionLedger:    {"assumption": "statement", "description": "statement", "claim": "statement", "title": "name"},
-	AnomalyRegister:     {"description": "observation", "conflicts": "conflicts_with", "title": "name"},
-	AdversarialCritique: {"critique": "attack", "content": "attack", "description": "attack", "status": "current_status", "title": "name"},
-}
+var synonyms = func() map[string]map[string]string {
+	m := map[string]map[string]string{}
+	for _, sec := range schema.Sections {
+		for _, f := range sec.Fields {
+			for _, syn := range f.Synonyms {
+				if m[sec.ID] == nil {
+					m[sec.ID] = map[string]string{}
+				}
+				m[sec.ID][syn] = f.Key
+			}
+		}
+	}
+	return m
+}()
 
 // RequiredFields returns the payload fields the spec requires on an ADD to sec.
 func RequiredFields(sec string) []string {
@@ -142,23 +159,31 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 	return defaulted
 }
 
-// String fields by section (delta_output_format_v0.1.md, Payload Schemas).
-var stringFields = map[string][]string{
-	ResearchThread:      {"statement", "context", "why_it_matters"},
-	HypothesisSlate:     {"name", "claim", "mechanism"},
-	PredictionsTable:    {"condition"},
-	DiscriminativeTests: {"name", "procedure", "discriminates", "potency_check", "feasibility"},
-	AssumptionLedger:    {"name", "statement", "load", "test", "calculation"},
-	AnomalyRegister:     {"name", "observation", "resolution_plan"},
-	AdversarialCritique: {"name", "attack", "evidence", "current_status"},
-}
+// stringFields are the fields whose value must be a string, by section
+// (delta_output_format_v0.1.md, Payload Schemas), from the schema.
+var stringFields = func() map[string][]string {
+	m := map[string][]string{}
+	for _, sec := range schema.Sections {
+		for _, f := range sec.Fields {
+			if f.String {
+				m[sec.ID] = append(m[sec.ID], f.Key)
+			}
+		}
+	}
+	return m
+}()
 
 var boolFields = map[string]bool{"third_alternative": true, "scale_check": true, "real_third_alternative": true, "anchors_replace": true, "replace": true}
 
-var statusValues = map[string][]string{
-	AssumptionLedger: {"unchecked", "verified", "falsified"},
-	AnomalyRegister:  {"active", "resolved", "deferred"},
-}
+var statusValues = func() map[string][]string {
+	m := map[string][]string{}
+	for _, sec := range schema.Sections {
+		if sec.Statuses != nil {
+			m[sec.ID] = sec.Statuses
+		}
+	}
+	return m
+}()
 
 // fields checks payload field values (DL-006).
 func (c *checker) fields(sec string, pv *jsonv.Value) {
