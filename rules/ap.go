@@ -23,7 +23,7 @@ var apRules = []Rule{
 	{ID: "AP-002", Name: "compiled-version-not-increasing", Code: "AP-002", Family: "AP", Severity: diag.Error, Scope: ScopeThread, Spec: specAP + "; Version Tracking",
 		Short: "COMPILED version is greater than the previous one.",
 		Full:  "Versions are monotonic integers v1, v2, v3 … in thread order; a COMPILED message must not repeat or go back to an earlier version.",
-		Bad:   "COMPILED: v2 …\nCOMPILED: v2 …", Good: "COMPILED: v2 …\nCOMPILED: v3 …",
+		Bad:   "Subject: COMPILED: v2 integrated critique on H2\nSubject: COMPILED: v2 rerun with H4", Good: "Subject: COMPILED: v2 integrated critique on H2\nSubject: COMPILED: v3 rerun with H4",
 		Check: checkCompiledVersionOrder},
 	{ID: "AP-003", Name: "compiled-thread-id-mismatch", Code: "AP-003", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; COMPILED Message Extended Schema",
 		Short: "Thread ID in the COMPILED body matches the message's thread_id.",
@@ -58,12 +58,12 @@ var apRules = []Rule{
 	{ID: "AP-009", Name: "unknown-artifact-version", Code: "AP-009", Family: "AP", Severity: diag.Warning, Scope: ScopeThread, Spec: specAP + "; Referencing Artifacts in Follow-Up Rounds",
 		Short: "CRITIQUE/DELTA reference an artifact version that exists.",
 		Full:  "A DELTA's \"**Base Version**: vN\" or a CRITIQUE's \"**Artifact Version**: vN\" must name a version already compiled in the thread.",
-		Bad:   "**Base Version**: v7", Good: "**Base Version**: v2",
+		Bad:   "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ DELTA[gpt]: Revise H2\n**Base Version**: v7\n", Good: "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ DELTA[gpt]: Revise H2\n**Base Version**: v1\n",
 		Check: checkVersionReferences},
 	{ID: "AP-010", Name: "front-matter-version-mismatch", Code: "AP-010", Family: "AP", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; Artifact File Front Matter",
 		Short: "Persisted artifact's front-matter version matches the latest COMPILED version.",
 		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, the artifact's front-matter version must equal the thread's latest COMPILED vN.",
-		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---", Good: "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 3\n---",
+		Bad:   "@@ COMPILED: v3 integrated critique\n# Compiled Artifact v3\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n", Good: "@@ COMPILED: v3 integrated critique\n# Compiled Artifact v3\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 3\n---\n",
 		Check: checkFrontMatterVersion},
 }
 

@@ -18,13 +18,13 @@ var drRules = []Rule{
 	{ID: "DR-001", Name: "artifact-drift", Code: "ARTIFACT_DRIFT", Family: "DR", Severity: diag.Error, Scope: ScopeThread, Spec: "artifact_publish_spec_v0.1.md, Latest Artifact Pointer (dual-source truth)",
 		Short: "Persisted artifact matches its thread compiled at the same version.",
 		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, brenner-ci compiles the thread up to the artifact's front-matter version and compares item by item: items added or missing, changed fields, kill state. Hand edits that no delta explains make the two sources of truth disagree. The finding lists the differences and points at the first differing item.",
-		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: Edited by hand after v1.",
-		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n### H1: Lineage\n**Claim**: The claim as compiled at v1.",
+		Bad:   "@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Fate follows division history\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history, edited by hand\n**Mechanism**: Determinants are partitioned\n**Anchors**: §42\n",
+		Good:  "@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Fate follows division history\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history\n**Mechanism**: Determinants are partitioned\n**Anchors**: §42\n",
 		Check: checkDrift},
 	{ID: "DR-002", Name: "artifact-file-name-mismatch", Code: "ARTIFACT_FILE_NAME_MISMATCH", Family: "DR", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; " + specTH + ", Artifact storage layout",
 		Short: "A persisted artifact's file name matches its session_id.",
 		Full:  "When a persisted artifact and its thread are both inputs, the file must be artifacts/<session_id>.md (or artifacts/<session_id>/artifact.md): tools find an artifact by its thread id. (This was part of AP-005, which checks the Artifact Path line of COMPILED bodies; the file check is a batch check of its own.)",
-		Bad:   "artifacts/cell-fate-v2.md:\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---", Good: "artifacts/RS-20251230-cell-fate.md:\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---",
+		Bad:   "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/cell-fate-v2.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n", Good: "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n",
 		Check: checkArtifactFileName},
 }
 

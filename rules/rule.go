@@ -67,8 +67,17 @@ type Rule struct {
 	Spec     string        // the spec section the rule comes from
 	Short    string        // one line: what the rule checks
 	Full     string        // the full description, plain text
-	Bad      string        // an input that triggers the rule (executed by TestExamples)
-	Good     string        // the same input, fixed (executed by TestExamples)
+	// Bad is an input that triggers the rule and Good the same input fixed.
+	// Both are executed by tests (TestExamples through the real flow;
+	// TestArtifactRuleExamples for artifact rules). An example is an
+	// artifact (artifact rules); a message body, whose subject is the rule's
+	// message type; "Subject: …" lines, one message each; a message object
+	// {"subject": …, "ack_required": …}; a thread id (TH- rules); or a
+	// script of messages and files: "@@ SUBJECT | FROM | to: A, B | ack"
+	// starts a message, "@@ thread ID" another thread, "@@ file PATH" a
+	// file (see rules/examples_run_test.go).
+	Bad  string
+	Good string
 	// Check reports the rule's findings; nil when By is not ByCheck.
 	Check func(c *Ctx)
 }

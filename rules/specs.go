@@ -17,9 +17,6 @@ const (
 	divergeArt = " See docs/divergences.md §5."
 )
 
-// deltaOK is a valid delta block.
-const deltaOK = "```delta\n{\n  \"operation\": \"ADD\",\n  \"section\": \"hypothesis_slate\",\n  \"target_id\": null,\n  \"payload\": {\"name\": \"Epigenetic memory\", \"claim\": \"Chromatin state encodes fate\", \"mechanism\": \"Histone marks persist through division\", \"anchors\": [\"§42\"]}\n}\n```"
-
 // Example fragments shared by several rules.
 const (
 	exFront = "---\nsession_id: \"RS-20251230-cell-fate\"\ncreated_at: \"2025-12-30T19:00:00Z\"\nupdated_at: \"2025-12-30T20:30:00Z\"\nversion: 2\ncontributors:\n  - agent: \"GreenDog\"\nstatus: \"active\"\n---\n"

@@ -315,7 +315,7 @@ func TestParseFile(t *testing.T) {
 		t.Fatalf("no front matter: %q %d %d %+v", front, fs, fe, d.Headings)
 	}
 	// An unterminated block is not front matter.
-	if _, fs, _, d = ParseFile("---\na: 1\n# T\n"); fs != -1 {
+	if _, fs, _, _ = ParseFile("---\na: 1\n# T\n"); fs != -1 {
 		t.Fatal("unterminated front matter accepted")
 	}
 	// Body parsing without ParseFile reads front matter as a setext H2 (the gotcha).
