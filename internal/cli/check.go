@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,81 +49,124 @@ type checkCmd struct {
 	Fix           bool     `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
 }
 
+// checkRun is what a check run settles before it reads any input.
+type checkRun struct {
+	paths    []string
+	cfg      *config.Config
+	failOn   diag.Severity
+	repoRoot string
+	baseline map[string]bool
+	epoch    time.Time
+}
+
 func (c *checkCmd) Run(e *env) error {
-	paths := c.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
+	run, err := c.setup()
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			// A usage or configuration error exits 2, but every report is
+			// still written, carrying the problem as a run-level
+			// notification, so a CI job's artifacts always exist.
+			c.writeReports(e, c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{}))
+		}
+		return err
 	}
-	for _, p := range paths {
+	eng := rules.NewEngine(run.cfg)
+	res, notes, last, err := c.runEngine(eng, run)
+	if err != nil {
+		return err
+	}
+	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Baseline: run.baseline,
+		Ran: enabledSet(eng)})
+	r := c.report(res.Threads, findings, run.baseline, notes, run.failOn, last)
+	if !run.epoch.IsZero() {
+		r.Time = run.epoch
+	}
+	r.Internal = res.Internal
+	r.RepoRoot = run.repoRoot
+	// Every report file is written before the exit code is chosen.
+	werrs := c.writeReports(e, r)
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, n.Message)
+	}
+	for _, w := range werrs {
+		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
+	}
+	return exitCode(r, res.Internal || len(werrs) > 0)
+}
+
+// setup validates the flags and reads the configuration and the baseline.
+func (c *checkCmd) setup() (*checkRun, error) {
+	run := &checkRun{paths: c.Paths, failOn: diag.Error}
+	if len(run.paths) == 0 {
+		run.paths = []string{"."}
+	}
+	for _, p := range run.paths {
 		if _, err := os.Stat(p); err != nil {
-			return usagef("%v", err)
+			return nil, usagef("%v", err)
 		}
 	}
 	if c.Fix && c.Out == "" {
-		return usagef("--fix writes corrected artifacts to --out DIR only; give --out")
+		return nil, usagef("--fix writes corrected artifacts to --out DIR only; give --out")
 	}
-	ep, err := epoch()
-	if err != nil {
-		return err
+	var err error
+	if run.epoch, err = epoch(); err != nil {
+		return nil, err
 	}
-	cfg, err := loadConfig(c.Config, paths)
-	if err != nil {
-		// A broken configuration is a usage error (exit 2), but every
-		// report is still written, carrying the problem as a run-level
-		// notification, so a CI job's artifacts always exist.
-		c.writeReports(e, c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "configuration error: " + err.Error()}}, diag.Error, time.Time{}))
-		return err
+	if run.cfg, err = loadConfig(c.Config, run.paths); err != nil {
+		return nil, err
 	}
-	failOn := diag.Error
 	fo := c.FailOn
-	if fo == "" && cfg != nil {
-		fo = cfg.FailOn
+	if fo == "" && run.cfg != nil {
+		fo = run.cfg.FailOn
 	}
 	if fo != "" {
 		var ok bool
-		if failOn, ok = config.ParseFailOn(fo); !ok {
-			return usagef("--fail-on %q is not one of error, warning, note, none", fo)
+		if run.failOn, ok = config.ParseFailOn(fo); !ok {
+			return nil, usagef("--fail-on %q is not one of error, warning, note, none", fo)
 		}
 	}
-	repoRoot, err := c.repoRoot()
-	if err != nil {
-		return err
+	if run.repoRoot, err = c.repoRoot(); err != nil {
+		return nil, err
 	}
-	var baseline map[string]bool
 	if c.Baseline != "" {
 		f, err := os.Open(c.Baseline)
 		if err != nil {
-			return usagef("--baseline: %v", err)
+			return nil, usagef("--baseline: %v", err)
 		}
-		baseline, err = jsonreport.Fingerprints(f)
+		run.baseline, err = jsonreport.Fingerprints(f)
 		f.Close()
 		if err != nil {
-			return usagef("--baseline %s: %v", c.Baseline, err)
+			return nil, usagef("--baseline %s: %v", c.Baseline, err)
 		}
 	}
+	return run, nil
+}
 
-	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs})
+// runEngine scans the inputs and runs the engine on them, writing each
+// thread's artifact (and, with --fix, its fixed copies) when --out is set.
+// It returns the engine's output, run-level notes and the instant of the
+// last message (the report's time when SOURCE_DATE_EPOCH is unset).
+func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, []diag.Notification, time.Time, error) {
+	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs})
 	if err != nil {
-		return usagef("%v", err)
+		return nil, nil, time.Time{}, usagef("%v", err)
 	}
-	var agents []string
-	if cfg != nil {
-		agents = cfg.Agents
+	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
+	if run.cfg != nil {
+		opt.Agents = run.cfg.Agents
 	}
-	opt := compile.Options{Agents: agents, ArchiveAgents: batch.Agents, Epoch: ep}
-	persistedPaths := map[string][]string{}
+	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}}
 	for _, p := range batch.Markdown {
 		id := persistedID(p)
-		persistedPaths[id] = append(persistedPaths[id], p)
+		w.persisted[id] = append(w.persisted[id], p)
 	}
-	eng := rules.NewEngine(cfg)
-	var notes []diag.Notification
-	var last time.Time
 	type out struct {
 		art  []byte
 		id   string
 		last time.Time
 	}
+	var last time.Time
 	res := eng.Run(batch, rules.RunOptions{
 		Compile: opt,
 		Jobs:    c.Jobs,
@@ -132,11 +176,10 @@ func (c *checkCmd) Run(e *env) error {
 				o.last = t.Msgs[n-1].Created
 			}
 			if c.Out != "" {
-				o.id = t.ThreadID
+				o.id, o.art = t.ThreadID, t.Current.Render()
 				if o.id == "" {
 					o.id = t.Key
 				}
-				o.art = t.Current.Render()
 			}
 			return o
 		},
@@ -145,56 +188,59 @@ func (c *checkCmd) Run(e *env) error {
 			if o.last.After(last) {
 				last = o.last
 			}
-			if o.art == nil {
-				return
-			}
-			name, err := artifactName(o.id)
-			if err == nil {
-				err = writeUnder(c.Out, "artifacts/"+name, bytesWriter(o.art))
-				if err == nil && c.Fix {
-					for _, p := range persistedPaths[o.id] {
-						if rel, ok := relInside(repoRoot, p); ok {
-							err = writeUnder(filepath.Join(c.Out, "fixed"), rel, bytesWriter(o.art))
-						} else {
-							err = fmt.Errorf("persisted artifact %s is outside the repository root; its fixed copy is only in %s", p, filepath.Join(c.Out, "artifacts"))
-						}
-					}
-				}
-			}
-			if err != nil {
-				notes = append(notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", ref.Key, err)})
+			if o.art != nil {
+				w.write(ref.Key, o.id, o.art)
 			}
 		},
 	})
-	notes = append(notes, res.Notifications...)
-	internal := res.Internal
-	enabled := map[string]bool{}
-	for _, id := range eng.Enabled() {
-		enabled[id] = true
-	}
-	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Baseline: baseline,
-		Ran: func(id string) bool { return enabled[id] }})
+	return res, append(w.notes, res.Notifications...), last, nil
+}
 
-	r := c.report(res.Threads, findings, baseline, notes, failOn, last)
-	if !ep.IsZero() {
-		r.Time = ep
+// artifactWriter writes compiled artifacts under --out (and --fix copies).
+type artifactWriter struct {
+	out, repoRoot string
+	fix           bool
+	persisted     map[string][]string // thread id → persisted artifact paths among the inputs
+	notes         []diag.Notification
+}
+
+func (w *artifactWriter) write(key, id string, art []byte) {
+	name, err := artifactName(id)
+	if err == nil {
+		err = writeUnder(w.out, "artifacts/"+name, bytesWriter(art))
 	}
-	r.Internal = internal
-	r.RepoRoot = repoRoot
-	// Every report file is written before the exit code is chosen.
-	werrs := c.writeReports(e, r)
-	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, n.Message)
+	if err == nil && w.fix {
+		for _, p := range w.persisted[id] {
+			if rel, ok := relInside(w.repoRoot, p); ok {
+				err = writeUnder(filepath.Join(w.out, "fixed"), rel, bytesWriter(art))
+			} else {
+				err = fmt.Errorf("persisted artifact %s is outside the repository root; its fixed copy is only in %s", p, filepath.Join(w.out, "artifacts"))
+			}
+		}
 	}
-	for _, w := range werrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
+	if err != nil {
+		w.notes = append(w.notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", key, err)})
 	}
-	if internal || len(werrs) > 0 {
+}
+
+// enabledSet reports which rules the engine ran.
+func enabledSet(eng *rules.Engine) func(string) bool {
+	on := map[string]bool{}
+	for _, id := range eng.Enabled() {
+		on[id] = true
+	}
+	return func(id string) bool { return on[id] }
+}
+
+// exitCode: 3 after an internal or write error, 1 when a new finding is at
+// or above fail-on, else 0.
+func exitCode(r *diag.Report, internal bool) error {
+	if internal {
 		return &exitError{ExitInternal}
 	}
-	if failOn != diag.Off {
+	if r.FailOn != diag.Off {
 		for i := range r.Findings {
-			if r.Findings[i].Severity.AtLeast(failOn) && r.IsNew(i) {
+			if r.Findings[i].Severity.AtLeast(r.FailOn) && r.IsNew(i) {
 				return &exitError{ExitFindings}
 			}
 		}
@@ -340,7 +386,7 @@ func loadConfig(flag string, paths []string) (*config.Config, error) {
 	}
 	cfg, err := config.Load(path, rules.Known)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, usagef("configuration error: %v", err)
 	}
 	return cfg, nil
 }

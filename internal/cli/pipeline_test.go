@@ -157,3 +157,23 @@ func TestRulesJSONOneSeverity(t *testing.T) {
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// TestUsageErrorStillWritesReports: a path that does not exist is a usage
+// error (exit 2), and every requested report is still written, saying so.
+func TestUsageErrorStillWritesReports(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, _ := run(t, "check", "--out", out, filepath.Join(t.TempDir(), "missing"))
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want %d", code, ExitUsage)
+	}
+	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Errorf("%s not written: %v", name, err)
+			continue
+		}
+		if !strings.Contains(string(data), "could not run") {
+			t.Errorf("%s does not say the run failed", name)
+		}
+	}
+}
