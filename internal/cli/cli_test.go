@@ -132,8 +132,8 @@ func TestCompileWritesArtifactsSafely(t *testing.T) {
 	os.WriteFile(in, []byte(`{"thread_id":"RS-20260301-../../escape","messages":[{"id":1,"subject":"KICKOFF: x","from":"A","created_ts":"2026-03-01T00:00:00Z","body_md":"# x\n"}]}`), 0o644)
 	out := filepath.Join(dir, "out")
 	code, stdout, errs := run(t, "compile", "--out", out, in)
-	if code != ExitOK {
-		t.Logf("exit %d\n%s\n%s", code, stdout, errs)
+	if code != ExitFindings {
+		t.Errorf("an artifact that could not be written: exit %d, want %d\n%s\n%s", code, ExitFindings, stdout, errs)
 	}
 	if !strings.Contains(errs, "not safe as a file name") {
 		t.Errorf("unsafe thread id not reported: %q", errs)
@@ -149,7 +149,7 @@ func TestCompileWritesArtifactsSafely(t *testing.T) {
 	target := t.TempDir()
 	os.MkdirAll(out, 0o755)
 	os.Symlink(target, filepath.Join(out, "artifacts"))
-	if code, _, errs := run(t, "compile", "--out", out, filepath.Join(demo(t), "mailbox")); code == ExitInternal || !strings.Contains(errs, "symbolic link") {
+	if code, _, errs := run(t, "compile", "--out", out, filepath.Join(demo(t), "mailbox")); code != ExitFindings || !strings.Contains(errs, "symbolic link") {
 		t.Errorf("symlinked artifacts/: exit %d, stderr %q", code, errs)
 	}
 	if entries, _ := os.ReadDir(target); len(entries) != 0 {

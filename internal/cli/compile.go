@@ -61,6 +61,10 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	root, err := repoRoot("")
+	if err != nil {
+		return err
+	}
 	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs})
 	if err != nil {
 		return usagef("%v", err)
@@ -69,50 +73,11 @@ func (c *compileCmd) Run(e *env) error {
 	if cfg != nil {
 		opt.Agents = cfg.Agents
 	}
-	var findings []diag.Finding
+	findings := append([]diag.Finding(nil), batch.Findings...)
 	var comments []diag.Comment
-	findings = append(findings, batch.Findings...)
 	internal := false
 	var writeErrs []string
-	compile.Each(batch, opt, c.Jobs, func(t *compile.Thread) compiledOut {
-		o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
-		if c.Out == "" {
-			return o
-		}
-		id := t.ThreadID
-		if id == "" {
-			id = t.Key
-		}
-		name, err := artifactName(id)
-		if err != nil {
-			o.err = fmt.Sprintf("%s: not written: %v", t.Key, err)
-			return o
-		}
-		o.files = map[string][]byte{"artifacts/" + name: t.Current.Render()}
-		if c.CompiledBody {
-			var prev *artifact.Artifact
-			if n := len(t.Versions); n > 0 {
-				prev = t.Versions[n-1].Artifact
-				if prev.Version == t.Version && n > 1 {
-					prev = t.Versions[n-2].Artifact
-				} else if prev.Version == t.Version {
-					prev = nil
-				}
-			}
-			errs, warns := 0, 0
-			for i := range t.Findings {
-				switch t.Findings[i].Severity {
-				case diag.Error:
-					errs++
-				case diag.Warning:
-					warns++
-				}
-			}
-			body := artifact.RenderCompiledBody(t.Current, prev, artifact.CompiledInfo{ThreadID: id, Compiler: "brenner-ci", SchemaPass: errs == 0, LintWarnings: warns, LintErrors: errs, ArtifactPath: "artifacts/" + name, Status: "Pending"})
-			o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = body
-		}
-		return o
-	}, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
+	compile.Each(batch, opt, c.Jobs, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
 			if _, ok := err.(*compile.InternalError); ok {
 				internal = true
@@ -125,30 +90,14 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintln(e.stdout, o.line)
 		findings = append(findings, o.findings...)
 		comments = append(comments, o.comments...)
-		if o.err != "" {
-			writeErrs = append(writeErrs, o.err)
-		}
-		names := make([]string, 0, len(o.files))
-		for n := range o.files {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			if err := writeUnder(c.Out, n, bytesWriter(o.files[n])); err != nil {
-				writeErrs = append(writeErrs, fmt.Sprintf("%s: %v", ref.Key, err))
-			}
-		}
+		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o)...)
 	})
 	// The same findings pipeline as check: rule ids, severities, ignores
-	// and suppressions agree between the two commands.
-	// compile runs no rule checks: only the compiler's and the pipeline's
-	// rules can use a suppression.
+	// and suppressions agree between the two commands. compile runs no rule
+	// checks: only the compiler's and the pipeline's rules can use a
+	// suppression.
 	ran := func(id string) bool { r := rules.Lookup(id); return r != nil && r.By != rules.ByCheck }
 	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran})
-	root, err := repoRoot("")
-	if err != nil {
-		return err
-	}
 	display := reporters.NewPaths(root)
 	errs := 0
 	for i := range res.Findings {
@@ -161,12 +110,80 @@ func (c *compileCmd) Run(e *env) error {
 	for _, w := range writeErrs {
 		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
 	}
-	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors\n", len(batch.Threads), batch.Files, errs)
+	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
 	switch {
 	case internal:
 		return &exitError{ExitInternal}
-	case errs > 0:
+	case errs > 0 || len(writeErrs) > 0:
+		// An artifact that could not be written (an unsafe thread id, a
+		// refused symbolic link) fails the compile like an error finding.
 		return &exitError{ExitFindings}
 	}
 	return nil
+}
+
+// compileThread renders what compile writes for one thread (inside a worker).
+func (c *compileCmd) compileThread(t *compile.Thread) compiledOut {
+	o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
+	if c.Out == "" {
+		return o
+	}
+	id := t.ThreadID
+	if id == "" {
+		id = t.Key
+	}
+	name, err := artifactName(id)
+	if err != nil {
+		o.err = fmt.Sprintf("%s: not written: %v", t.Key, err)
+		return o
+	}
+	o.files = map[string][]byte{"artifacts/" + name: t.Current.Render()}
+	if c.CompiledBody {
+		o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = compiledBody(t, id, name)
+	}
+	return o
+}
+
+// compiledBody is the COMPILED message body of t's current version.
+func compiledBody(t *compile.Thread, id, name string) []byte {
+	var prev *artifact.Artifact
+	if n := len(t.Versions); n > 0 {
+		prev = t.Versions[n-1].Artifact
+		if prev.Version == t.Version && n > 1 {
+			prev = t.Versions[n-2].Artifact
+		} else if prev.Version == t.Version {
+			prev = nil
+		}
+	}
+	errs, warns := 0, 0
+	for i := range t.Findings {
+		switch t.Findings[i].Severity {
+		case diag.Error:
+			errs++
+		case diag.Warning:
+			warns++
+		}
+	}
+	return artifact.RenderCompiledBody(t.Current, prev, artifact.CompiledInfo{ThreadID: id, Compiler: "brenner-ci", SchemaPass: errs == 0,
+		LintWarnings: warns, LintErrors: errs, ArtifactPath: "artifacts/" + name, Status: "Pending"})
+}
+
+// writeFiles writes a thread's files under --out in name order and returns
+// what could not be written.
+func (c *compileCmd) writeFiles(key string, o compiledOut) []string {
+	var errs []string
+	if o.err != "" {
+		errs = append(errs, o.err)
+	}
+	names := make([]string, 0, len(o.files))
+	for n := range o.files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := writeUnder(c.Out, n, bytesWriter(o.files[n])); err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", key, err))
+		}
+	}
+	return errs
 }
