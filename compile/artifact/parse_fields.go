@@ -358,47 +358,64 @@ func (ps *parseState) kvTable(b *itemB, t *table) {
 	}
 }
 
-// finish resolves field keys and builds the item's payload and kill state.
+// finish resolves field keys and builds the item's payload and kill state,
+// in order: late kill marks, value texts, keys (standard labels and kill
+// lines, then aliases standing in for missing standard fields, then unknown
+// labels), predictions for no column, the score suffix of a test's name, the
+// third-alternative mark and the kill state.
 func (b *itemB) finish(ps *parseState) {
+	if b.art.Fields == nil {
+		b.art.Fields = jsonv.NewObject()
+	}
+	b.lateKill()
+	b.joinValues()
+	isAlias := b.standardKeys()
+	b.decodeFields(ps, isAlias)
+	b.unknownHypPredictions()
+	b.trimScoreSuffix()
+	if b.thirdAlt && !b.art.Fields.Has("third_alternative") {
+		b.art.Fields.Set("third_alternative", &jsonv.Value{Kind: jsonv.Bool, Bool: true})
+	}
+	b.killState()
+}
+
+// lateKill: an item killed by kill lines only (no struck heading: the
+// research thread, upstream's renderings) has its strikethrough removed now.
+func (b *itemB) lateKill() {
 	it := b.it
-	sec := it.Section
-	art := b.art
-	if art.Fields == nil {
-		art.Fields = jsonv.NewObject()
+	if b.killed {
+		return
 	}
-	type slot struct {
-		key string
-		val *jsonv.Value
+	late := false
+	for i := range it.Fields {
+		if n := normLabel(it.Fields[i].Label); n == "killed by" || (n == "killed" && strings.EqualFold(strings.TrimSpace(b.raw[i].inline), "true")) {
+			late = true
+		}
 	}
-	// An item killed by kill lines only (no struck heading: the research
-	// thread, upstream's renderings) has its strikethrough removed now.
-	if !b.killed {
-		late := false
+	if late {
+		b.killed = true
+		seen := false
 		for i := range it.Fields {
-			if n := normLabel(it.Fields[i].Label); n == "killed by" || (n == "killed" && strings.EqualFold(strings.TrimSpace(b.raw[i].inline), "true")) {
-				late = true
+			n := normLabel(it.Fields[i].Label)
+			if _, ok := killLabels[n]; ok {
+				seen = true
+				continue
 			}
-		}
-		if late {
-			b.killed = true
-			seen := false
-			for i := range it.Fields {
-				n := normLabel(it.Fields[i].Label)
-				if _, ok := killLabels[n]; ok {
-					seen = true
-					continue
-				}
-				if n == "reason" && seen {
-					continue
-				}
-				b.raw[i].inline = unstrike(b.raw[i].inline)
-				for k, li := range it.Fields[i].List {
-					it.Fields[i].List[k] = unstrikeItem(li)
-				}
+			if n == "reason" && seen {
+				continue
+			}
+			b.raw[i].inline = unstrike(b.raw[i].inline)
+			for k, li := range it.Fields[i].List {
+				it.Fields[i].List[k] = unstrikeItem(li)
 			}
 		}
 	}
-	// The value text: the inline value, continuation lines, list items.
+}
+
+// joinValues sets each field's value text: the inline value, continuation
+// lines, list items.
+func (b *itemB) joinValues() {
+	it := b.it
 	for i := range it.Fields {
 		r := b.raw[i]
 		f := &it.Fields[i]
@@ -410,15 +427,14 @@ func (b *itemB) finish(ps *parseState) {
 		parts = append(parts, f.List...)
 		f.Value = strings.Join(parts, "\n")
 	}
-	slots := make([]slot, len(it.Fields))
-	// Values the heading or the table row gave count as present.
-	has := map[string]bool{}
-	for _, k := range art.Fields.Keys {
-		has[k] = true
-	}
+}
+
+// standardKeys gives fields with a standard label or a kill label their
+// key, and reports which fields have an alias label (resolved later).
+func (b *itemB) standardKeys() (isAlias []bool) {
+	it, sec := b.it, b.it.Section
 	killSeen := false
-	// Pass 1: standard labels and kill lines.
-	isAlias := make([]bool, len(it.Fields))
+	isAlias = make([]bool, len(it.Fields))
 	for i := range it.Fields {
 		f := &it.Fields[i]
 		r := b.raw[i]
@@ -454,6 +470,24 @@ func (b *itemB) finish(ps *parseState) {
 				}
 			}
 		}
+	}
+	return isAlias
+}
+
+// decodeFields decodes the values of known fields (the first of a repeated
+// field wins), then lets aliases stand in for missing standard fields, then
+// keeps unknown labels under a snake_case key.
+func (b *itemB) decodeFields(ps *parseState, isAlias []bool) {
+	it, sec, art := b.it, b.it.Section, b.art
+	type slot struct {
+		key string
+		val *jsonv.Value
+	}
+	slots := make([]slot, len(it.Fields))
+	// Values the heading or the table row gave count as present.
+	has := map[string]bool{}
+	for _, k := range art.Fields.Keys {
+		has[k] = true
 	}
 	decode := func(i int) *jsonv.Value {
 		f := &it.Fields[i]
@@ -512,7 +546,12 @@ func (b *itemB) finish(ps *parseState) {
 			art.Fields.Set(s.key, s.val)
 		}
 	}
-	// Predictions for no column of the table ("**H9** (no such hypothesis): …").
+}
+
+// unknownHypPredictions keeps predictions for no column of the table
+// ("**H9** (no such hypothesis): …").
+func (b *itemB) unknownHypPredictions() {
+	it, art := b.it, b.art
 	for i := range it.Fields {
 		if !b.raw[i].noSuchHyp {
 			continue
@@ -528,23 +567,30 @@ func (b *itemB) finish(ps *parseState) {
 		}
 		preds.Set(it.Fields[i].Label, v)
 	}
-	if sec == delta.DiscriminativeTests && art.Fields.Has("score") {
-		if nm, ok := art.Fields.Get("name").AsString(); ok {
-			if loc := scoreSufRE.FindStringIndex(nm); loc != nil {
-				nm = strings.TrimSpace(nm[:loc[0]])
-				if nm == "" {
-					art.Fields.Delete("name")
-				} else {
-					art.Fields.Set("name", jsonv.NewString(nm))
-				}
-				it.Name = nm
+}
+
+// trimScoreSuffix removes a "(Score: n/12)" suffix from a scored test's name.
+func (b *itemB) trimScoreSuffix() {
+	it, art := b.it, b.art
+	if it.Section != delta.DiscriminativeTests || !art.Fields.Has("score") {
+		return
+	}
+	if nm, ok := art.Fields.Get("name").AsString(); ok {
+		if loc := scoreSufRE.FindStringIndex(nm); loc != nil {
+			nm = strings.TrimSpace(nm[:loc[0]])
+			if nm == "" {
+				art.Fields.Delete("name")
+			} else {
+				art.Fields.Set("name", jsonv.NewString(nm))
 			}
+			it.Name = nm
 		}
 	}
-	if b.thirdAlt && !art.Fields.Has("third_alternative") {
-		art.Fields.Set("third_alternative", &jsonv.Value{Kind: jsonv.Bool, Bool: true})
-	}
-	// Kill state.
+}
+
+// killState reads the kill lines into the item's kill state.
+func (b *itemB) killState() {
+	it, art := b.it, b.art
 	art.Killed = b.killed
 	for i := range it.Fields {
 		f := &it.Fields[i]
