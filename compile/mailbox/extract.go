@@ -10,12 +10,15 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// message ingests message object n.
-func (s *scanner) message(d *jdoc, n int32, c ctx) {
-	var (
-		idN, tidN, subjN, ctsN, cN, bodyN, toN, ccN, bccN, ackN, impN, projN int32 = -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
-		fromN                                                                      = [4]int32{-1, -1, -1, -1}
-	)
+// msgNodes are the nodes of a message object's known fields (-1: absent).
+type msgNodes struct {
+	id, tid, subj, cts, created, body, to, cc, bcc, ack, imp, proj int32
+	from                                                           [4]int32 // senderKeys order
+}
+
+// fieldsOf finds the known fields of message object n.
+func fieldsOf(d *jdoc, n int32) msgNodes {
+	f := msgNodes{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, [4]int32{-1, -1, -1, -1}}
 	nodes := d.nodes
 	for k := nodes[n].Child; k >= 0; {
 		v := nodes[k].Next
@@ -27,68 +30,98 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		}
 		switch key {
 		case "id":
-			idN = v
+			f.id = v
 		case "thread_id":
-			tidN = v
+			f.tid = v
 		case "subject":
-			subjN = v
+			f.subj = v
 		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
-			fromN[senderIndex(key)] = v
+			f.from[senderIndex(key)] = v
 		case "created_ts":
-			ctsN = v
+			f.cts = v
 		case "created":
-			cN = v
+			f.created = v
 		case "body_md":
-			bodyN = v
+			f.body = v
 		case "to":
-			toN = v
+			f.to = v
 		case "cc":
-			ccN = v
+			f.cc = v
 		case "bcc":
-			bccN = v
+			f.bcc = v
 		case "ack_required":
-			ackN = v
+			f.ack = v
 		case "importance":
-			impN = v
+			f.imp = v
 		case "project":
-			projN = v
+			f.proj = v
 		}
 		k = nodes[v].Next
 	}
+	return f
+}
+
+// message ingests message object n: its metadata, where its bytes are, its
+// timestamp and whether it has a body. Bodies are not decoded here.
+func (s *scanner) message(d *jdoc, n int32, c ctx) {
+	f := fieldsOf(d, n)
 	m := &Message{Importance: "normal"}
 	r := &rec{m: m}
-	m.ID = scalarText(d, idN)
+	s.metadata(d, f, c, m)
+	m.Src = sourceOf(d, n, c)
+	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	timestamp(d, f, c, r, msgPos)
+	if m.ThreadID != "" {
+		m.ThreadKey = threadKey(m.ThreadID)
+	}
+	if m.ThreadKey == "" {
+		m.ThreadKey = m.ID
+	}
+	if m.ThreadKey == "" {
+		s.fileIssue(msgPos, "no-id "+m.Subject, "Message has neither an id nor a thread_id, so it cannot be placed in a thread.",
+			"Export messages with their id and thread_id fields.")
+		return
+	}
+	s.body(d, f, c, r)
+	r.meta = metaHash(m)
+	s.res.recs = append(s.res.recs, r)
+}
+
+// metadata reads the id, project, thread, subject, sender, recipients,
+// ack_required and importance of a message.
+func (s *scanner) metadata(d *jdoc, f msgNodes, c ctx, m *Message) {
+	m.ID = scalarText(d, f.id)
 	if m.ID == "" && c.arch != nil {
 		m.ID = c.arch.nameID
 	}
 	m.Project = c.project
-	if projN >= 0 && d.kind(projN) == jStr {
-		if p := s.internText(d, projN); p != "" {
+	if f.proj >= 0 && d.kind(f.proj) == jStr {
+		if p := s.internText(d, f.proj); p != "" {
 			m.Project = p
 		}
 	}
-	if tidN >= 0 {
-		if d.kind(tidN) == jStr {
-			m.ThreadID = s.internText(d, tidN)
+	if f.tid >= 0 {
+		if d.kind(f.tid) == jStr {
+			m.ThreadID = s.internText(d, f.tid)
 		} else {
-			m.ThreadID = scalarText(d, tidN)
+			m.ThreadID = scalarText(d, f.tid)
 		}
 	}
 	if m.ThreadID == "" {
 		m.ThreadID = c.threadID
 	}
-	if subjN >= 0 && d.kind(subjN) == jStr {
-		m.Subject = d.text(subjN)
+	if f.subj >= 0 && d.kind(f.subj) == jStr {
+		m.Subject = d.text(f.subj)
 	}
-	for _, f := range fromN {
-		if f >= 0 && d.kind(f) == jStr {
-			if v := s.internText(d, f); v != "" {
+	for _, fn := range f.from {
+		if fn >= 0 && d.kind(fn) == jStr {
+			if v := s.internText(d, fn); v != "" {
 				m.From = v
 				break
 			}
 		}
 	}
-	for i, rn := range [3]int32{toN, ccN, bccN} {
+	for i, rn := range [3]int32{f.to, f.cc, f.bcc} {
 		list, ok := s.recipients(d, rn)
 		if !ok {
 			continue
@@ -103,32 +136,37 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 			m.BCC = list
 		}
 	}
-	if ackN >= 0 {
-		m.AckRequired, m.AckSet = ackValue(d, ackN)
+	if f.ack >= 0 {
+		m.AckRequired, m.AckSet = ackValue(d, f.ack)
 	}
-	if impN >= 0 && d.kind(impN) == jStr {
-		if v := s.internText(d, impN); v != "" {
+	if f.imp >= 0 && d.kind(f.imp) == jStr {
+		if v := s.internText(d, f.imp); v != "" {
 			m.Importance = v
 		}
 	}
+}
 
-	// position and location of the message's bytes
-	st := nodes[n].Start
-	if d.mem != nil {
-		m.Src = Src{File: d.file, Line: d.approx.Line, Col: d.approx.Col, kind: srcMem, off: int64(st), end: int64(nodes[n].End), mem: d.mem}
-	} else if c.arch != nil {
-		m.Src = Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
-	} else {
-		line, col := d.pos(st)
-		m.Src = Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(nodes[n].End)}
+// sourceOf is the position and location of message object n's bytes.
+func sourceOf(d *jdoc, n int32, c ctx) Src {
+	st, end := d.nodes[n].Start, d.nodes[n].End
+	switch {
+	case d.mem != nil:
+		return Src{File: d.file, Line: d.approx.Line, Col: d.approx.Col, kind: srcMem, off: int64(st), end: int64(end), mem: d.mem}
+	case c.arch != nil:
+		return Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
 	}
-	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	line, col := d.pos(st)
+	return Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(end)}
+}
 
-	// timestamp: created_ts, else created, else the archive file-name stamp
-	tsN := ctsN
+// timestamp reads created_ts, else created, else the archive file-name
+// stamp.
+func timestamp(d *jdoc, f msgNodes, c ctx, r *rec, msgPos diag.Pos) {
+	m := r.m
+	tsN := f.cts
 	r.tsKey = "created_ts"
 	if tsN < 0 || d.kind(tsN) == jNull {
-		tsN, r.tsKey = cN, "created"
+		tsN, r.tsKey = f.created, "created"
 	}
 	switch {
 	case tsN >= 0 && d.kind(tsN) != jNull:
@@ -137,7 +175,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		} else {
 			m.CreatedRaw = string(d.raw(tsN))
 		}
-		r.tsPos = d.span(nodes[tsN].Start, nodes[tsN].End)
+		r.tsPos = d.span(d.nodes[tsN].Start, d.nodes[tsN].End)
 		var ok bool
 		if d.kind(tsN) == jStr || d.kind(tsN) == jNum {
 			m.Created, m.TimeStyle, ok = ParseTime(m.CreatedRaw)
@@ -156,19 +194,11 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		r.tsIssue = "missing"
 		r.tsPos = msgPos
 	}
-	if m.ThreadID != "" {
-		m.ThreadKey = threadKey(m.ThreadID)
-	}
-	if m.ThreadKey == "" {
-		m.ThreadKey = m.ID
-	}
-	if m.ThreadKey == "" {
-		s.fileIssue(msgPos, "no-id "+m.Subject, "Message has neither an id nor a thread_id, so it cannot be placed in a thread.",
-			"Export messages with their id and thread_id fields.")
-		return
-	}
+}
 
-	// body
+// body notes whether the message has a body and hashes it.
+func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
+	m := r.m
 	switch {
 	case c.arch != nil:
 		// An archive file cannot say "no body": the body is whatever follows
@@ -181,22 +211,20 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		} else {
 			m.HasBody = true
 		}
-	case bodyN >= 0 && d.kind(bodyN) == jStr:
+	case f.body >= 0 && d.kind(f.body) == jStr:
 		m.HasBody = true
-		nd := &nodes[bodyN]
+		nd := &d.nodes[f.body]
 		inner := d.src[nd.Start+1 : nd.End-1]
 		if nd.Esc || !isASCII(inner) && !utf8.Valid(inner) {
 			s.dec = decodeString(s.dec[:0], d.src[nd.Start:nd.End], nil)
 			inner = s.dec
 		}
 		m.Src.hash = hashBody(inner)
-	case bodyN >= 0 && d.kind(bodyN) != jNull:
-		r.bodyIssue = "body_md is " + kindName(d.kind(bodyN)) + ", not a string"
+	case f.body >= 0 && d.kind(f.body) != jNull:
+		r.bodyIssue = "body_md is " + kindName(d.kind(f.body)) + ", not a string"
 	default:
 		r.bodyIssue = "missing"
 	}
-	r.meta = metaHash(m)
-	s.res.recs = append(s.res.recs, r)
 }
 
 // threadKey maps a thread_id to the grouping key: msg:<id> becomes <id>.
