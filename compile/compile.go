@@ -83,7 +83,9 @@ func (t *Thread) File() string {
 	return t.Msgs[0].Src.File
 }
 
-// Thread compiles one loaded thread.
+// Thread compiles one loaded thread: bodies parsed once, delta blocks
+// extracted and validated, deltas merged in order with a snapshot at every
+// COMPILED message, then the section minimums checked.
 func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project}
 	t.Findings = append(t.Findings, mt.Findings...)
@@ -100,14 +102,42 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		t.Msgs[i] = msg
 	}
 	t.Known = knownAgents(t, opt)
-
-	// Parse delta blocks of DELTA messages only (never examples embedded in
-	// KICKOFF bodies) and collect the valid deltas in merge order.
-	type pending struct {
-		d     *delta.Delta
-		msg   int
-		block int
+	deltas := t.extractDeltas()
+	art, lastMsg := t.merge(artifact.New(id), deltas)
+	art.Version = t.Version
+	art.CompiledBy = "brenner-ci"
+	switch {
+	case !opt.Epoch.IsZero():
+		art.CompiledAt = opt.Epoch.UTC()
+	case len(t.Msgs) > 0:
+		art.CompiledAt = t.Msgs[len(t.Msgs)-1].Created
 	}
+	if n := len(t.Versions); n > 0 && t.Versions[n-1].Msg > lastMsg {
+		// The current artifact is the latest COMPILED version.
+		art.MessageID = t.Versions[n-1].Artifact.MessageID
+	}
+	// Section minimums apply to threads that build an artifact: those with
+	// DELTA messages. A coordination thread has no artifact to be short of.
+	if t.Stats.DeltaMsgs > 0 {
+		for _, ev := range art.Check() {
+			t.Findings = append(t.Findings, t.event(ev))
+		}
+	}
+	t.Current = art
+	return t
+}
+
+// pending is a valid delta and where it was posted.
+type pending struct {
+	d     *delta.Delta
+	msg   int
+	block int
+}
+
+// extractDeltas parses the delta blocks of DELTA messages only (never
+// examples embedded in KICKOFF bodies), reports their problems and returns
+// the valid deltas in merge order.
+func (t *Thread) extractDeltas() []pending {
 	var deltas []pending
 	for i, m := range t.Msgs {
 		if m.Subject.Kind != subject.Delta || m.Doc == nil {
@@ -141,11 +171,14 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		}
 		return deltas[a].block < deltas[b].block
 	})
+	return deltas
+}
 
-	art := artifact.New(id)
-	next := 0
-	ordinal := 0
-	lastVersion := 0
+// merge applies the deltas in order, snapshotting the artifact at every
+// COMPILED message (Versions), and sets the thread's current version. It
+// returns the artifact and the message index of the last delta (-1: none).
+func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Artifact, int) {
+	next, ordinal, lastVersion := 0, 0, 0
 	for i, m := range t.Msgs {
 		// Apply every delta posted before this message.
 		for next < len(deltas) && deltas[next].msg < i {
@@ -179,27 +212,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	if len(t.Versions) == 0 || lastMsg > t.Versions[len(t.Versions)-1].Msg {
 		t.Version = lastVersion + 1
 	}
-	art.Version = t.Version
-	art.CompiledBy = "brenner-ci"
-	switch {
-	case !opt.Epoch.IsZero():
-		art.CompiledAt = opt.Epoch.UTC()
-	case len(t.Msgs) > 0:
-		art.CompiledAt = t.Msgs[len(t.Msgs)-1].Created
-	}
-	if n := len(t.Versions); n > 0 && t.Versions[n-1].Msg > lastMsg {
-		// The current artifact is the latest COMPILED version.
-		art.MessageID = t.Versions[n-1].Artifact.MessageID
-	}
-	// Section minimums apply to threads that build an artifact: those with
-	// DELTA messages. A coordination thread has no artifact to be short of.
-	if t.Stats.DeltaMsgs > 0 {
-		for _, ev := range art.Check() {
-			t.Findings = append(t.Findings, t.event(ev))
-		}
-	}
-	t.Current = art
-	return t
+	return art, lastMsg
 }
 
 func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
