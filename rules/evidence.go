@@ -198,57 +198,62 @@ func (e *EvidencePack) parse(data []byte) {
 		}
 	}
 	for i, r := range recs.Arr {
-		if r.Kind != jsonv.Object {
-			e.invalid(at(r), fmt.Sprintf("Evidence record %d is %s, not a JSON object.", i+1, evKind(r.Kind)), "Make every record an object with an \"id\" such as \"EV-001\".", fmt.Sprintf("record %d", i+1))
-			continue
+		e.record(i, r, at)
+	}
+}
+
+// record validates evidence record i and indexes its id and excerpt anchors.
+func (e *EvidencePack) record(i int, r *jsonv.Value, at func(*jsonv.Value) diag.Pos) {
+	if r.Kind != jsonv.Object {
+		e.invalid(at(r), fmt.Sprintf("Evidence record %d is %s, not a JSON object.", i+1, evKind(r.Kind)), "Make every record an object with an \"id\" such as \"EV-001\".", fmt.Sprintf("record %d", i+1))
+		return
+	}
+	id, _ := r.Get("id").AsString()
+	name := id
+	if name == "" {
+		name = fmt.Sprintf("record %d", i+1)
+	}
+	for _, req := range evRequired {
+		v := r.Get(req.Key)
+		switch {
+		case v == nil || v.IsNull():
+			e.invalid(at(r), fmt.Sprintf("Evidence record %s has no %q.", name, req.Key),
+				"Give every record id, type, title, source, relevance, key_findings, verified and excerpts (evidence_pack_v0.1.md, Validation Rules).", name+" "+req.Key)
+		case v.Kind != req.Kind:
+			e.invalid(at(v), fmt.Sprintf("Evidence record %s has %q as %s, not %s.", name, req.Key, evKind(v.Kind), evKind(req.Kind)),
+				fmt.Sprintf("Write %q as %s.", req.Key, evKind(req.Kind)), name+" "+req.Key+" type")
 		}
-		id, _ := r.Get("id").AsString()
-		name := id
-		if name == "" {
-			name = fmt.Sprintf("record %d", i+1)
-		}
-		for _, req := range evRequired {
-			v := r.Get(req.Key)
+	}
+	if id == "" {
+		return
+	}
+	if !evRecordIDRE.MatchString(id) {
+		e.invalid(at(r.Get("id")), fmt.Sprintf("Evidence record id %q does not follow the EV-NNN format.", alClip(id, 30)),
+			"Use zero-padded ids EV-001, EV-002 … (evidence_pack_v0.1.md, ID Format).", id+" format")
+	}
+	if _, dup := e.Records[id]; dup {
+		e.invalid(at(r.Get("id")), fmt.Sprintf("Evidence record id %s is used twice.", id), "Give every record its own id; ids are never reused.", id+" duplicate")
+		return
+	}
+	anchors := map[string]bool{}
+	e.Records[id] = anchors
+	if v := r.Get("verified"); v != nil && v.Kind == jsonv.Bool && v.Bool {
+		e.Verified[id] = true
+	}
+	if ex := r.Get("excerpts"); ex != nil && ex.Kind == jsonv.Array {
+		for j, x := range ex.Arr {
+			a, ok := x.Get("anchor").AsString()
 			switch {
-			case v == nil || v.IsNull():
-				e.invalid(at(r), fmt.Sprintf("Evidence record %s has no %q.", name, req.Key),
-					"Give every record id, type, title, source, relevance, key_findings, verified and excerpts (evidence_pack_v0.1.md, Validation Rules).", name+" "+req.Key)
-			case v.Kind != req.Kind:
-				e.invalid(at(v), fmt.Sprintf("Evidence record %s has %q as %s, not %s.", name, req.Key, evKind(v.Kind), evKind(req.Kind)),
-					fmt.Sprintf("Write %q as %s.", req.Key, evKind(req.Kind)), name+" "+req.Key+" type")
+			case !ok:
+				e.invalid(at(x), fmt.Sprintf("Excerpt %d of %s has no string \"anchor\".", j+1, id), "Give every excerpt an anchor E1, E2 …", fmt.Sprintf("%s excerpt %d", id, j+1))
+				continue
+			case !evAnchorRE.MatchString(a):
+				e.invalid(at(x.Get("anchor")), fmt.Sprintf("Excerpt anchor %q of %s does not follow the E{N} format.", alClip(a, 20), id),
+					"Use excerpt anchors E1, E2 … (evidence_pack_v0.1.md, Anchor Scheme).", id+" "+a+" format")
+			case anchors[a]:
+				e.invalid(at(x.Get("anchor")), fmt.Sprintf("Excerpt anchor %s#%s is used twice.", id, a), "Give every excerpt of a record its own anchor.", id+" "+a+" duplicate")
 			}
-		}
-		if id == "" {
-			continue
-		}
-		if !evRecordIDRE.MatchString(id) {
-			e.invalid(at(r.Get("id")), fmt.Sprintf("Evidence record id %q does not follow the EV-NNN format.", alClip(id, 30)),
-				"Use zero-padded ids EV-001, EV-002 … (evidence_pack_v0.1.md, ID Format).", id+" format")
-		}
-		if _, dup := e.Records[id]; dup {
-			e.invalid(at(r.Get("id")), fmt.Sprintf("Evidence record id %s is used twice.", id), "Give every record its own id; ids are never reused.", id+" duplicate")
-			continue
-		}
-		anchors := map[string]bool{}
-		e.Records[id] = anchors
-		if v := r.Get("verified"); v != nil && v.Kind == jsonv.Bool && v.Bool {
-			e.Verified[id] = true
-		}
-		if ex := r.Get("excerpts"); ex != nil && ex.Kind == jsonv.Array {
-			for j, x := range ex.Arr {
-				a, ok := x.Get("anchor").AsString()
-				switch {
-				case !ok:
-					e.invalid(at(x), fmt.Sprintf("Excerpt %d of %s has no string \"anchor\".", j+1, id), "Give every excerpt an anchor E1, E2 …", fmt.Sprintf("%s excerpt %d", id, j+1))
-					continue
-				case !evAnchorRE.MatchString(a):
-					e.invalid(at(x.Get("anchor")), fmt.Sprintf("Excerpt anchor %q of %s does not follow the E{N} format.", alClip(a, 20), id),
-						"Use excerpt anchors E1, E2 … (evidence_pack_v0.1.md, Anchor Scheme).", id+" "+a+" format")
-				case anchors[a]:
-					e.invalid(at(x.Get("anchor")), fmt.Sprintf("Excerpt anchor %s#%s is used twice.", id, a), "Give every excerpt of a record its own anchor.", id+" "+a+" duplicate")
-				}
-				anchors[a] = true
-			}
+			anchors[a] = true
 		}
 	}
 }
