@@ -92,6 +92,8 @@ func totalDeltas(a *Artifact) int {
 // inlined in a fenced ```markdown block whose fence is longer than any run of
 // backticks in the artifact, so that the artifact's own headings and front
 // matter do not mix with the body's sections and can be extracted verbatim.
+//
+// It is long on purpose: the body's sections written top to bottom in the order of artifact_publish_spec_v0.1.md, like a template.
 func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	thread := info.ThreadID
 	if thread == "" {

@@ -169,6 +169,8 @@ func (b *itemB) add(f ParsedField, r fieldRaw) int {
 // scanFields reads the fields of lines l0..l1 into b. In details mode (the
 // "**P1 details**:" list under the predictions table) it stops at the first
 // line that is not a list item and returns its index.
+//
+// It is long on purpose: one pass over the lines with the current field as state (inline value, continuation, list items, table rows).
 func (ps *parseState) scanFields(b *itemB, l0, l1 int, details bool) int {
 	d := ps.d
 	cur := -1      // index of the open field

@@ -127,6 +127,8 @@ func (ps *parseState) yamlOff(fs int, n *yaml.Node) int {
 }
 
 // scalarEnd returns the end of the scalar written at off.
+//
+// It is long on purpose: one switch over YAML scalar styles (plain, quoted, block), each scanning to its end.
 func (ps *parseState) scalarEnd(off int, n *yaml.Node) int {
 	src := ps.src
 	if off >= len(src) {

@@ -542,6 +542,7 @@ func (w *walker) setCodeMax() {
 	}
 }
 
+// fence describes one fenced block. It is long on purpose: its geometry (container prefixes, info string, content lines, closing fence) computed in one pass over its lines.
 func (w *walker) fence(x *ast.FencedCodeBlock, starts []int) Fence {
 	src := w.src
 	pos := clampPos(x.Pos(), len(src)-1)
@@ -645,6 +646,8 @@ func isBlank(b []byte) bool {
 // code block or HTML comment) made of optional white space, three or more
 // colons and "delta" (any case, possibly with more letters or an info string
 // after it), up to a line of three or more colons only, or the end of the body.
+//
+// It is long on purpose: one line scanner with the open block as state.
 func (w *walker) colonFences() {
 	d := w.d
 	src := d.Src

@@ -131,6 +131,8 @@ const (
 )
 
 // cause guesses why scanning src[lo:end] failed at off with kind k.
+//
+// It is long on purpose: one table-like switch of likely causes, most specific first; each case is independent.
 func cause(src []byte, lo, end, off int, k errKind) string {
 	switch k {
 	case errDepth:

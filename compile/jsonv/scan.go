@@ -120,6 +120,8 @@ func (sc *scan) add(n Node) int32 {
 }
 
 // run scans from i; it returns errNone, or the error kind and offset.
+//
+// It is long on purpose: the scanner's state machine in one loop with an explicit stack (no recursion), on the hot path of every input.
 func (sc *scan) run(i int) (errKind, int) {
 	src, end := sc.src, sc.end
 	s := sc.s
@@ -358,6 +360,8 @@ type Escape struct{ Dec, Raw, DecN, RawN int }
 // (including its quotes) to dst. Invalid UTF-8 and lone surrogates become
 // U+FFFD, as encoding/json does. When esc is non-nil, every place where the
 // decoded text is not a verbatim copy of the literal is appended to it.
+//
+// It is long on purpose: the string decoder's loop with its escape cases inline, on the hot path of every export.
 func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 	raw := lit[1 : len(lit)-1]
 	base := len(dst)

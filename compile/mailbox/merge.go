@@ -163,6 +163,8 @@ func compact(s []string) []string {
 // missing or invalid keeps its place in input order: it gets the instant of
 // the message before it in input order within its thread (the zero time when
 // it is the first), so it sorts right after that message.
+//
+// It is long on purpose: timestamp checks, ordering and the thread reference are one pass over the thread's records.
 func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 	var prev time.Time
 	for _, r := range recs { // recs are in input order

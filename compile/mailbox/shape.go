@@ -25,6 +25,8 @@ type archInfo struct {
 // shape classifies value n and ingests the messages it holds. It reports
 // whether n had a recognizable shape (problems inside a recognized shape
 // are reported as findings).
+//
+// It is long on purpose: one switch over every export shape the research notes list, in the order they are tried; each case is a few lines.
 func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	switch d.kind(n) {
 	case jArr:

@@ -45,6 +45,8 @@ type testcase struct {
 // first finding's message and lists every finding of the rule in its text.
 // Notes do not fail a testcase; they are listed in the suite's <system-out>.
 // An internal error (r.Internal) is an <error> testcase in the inputs suite.
+//
+// It is long on purpose: the XML document written top to bottom, one suite per input, sharing one rule index.
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.NewPaths(r.RepoRoot)

@@ -225,6 +225,8 @@ const closeDetails = "\n</details>\n\n"
 // the findings of no known thread) inside <details> sections and returns how
 // many it wrote. When not all fit, it picks the most severe (then in input
 // order) and still lists them in thread order.
+//
+// It is long on purpose: selection under the size cap and grouped output share one budget.
 func (m *writer) findings(reserve int) int {
 	r := m.r
 	if len(r.Findings) == 0 {

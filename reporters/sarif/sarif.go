@@ -49,6 +49,8 @@ func Write(w io.Writer, r *diag.Report) error {
 }
 
 // Build returns the SARIF log for r without writing it.
+//
+// It is long on purpose: the SARIF log built top to bottom (tool and rules, results, notifications, invocation) sharing one rule index and one path cache.
 func Build(r *diag.Report) (*gosarif.Report, error) {
 	log, err := gosarif.New(gosarif.Version210)
 	if err != nil {
