@@ -242,7 +242,7 @@ func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 
 // event turns a merge event into a finding at its delta block.
 func (t *Thread) event(ev artifact.Event) diag.Finding {
-	f := diag.Finding{Rule: ev.Rule, Code: ev.Code, Severity: ev.Severity, Message: ev.Message,
+	f := diag.Finding{Rule: ev.Rule, Severity: ev.Severity, Message: ev.Message,
 		Hint: ev.Hint, Thread: t.Key, Anchor: ev.Anchor}
 	if ev.Msg >= 0 && ev.Msg < len(t.Msgs) {
 		m := t.Msgs[ev.Msg]
@@ -270,7 +270,7 @@ func (t *Thread) event(ev artifact.Event) diag.Finding {
 
 // addLocal converts a body-relative problem to a finding.
 func (t *Thread) addLocal(m *Msg, p diag.Local) {
-	f := diag.Finding{Rule: p.Rule, Code: p.Code, Severity: p.Severity, Message: p.Message, Hint: p.Hint,
+	f := diag.Finding{Rule: p.Rule, Severity: p.Severity, Message: p.Message, Hint: p.Hint,
 		Anchor: p.Anchor, Thread: t.Key, MsgID: m.ID, Pos: m.BodyPos(p.Start, p.End).Normalize()}
 	if p.Fix != nil {
 		f.Fix = &diag.Fix{Description: p.Fix.Description, Pos: m.BodyPos(p.Fix.Start, p.Fix.End).Normalize(), Text: p.Fix.Text}

@@ -59,7 +59,7 @@ type Fix struct {
 // Finding is one diagnostic: what is wrong, where, and how to fix it.
 type Finding struct {
 	Rule     string   // rule id, e.g. "MG-001"
-	Code     string   // the spec's error name, e.g. "INVALID_TARGET" (may equal Rule)
+	Code     string   // the spec's error name, e.g. "INVALID_TARGET" (may equal Rule); set by the findings pipeline from the rule
 	Severity Severity // effective severity
 	Message  string   // first sentence says what is wrong
 	Pos      Pos      // where; Pos.File is the input path as given (slash separated)
@@ -118,7 +118,6 @@ func Less(a, b *Finding) bool {
 // message's file position.
 type Local struct {
 	Rule     string
-	Code     string
 	Severity Severity
 	Message  string
 	Hint     string

@@ -114,7 +114,7 @@ func formatEvent(e Event) string {
 	if e.Msg >= 0 {
 		loc = fmt.Sprintf("msg %d block %d", e.Msg, e.Block)
 	}
-	s := fmt.Sprintf("[%s] %s %s %s applied=%t", loc, e.Severity, e.Rule, e.Code, e.Applied)
+	s := fmt.Sprintf("[%s] %s %s applied=%t", loc, e.Severity, e.Rule, e.Applied)
 	if e.Field != "" {
 		s += " field=" + e.Field
 	}

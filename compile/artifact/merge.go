@@ -27,7 +27,6 @@ type Applied struct {
 // events of Check, which concern the whole artifact).
 type Event struct {
 	Rule     string // rule id, e.g. "MG-001"
-	Code     string // the spec's error name, e.g. "INVALID_TARGET"
 	Severity diag.Severity
 	Message  string // first sentence says what is wrong
 	Hint     string // the spec's remediation
@@ -50,12 +49,6 @@ const (
 	RuleConflict       = "MG-008"
 	RuleInvalidFieldDL = "DL-006"
 )
-
-var codes = map[string]string{
-	RuleInvalidTarget: "INVALID_TARGET", RuleTargetKilled: "TARGET_KILLED", RuleSectionLimit: "SECTION_LIMIT_EXCEEDED",
-	RuleNoThirdAlt: "NO_THIRD_ALTERNATIVE", RuleNoScaleCheck: "NO_SCALE_CHECK", RuleBelowMinimum: "BELOW_MINIMUM",
-	RuleConflict: "CONFLICT", RuleInvalidFieldDL: "INVALID_FIELD_VALUE",
-}
 
 // MaxHypotheses is the hypothesis slate's limit of active items.
 const MaxHypotheses = 6
@@ -101,7 +94,7 @@ type merger struct {
 
 func (m *merger) event(rule string, sev diag.Severity, anchor, field, msg, hint string) {
 	m.events = append(m.events, Event{
-		Rule: rule, Code: codes[rule], Severity: sev, Message: msg, Hint: hint,
+		Rule: rule, Severity: sev, Message: msg, Hint: hint,
 		Msg: m.d.Msg, MsgID: m.d.MsgID, Block: m.d.Block, Field: field, Anchor: anchor,
 	})
 }
@@ -544,7 +537,7 @@ func (a *Artifact) Check() []Event {
 			continue
 		}
 		out = append(out, Event{
-			Rule: RuleBelowMinimum, Code: codes[RuleBelowMinimum], Severity: diag.Warning,
+			Rule: RuleBelowMinimum, Severity: diag.Warning,
 			Message: msg, Hint: mn.MinHint, Msg: -1, Block: -1, Field: "",
 			Anchor: "BELOW_MINIMUM " + mn.ID, Applied: true,
 		})

@@ -389,7 +389,7 @@ func TestValidate(t *testing.T) {
 			}
 			src := fence(tc.js)
 			for _, p := range b.Problems {
-				if p.Code != Codes[p.Rule] || p.Anchor != strings.TrimSpace(tc.js) || p.Hint == "" || p.Message == "" {
+				if p.Anchor != strings.TrimSpace(tc.js) || p.Hint == "" || p.Message == "" {
 					t.Errorf("problem fields: %+v", p)
 				}
 				if p.Start < 0 || p.End < p.Start || p.End > len(src) {
@@ -553,7 +553,7 @@ func TestMB004(t *testing.T) {
 				t.Fatalf("rules %v, want %v", rules, want)
 			}
 			p := findRule(probs, "MB-004")
-			if p.Severity != diag.Error || p.Code != "MB-004" || !strings.Contains(p.Message, tc.msg) || !strings.HasPrefix(p.Message, "DELTA message") {
+			if p.Severity != diag.Error || !strings.Contains(p.Message, tc.msg) || !strings.HasPrefix(p.Message, "DELTA message") {
 				t.Errorf("message %q, want %q", p.Message, tc.msg)
 			}
 			if !strings.Contains(p.Hint, "```delta") || p.Anchor == "" {

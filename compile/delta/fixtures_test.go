@@ -36,7 +36,7 @@ func TestFixtures(t *testing.T) {
 			blocks, probs := Analyze(body.Parse(src))
 			var b strings.Builder
 			line := func(scope string, p diag.Local) {
-				fmt.Fprintf(&b, "%s %s %s %s %s\n  %s\n", scope, p.Rule, p.Code, p.Severity, strconv.Quote(src[p.Start:p.End]), p.Message)
+				fmt.Fprintf(&b, "%s %s %s %s\n  %s\n", scope, p.Rule, p.Severity, strconv.Quote(src[p.Start:p.End]), p.Message)
 				if p.Fix != nil {
 					fmt.Fprintf(&b, "  fix: %s: %s -> %s\n", p.Fix.Description, strconv.Quote(src[p.Fix.Start:p.Fix.End]), strconv.Quote(p.Fix.Text))
 				}

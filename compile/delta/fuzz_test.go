@@ -26,7 +26,7 @@ func FuzzAnalyze(f *testing.F) {
 			if p.Fix != nil && (p.Fix.Start < 0 || p.Fix.End < p.Fix.Start || p.Fix.End > len(src)) {
 				t.Fatalf("%s fix [%d,%d) outside the body", p.Rule, p.Fix.Start, p.Fix.End)
 			}
-			if p.Rule == "" || p.Code == "" || p.Message == "" || p.Hint == "" {
+			if p.Rule == "" || p.Message == "" || p.Hint == "" {
 				t.Fatalf("incomplete problem %+v", p)
 			}
 		}

@@ -13,22 +13,6 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Codes maps each rule id this package reports to the spec's error name.
-var Codes = map[string]string{
-	"MB-004": "MB-004",
-	"MB-005": "MB-005",
-	"DL-001": "INVALID_OPERATION",
-	"DL-002": "INVALID_SECTION",
-	"DL-003": "MISSING_TARGET_ID",
-	"DL-004": "INVALID_PAYLOAD",
-	"DL-005": "MISSING_REQUIRED_FIELD",
-	"DL-006": "INVALID_FIELD_VALUE",
-	"DL-007": "ADD_WITH_TARGET_ID",
-	"DL-008": "NONSTANDARD_FENCE",
-	"DL-009": "MISSING_RECOMMENDED_FIELD",
-	"RF-003": "INVALID_RELATION",
-}
-
 // Relations are the valid cross-session reference relations.
 var Relations = []string{"extends", "refines", "refutes", "informed_by", "supersedes", "replicates"}
 
@@ -73,7 +57,7 @@ func (c *checker) report(rule string, sev diag.Severity, start, end int, msg, hi
 	if end > start {
 		e = c.b.BodyOffset(end-1) + 1
 	}
-	c.probs = append(c.probs, diag.Local{Rule: rule, Code: Codes[rule], Severity: sev, Message: msg, Hint: hint,
+	c.probs = append(c.probs, diag.Local{Rule: rule, Severity: sev, Message: msg, Hint: hint,
 		Anchor: c.anchor, Start: s, End: e, Fix: fix})
 	if sev == diag.Error {
 		c.bad = true
@@ -139,7 +123,7 @@ func (c *checker) fenceForm() {
 			Text: fence + f.Info + "\n" + content + fence}
 	}
 	note := func(msg string, fix *diag.LocalFix) {
-		c.probs = append(c.probs, diag.Local{Rule: "DL-008", Code: Codes["DL-008"], Severity: diag.Note, Message: msg,
+		c.probs = append(c.probs, diag.Local{Rule: "DL-008", Severity: diag.Note, Message: msg,
 			Hint: hintFence, Anchor: c.anchor, Start: f.Start, End: f.End, Fix: fix})
 	}
 	switch f.Char {
