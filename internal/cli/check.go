@@ -87,10 +87,10 @@ func (c *checkCmd) Run(e *env) error {
 	// Every report file is written before the exit code is chosen.
 	werrs := c.writeReports(e, r)
 	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, n.Message)
+		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, reporters.Safe(n.Message))
 	}
 	for _, w := range werrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
+		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
 	return exitCode(r, res.Internal || len(werrs) > 0)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
 // Version is set at build time with -ldflags "-X …/internal/cli.Version=…".
@@ -50,7 +51,7 @@ func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 func Main(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
-			fmt.Fprintf(stderr, "brenner-ci: internal error: %v\n", v)
+			fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(fmt.Sprint(v)))
 			code = ExitInternal
 		}
 	}()
@@ -64,7 +65,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 		kong.UsageOnError(),
 	)
 	if err != nil {
-		fmt.Fprintf(stderr, "brenner-ci: %v\n", err)
+		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitInternal
 	}
 	ctx, err := parseArgs(parser, args, &exited)
@@ -75,7 +76,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 		return ExitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "brenner-ci: %v\n", err)
+		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
 	e := &env{stdout: stdout, stderr: stderr}
@@ -88,10 +89,10 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &ee):
 		return ee.code
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "brenner-ci: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(ue.msg))
 		return ExitUsage
 	default:
-		fmt.Fprintf(stderr, "brenner-ci: internal error: %v\n", err)
+		fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(err.Error()))
 		return ExitInternal
 	}
 }

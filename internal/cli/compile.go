@@ -81,13 +81,13 @@ func (c *compileCmd) Run(e *env) error {
 		if err != nil {
 			if _, ok := err.(*compile.InternalError); ok {
 				internal = true
-				fmt.Fprintf(e.stderr, "brenner-ci: thread %s: %v\n", ref.Key, err)
+				fmt.Fprintf(e.stderr, "brenner-ci: thread %s: %s\n", reporters.Safe(ref.Key), reporters.Safe(err.Error()))
 				return
 			}
 			findings = append(findings, compile.LoadError(ref, err))
 			return
 		}
-		fmt.Fprintln(e.stdout, o.line)
+		fmt.Fprintln(e.stdout, reporters.Safe(o.line))
 		findings = append(findings, o.findings...)
 		comments = append(comments, o.comments...)
 		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o)...)
@@ -108,7 +108,7 @@ func (c *compileCmd) Run(e *env) error {
 		}
 	}
 	for _, w := range writeErrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", w)
+		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
 	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
 	switch {

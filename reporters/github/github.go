@@ -98,9 +98,9 @@ func Annotation(r *diag.Report, i int, paths *reporters.Paths) string {
 		title += " " + name
 	}
 	props = append(props, "title="+EscapeProperty(title))
-	msg := reporters.StripControl(f.Message)
+	msg := reporters.SafeText(f.Message)
 	if f.Hint != "" {
-		msg += "\n" + reporters.StripControl(f.Hint)
+		msg += "\n" + reporters.SafeText(f.Hint)
 	}
 	return "::" + cmd + " " + strings.Join(props, ",") + "::" + EscapeData(msg)
 }
@@ -120,8 +120,9 @@ func EscapeData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 
-// EscapeProperty escapes a workflow command property value: as EscapeData,
-// plus : → %3A and , → %2C.
+// EscapeProperty escapes a workflow command property value: control
+// characters made visible (reporters.Safe), then as EscapeData, plus
+// : → %3A and , → %2C.
 func EscapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(reporters.Safe(s))
 }

@@ -32,7 +32,7 @@ func TestEscaping(t *testing.T) {
 	if got, want := github.EscapeData("100% done\r\nnext: a,b"), "100%25 done%0D%0Anext: a,b"; got != want {
 		t.Errorf("EscapeData: %q, want %q", got, want)
 	}
-	if got, want := github.EscapeProperty("C:\\a,b%\n"), "C%3A\\a%2Cb%25%0A"; got != want {
+	if got, want := github.EscapeProperty("C:\\a,b%\n"), "C%3A\\a%2Cb%25\\n"; got != want {
 		t.Errorf("EscapeProperty: %q, want %q", got, want)
 	}
 	r := &diag.Report{
@@ -42,7 +42,7 @@ func TestEscaping(t *testing.T) {
 		RepoRoot: t.TempDir(),
 	}
 	got := write(t, r)
-	want := "::error file=dir%2Cx/a%3Ab.json,line=3,endLine=4,title=MG-001 invalid-target::50%25 of a,b: bad%0Asecond line[31m\n"
+	want := "::error file=dir%2Cx/a%3Ab.json,line=3,endLine=4,title=MG-001 invalid-target::50%25 of a,b: bad%0Asecond line\\x1b[31m\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -33,11 +33,11 @@ func Write(w io.Writer, r *diag.Report) error {
 func Line(f *diag.Finding, paths *reporters.Paths) string {
 	c := *f
 	if c.Pos.File != "" {
-		c.Pos.File = reporters.OneLine(paths.Display(c.Pos.File))
+		c.Pos.File = reporters.Safe(paths.Display(c.Pos.File))
 	}
-	c.Message = reporters.OneLine(c.Message)
-	c.Rule = reporters.OneLine(c.Rule)
-	return c.String()
+	c.Message = reporters.SafeOneLine(c.Message)
+	c.Rule = reporters.Safe(c.Rule)
+	return reporters.Safe(c.String())
 }
 
 // Summary is the last line of the text output, for example

@@ -1,0 +1,29 @@
+package reporters
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain id":                "plain id",
+		"::warning file=a::pwned": `\x3a:warning file=a::pwned`,
+		"x\n::add-mask::secret":   `x\n::add-mask::secret`,
+		"red \x1b[31mtext\x1b[0m": `red \x1b[31mtext\x1b[0m`,
+		"csi \u009b31m":           `csi \u009b31m`,
+		"nul\x00 del\x7f cr\r":    `nul\x00 del\x7f cr\r`,
+		"bad \xff utf8":           `bad \xff utf8`,
+		"tab\tand § é":            "tab\tand § é",
+		"::":                      `\x3a:`,
+		"a::stop-commands::tok b": "a::stop-commands::tok b",
+	} {
+		got := Safe(in)
+		if got != want {
+			t.Errorf("Safe(%q) = %q, want %q", in, got, want)
+		}
+		if strings.ContainsAny(got, "\n\r\x1b\x00") || strings.HasPrefix(got, "::") {
+			t.Errorf("Safe(%q) = %q is not one safe line", in, got)
+		}
+	}
+}
