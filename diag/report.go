@@ -72,6 +72,10 @@ type Report struct {
 	// Internal is true when an internal error happened (SARIF
 	// executionSuccessful false).
 	Internal bool
+	// RunError, when set, says why brenner-ci could not run at all (a usage,
+	// configuration or input error): the report then has no findings and
+	// every reporter states the failure instead of "passed".
+	RunError string
 	// RepoRoot is the absolute repository root; file URIs are made relative
 	// to it (forward slashes, no "./").
 	RepoRoot string

@@ -39,7 +39,7 @@ func Gating(r *diag.Report) int {
 
 // Failed reports whether the findings fail the run (Gating > 0). An internal
 // error (r.Internal) is reported separately.
-func Failed(r *diag.Report) bool { return Gating(r) > 0 }
+func Failed(r *diag.Report) bool { return r.RunError != "" || Gating(r) > 0 }
 
 // NewCount counts the findings that are new with respect to the baseline
 // (all of them without one).

@@ -60,20 +60,27 @@ type checkRun struct {
 }
 
 func (c *checkCmd) Run(e *env) error {
+	var (
+		res   *rules.Output
+		notes []diag.Notification
+		last  time.Time
+		eng   *rules.Engine
+	)
 	run, err := c.setup()
+	if err == nil {
+		eng = rules.NewEngine(run.cfg)
+		res, notes, last, err = c.runEngine(eng, run)
+	}
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) {
 			// A usage or configuration error exits 2, but every report is
 			// still written, carrying the problem as a run-level
 			// notification, so a CI job's artifacts always exist.
-			c.writeReports(e, c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{}))
+			r := c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{})
+			r.RunError = err.Error()
+			c.writeReports(e, r)
 		}
-		return err
-	}
-	eng := rules.NewEngine(run.cfg)
-	res, notes, last, err := c.runEngine(eng, run)
-	if err != nil {
 		return err
 	}
 	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Baseline: run.baseline,
@@ -151,6 +158,9 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs})
 	if err != nil {
 		return nil, nil, time.Time{}, usagef("%v", err)
+	}
+	if err := nothingFound(batch, run.paths); err != nil {
+		return nil, nil, time.Time{}, err
 	}
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
 	if run.cfg != nil {
@@ -389,4 +399,14 @@ func loadConfig(flag string, paths []string) (*config.Config, error) {
 		return nil, usagef("configuration error: %v", err)
 	}
 	return cfg, nil
+}
+
+// nothingFound is a usage error when the paths hold no thread export, no
+// artifact and no input problem: a wrong or empty folder must not read as
+// "0 threads, passed".
+func nothingFound(b *mailbox.Batch, paths []string) error {
+	if len(b.Threads) > 0 || len(b.Markdown) > 0 || len(b.ArtifactJSON) > 0 || len(b.Findings) > 0 {
+		return nil
+	}
+	return usagef("no thread export or artifact found in %s", strings.Join(paths, ", "))
 }

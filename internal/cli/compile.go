@@ -69,6 +69,9 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if err := nothingFound(batch, paths); err != nil {
+		return err
+	}
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep}
 	if cfg != nil {
 		opt.Agents = cfg.Agents

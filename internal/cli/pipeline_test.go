@@ -177,3 +177,65 @@ func TestUsageErrorStillWritesReports(t *testing.T) {
 		}
 	}
 }
+
+// TestNeverAFalsePass: a configuration error, a missing path and a folder
+// with no thread export or artifact exit 2, and no report reads as a pass:
+// markdown headline "could not run", JSON failed with the error, SARIF
+// executionSuccessful false with no results, a JUnit error, text and github
+// formats saying so.
+func TestNeverAFalsePass(t *testing.T) {
+	badCfg := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(badCfg, []byte("nonsense: true\n"), 0o644)
+	for name, args := range map[string][]string{
+		"config error": {"--config", badCfg, demo(t)},
+		"missing path": {filepath.Join(t.TempDir(), "missing")},
+		"empty folder": {t.TempDir()},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, _ := run(t, append([]string{"check", "--format", "github", "--out", out}, args...)...)
+		if code != ExitUsage {
+			t.Errorf("%s: exit %d, want %d", name, code, ExitUsage)
+		}
+		if !strings.HasPrefix(stdout, "::error title=brenner-ci::brenner-ci could not run") {
+			t.Errorf("%s: github output %q", name, stdout)
+		}
+		read := func(f string) string {
+			data, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return string(data)
+		}
+		if md := read("brenner-ci.md"); !strings.Contains(md, "❌ brenner-ci could not run") || strings.Contains(md, "passed") {
+			t.Errorf("%s: markdown headline:\n%s", name, md)
+		}
+		var js struct {
+			Summary struct {
+				Failed bool   `json:"failed"`
+				Error  string `json:"error"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal([]byte(read("brenner-ci.json")), &js); err != nil || !js.Summary.Failed || js.Summary.Error == "" {
+			t.Errorf("%s: JSON summary %+v (%v)", name, js.Summary, err)
+		}
+		var sf struct {
+			Runs []struct {
+				Results     []any `json:"results"`
+				Invocations []struct {
+					ExecutionSuccessful bool `json:"executionSuccessful"`
+				} `json:"invocations"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(read("brenner-ci.sarif")), &sf); err != nil || len(sf.Runs) != 1 ||
+			len(sf.Runs[0].Results) != 0 || len(sf.Runs[0].Invocations) != 1 || sf.Runs[0].Invocations[0].ExecutionSuccessful {
+			t.Errorf("%s: SARIF run %+v (%v)", name, sf.Runs, err)
+		}
+		if x := read("brenner-ci.junit.xml"); !strings.Contains(x, "could not run") || !strings.Contains(x, "<error") {
+			t.Errorf("%s: JUnit has no error testcase", name)
+		}
+	}
+	_, text, _ := run(t, "check", t.TempDir())
+	if !strings.Contains(text, "could not run") || strings.Contains(text, "passed") {
+		t.Errorf("text summary: %q", text)
+	}
+}

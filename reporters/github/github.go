@@ -25,6 +25,10 @@ const PerLevel = 10
 // PerLevel-1 notes are annotated then.
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
+	if r.RunError != "" {
+		bw.WriteString("::error title=brenner-ci::" + EscapeData("brenner-ci could not run: "+reporters.SafeText(r.RunError)) + "\n")
+		return bw.Flush()
+	}
 	paths := reporters.NewPaths(r.RepoRoot)
 	var byLevel [3][]int
 	for i := range r.Findings {

@@ -58,6 +58,9 @@ type Summary struct {
 	Gating        int    `json:"gating"`
 	Failed        bool   `json:"failed"`
 	InternalError bool   `json:"internal_error"`
+	// Error says why brenner-ci could not run (usage, configuration or
+	// input error); failed is then true.
+	Error string `json:"error,omitempty"`
 	Time          string `json:"time"`
 	Category      string `json:"category"`
 }
@@ -132,7 +135,8 @@ func Build(r *diag.Report) *File {
 		Findings:      make([]Finding, 0, len(r.Findings)),
 		Notifications: make([]Notification, 0, len(r.Notifications)),
 	}
-	f.Summary.Failed = f.Summary.Gating > 0
+	f.Summary.Failed = f.Summary.Gating > 0 || r.RunError != ""
+	f.Summary.Error = r.RunError
 	if !r.Time.IsZero() {
 		f.Summary.Time = r.Time.UTC().Format("2006-01-02T15:04:05Z")
 	}

@@ -102,7 +102,7 @@ func Write(w io.Writer, r *diag.Report) error {
 		fillCases(s, r, t.Rules, idx, t.Key, names, paths)
 		suites = append(suites, s)
 	}
-	if len(orphans) > 0 || len(r.Notifications) > 0 || r.Internal {
+	if len(orphans) > 0 || len(r.Notifications) > 0 || r.Internal || r.RunError != "" {
 		s := &suite{name: InputsSuite, pkg: InputsSuite, props: [][2]string{
 			{"brenner-ci.version", r.Tool.Version},
 			{"inputs", strings.Join(r.Inputs, " ")},
@@ -119,6 +119,10 @@ func Write(w io.Writer, r *diag.Report) error {
 			} else {
 				s.out = append(s.out, line)
 			}
+		}
+		if r.RunError != "" {
+			s.cases = append(s.cases, &testcase{name: "brenner-ci could-not-run", classname: InputsSuite,
+				errorMsg: "brenner-ci could not run: " + r.RunError, errorText: []string{r.RunError}})
 		}
 		if r.Internal {
 			tc := &testcase{name: "brenner-ci internal-error", classname: InputsSuite, errorMsg: "brenner-ci had an internal error; the report may be incomplete"}

@@ -99,6 +99,8 @@ func (m *writer) render() {
 	var h strings.Builder
 	h.WriteString(Marker + "\n")
 	switch {
+	case r.RunError != "":
+		fmt.Fprintf(&h, "## ❌ brenner-ci could not run: %s\n\n", escape(r.RunError))
 	case r.Internal:
 		h.WriteString("## ❌ brenner-ci: internal error\n\n")
 	case failed:

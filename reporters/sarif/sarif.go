@@ -103,7 +103,7 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 		srcRoot: gosarif.NewSimpleArtifactLocation(paths.RootURI()),
 	})
 	run.WithColumnKind("unicodeCodePoints")
-	inv := run.AddInvocation(!r.Internal)
+	inv := run.AddInvocation(!r.Internal && r.RunError == "")
 	inv.ToolExecutionNotifications = []*gosarif.Notification{}
 	for _, n := range r.Notifications {
 		note := gosarif.NewNotification().WithLevel(level(n.Level)).WithTextMessage(nonEmpty(n.Message, "(no message)"))

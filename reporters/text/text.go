@@ -59,6 +59,9 @@ func Summary(r *diag.Report) string {
 	if r.Baseline != nil {
 		fmt.Fprintf(&b, ", %d new", reporters.NewCount(r))
 	}
+	if r.RunError != "" {
+		return name + ": could not run: " + reporters.SafeOneLine(r.RunError)
+	}
 	verdict := "passed"
 	if reporters.Failed(r) {
 		verdict = "failed"
