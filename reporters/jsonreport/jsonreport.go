@@ -55,14 +55,14 @@ type Summary struct {
 	// FailOn is error, warning, note or none.
 	FailOn string `json:"fail_on"`
 	// Gating counts findings at or above FailOn that are new.
-	Gating        int    `json:"gating"`
-	Failed        bool   `json:"failed"`
-	InternalError bool   `json:"internal_error"`
+	Gating        int  `json:"gating"`
+	Failed        bool `json:"failed"`
+	InternalError bool `json:"internal_error"`
 	// Error says why brenner-ci could not run (usage, configuration or
 	// input error); failed is then true.
-	Error string `json:"error,omitempty"`
-	Time          string `json:"time"`
-	Category      string `json:"category"`
+	Error    string `json:"error,omitempty"`
+	Time     string `json:"time"`
+	Category string `json:"category"`
 }
 
 // Thread summarises one compiled thread.
