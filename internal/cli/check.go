@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ type checkCmd struct {
 	Format        string   `help:"Standard output format: text, github, json, sarif, junit or markdown." enum:"text,github,json,sarif,junit,markdown" default:"text"`
 	Sarif         string   `help:"Write a SARIF 2.1.0 report to FILE." placeholder:"FILE"`
 	Junit         string   `help:"Write a JUnit XML report to FILE." placeholder:"FILE"`
-	Markdown      string   `help:"Write a markdown report to FILE (default $GITHUB_STEP_SUMMARY when GITHUB_ACTIONS=true)." placeholder:"FILE"`
+	Markdown      string   `help:"Write a markdown report to FILE. In GitHub Actions it is also appended to $GITHUB_STEP_SUMMARY." placeholder:"FILE"`
 	JSON          string   `name:"json" help:"Write a JSON report to FILE." placeholder:"FILE"`
 	MarkdownMax   int      `help:"Maximum characters of the markdown report." default:"65000"`
 	Category      string   `help:"SARIF automationDetails.id." default:"brenner-ci/"`
@@ -310,8 +311,12 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 		def(&mdPath, "brenner-ci.md")
 		def(&jsonPath, "brenner-ci.json")
 	}
-	if mdPath == "" && os.Getenv("GITHUB_ACTIONS") == "true" {
-		mdPath = os.Getenv("GITHUB_STEP_SUMMARY")
+	// In GitHub Actions the markdown report is appended to the job summary,
+	// never written over it: earlier steps' summaries stay.
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" && os.Getenv("GITHUB_ACTIONS") == "true" && summary != mdPath {
+		if err := appendFile(summary, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }); err != nil {
+			werrs = append(werrs, "job summary: "+err.Error())
+		}
 	}
 	write(sarifPath, func(w io.Writer) error { return sarif.Write(w, r) })
 	write(junitPath, func(w io.Writer) error { return junit.Write(w, r) })
@@ -409,4 +414,22 @@ func nothingFound(b *mailbox.Batch, paths []string) error {
 		return nil
 	}
 	return usagef("no thread export or artifact found in %s", strings.Join(paths, ", "))
+}
+
+// appendFile appends what fn writes to path (created when missing), in one
+// write, so that the file's earlier content is kept.
+func appendFile(path string, fn func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := fn(&buf); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -239,3 +239,19 @@ func TestNeverAFalsePass(t *testing.T) {
 		t.Errorf("text summary: %q", text)
 	}
 }
+
+// TestStepSummaryAppended: in GitHub Actions the markdown report is appended
+// to $GITHUB_STEP_SUMMARY; what earlier steps wrote there stays.
+func TestStepSummaryAppended(t *testing.T) {
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	os.WriteFile(summary, []byte("## Earlier step\n\nkept\n"), 0o644)
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	run(t, "check", "--out", filepath.Join(t.TempDir(), "out"), filepath.Join(demo(t), "mailbox"))
+	run(t, "check", filepath.Join(demo(t), "mailbox"))
+	data, _ := os.ReadFile(summary)
+	s := string(data)
+	if !strings.HasPrefix(s, "## Earlier step\n\nkept\n") || strings.Count(s, "brenner-ci") < 2 || strings.Count(s, "<!-- brenner-ci") != 2 {
+		t.Errorf("summary not appended twice after the earlier step:\n%s", s)
+	}
+}
