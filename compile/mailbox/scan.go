@@ -24,6 +24,10 @@ import (
 // ScanOptions control Scan.
 type ScanOptions struct {
 	Jobs int // files read in parallel; 0 = GOMAXPROCS
+	// Exclude lists files and directories that are never read, even when
+	// a walk reaches them or they are named: brenner-ci's own output
+	// folder and report files, so that output is never input.
+	Exclude []string
 }
 
 // Scan finds every message in paths (files or directories, walked
@@ -63,6 +67,11 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	}
 	var files []inFile
 	seen := map[string]bool{}
+	for _, x := range opt.Exclude {
+		if abs, err := filepath.Abs(x); err == nil && x != "" {
+			seen[filepath.ToSlash(abs)] = true
+		}
+	}
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -75,7 +84,7 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 		}
 		abs = filepath.ToSlash(abs)
 		if fi.IsDir() {
-			walkDir(p, disp, abs, &files, seen)
+			walkDir(p, disp, abs, &files, seen) // an excluded directory is already "seen"
 			continue
 		}
 		if seen[abs] {

@@ -156,7 +156,10 @@ func (c *checkCmd) setup() (*checkRun, error) {
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
 func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, []diag.Notification, time.Time, error) {
-	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs})
+	// Output is never input: the --out folder and the report files are not
+	// read, even when they lie inside the checked paths.
+	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline}
+	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude})
 	if err != nil {
 		return nil, nil, time.Time{}, usagef("%v", err)
 	}

@@ -65,7 +65,7 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs})
+	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: []string{c.Out}})
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -255,3 +255,21 @@ func TestStepSummaryAppended(t *testing.T) {
 		t.Errorf("summary not appended twice after the earlier step:\n%s", s)
 	}
 }
+
+// TestOutputIsNeverInput: a second run with --out inside the checked path
+// reads neither its reports nor its compiled artifacts.
+func TestOutputIsNeverInput(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
+	os.WriteFile(filepath.Join(dir, "t.json"), src, 0o644)
+	out := filepath.Join(dir, "reports")
+	_, first, _ := run(t, "check", "--out", out, "--fix", dir)
+	_, second, _ := run(t, "check", "--out", out, "--fix", dir)
+	if first != second {
+		t.Errorf("the second run read its own output:\n--- first\n%s--- second\n%s", first, second)
+	}
+	_, c1, _ := run(t, "compile", "--out", out, dir)
+	if _, c2, _ := run(t, "compile", "--out", out, dir); c1 != c2 {
+		t.Errorf("compile read its own output:\n%s\n%s", c1, c2)
+	}
+}
