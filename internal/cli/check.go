@@ -265,7 +265,7 @@ func exitCode(r *diag.Report, internal bool) error {
 // report assembles the report model (findings nil: none).
 func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, baseline map[string]bool, notes []diag.Notification, failOn diag.Severity, last time.Time) *diag.Report {
 	r := &diag.Report{
-		Tool:          diag.Tool{Name: "brenner-ci", Version: Version, InfoURI: homeURL, DocsURL: docsURL},
+		Tool:          diag.Tool{Name: "brenner-ci", Version: version(), InfoURI: homeURL, DocsURL: docsURL},
 		Baseline:      baseline,
 		Notifications: notes,
 		Category:      c.Category,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -13,8 +14,48 @@ import (
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
-// Version is set at build time with -ldflags "-X …/internal/cli.Version=…".
-var Version = "0.1.0-dev"
+// Version is set at build time with -ldflags "-X …/internal/cli.Version=…"
+// (make build, the release archives). Otherwise it is the module version
+// from the build info: `go install …@v1.2.3` reports v1.2.3.
+var Version = ""
+
+// version returns the version to report.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	return buildVersion(debug.ReadBuildInfo())
+}
+
+// buildVersion is the module version of bi, or "devel" plus the VCS
+// revision for a build from a checkout.
+func buildVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi == nil {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	switch {
+	case rev == "":
+		return "devel"
+	case dirty:
+		return "devel-" + rev + "-dirty"
+	}
+	return "devel-" + rev
+}
 
 // Exit codes.
 const (
@@ -29,10 +70,11 @@ type env struct {
 }
 
 type cliArgs struct {
-	Compile compileCmd `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
-	Check   checkCmd   `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
-	Rules   rulesCmd   `cmd:"" help:"List every rule with its metadata."`
-	Version versionCmd `cmd:"" help:"Print the version."`
+	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	Compile     compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
+	Check       checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
+	Rules       rulesCmd         `cmd:"" help:"List every rule with its metadata."`
+	Version     versionCmd       `cmd:"" help:"Print the version."`
 }
 
 // usageError is a usage or configuration problem (exit 2).
@@ -63,6 +105,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { exited = c; panic(exitPanic{}) }),
 		kong.UsageOnError(),
+		kong.Vars{"version": "brenner-ci " + version()},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
@@ -113,7 +156,7 @@ func parseArgs(p *kong.Kong, args []string, exited *int) (ctx *kong.Context, err
 type versionCmd struct{}
 
 func (versionCmd) Run(e *env) error {
-	fmt.Fprintf(e.stdout, "brenner-ci %s\n", Version)
+	fmt.Fprintf(e.stdout, "brenner-ci %s\n", version())
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -271,5 +272,28 @@ func TestOutputIsNeverInput(t *testing.T) {
 	_, c1, _ := run(t, "compile", "--out", out, dir)
 	if _, c2, _ := run(t, "compile", "--out", out, dir); c1 != c2 {
 		t.Errorf("compile read its own output:\n%s\n%s", c1, c2)
+	}
+}
+
+// TestVersionFromBuildInfo: `go install …@vX.Y.Z` reports vX.Y.Z; a build
+// from a checkout reports its revision; --version works like version.
+func TestVersionFromBuildInfo(t *testing.T) {
+	for _, tc := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}}}, "devel-0123456789ab"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "true"}}}, "devel-abc-dirty"},
+		{nil, "devel"},
+	} {
+		if got := buildVersion(tc.bi, tc.bi != nil); got != tc.want {
+			t.Errorf("buildVersion = %q, want %q", got, tc.want)
+		}
+	}
+	c1, o1, _ := run(t, "--version")
+	c2, o2, _ := run(t, "version")
+	if c1 != 0 || c2 != 0 || o1 != o2 || !strings.HasPrefix(o1, "brenner-ci ") {
+		t.Errorf("--version %d %q, version %d %q", c1, o1, c2, o2)
 	}
 }
