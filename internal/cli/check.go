@@ -47,6 +47,7 @@ type checkCmd struct {
 	RepoRoot      string   `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
 	Baseline      string   `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
 	WriteBaseline string   `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
+	GithubOutput  string   `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool     `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
 }
 
@@ -321,11 +322,28 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 			werrs = append(werrs, "job summary: "+err.Error())
 		}
 	}
-	write(sarifPath, func(w io.Writer) error { return sarif.Write(w, r) })
-	write(junitPath, func(w io.Writer) error { return junit.Write(w, r) })
-	write(mdPath, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) })
-	write(jsonPath, func(w io.Writer) error { return jsonreport.Write(w, r) })
-	write(c.WriteBaseline, func(w io.Writer) error { return jsonreport.Write(w, r) })
+	written := map[string]string{}
+	for _, rep := range []struct {
+		key, path string
+		fn        func(io.Writer) error
+	}{
+		{"sarif", sarifPath, func(w io.Writer) error { return sarif.Write(w, r) }},
+		{"junit", junitPath, func(w io.Writer) error { return junit.Write(w, r) }},
+		{"markdown", mdPath, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }},
+		{"json", jsonPath, func(w io.Writer) error { return jsonreport.Write(w, r) }},
+		{"baseline", c.WriteBaseline, func(w io.Writer) error { return jsonreport.Write(w, r) }},
+	} {
+		n := len(werrs)
+		write(rep.path, rep.fn)
+		if rep.path != "" && len(werrs) == n {
+			written[rep.key] = rep.path
+		}
+	}
+	if c.GithubOutput != "" {
+		if err := appendFile(c.GithubOutput, func(w io.Writer) error { return stepOutputs(w, r, written) }); err != nil {
+			werrs = append(werrs, "step outputs: "+err.Error())
+		}
+	}
 
 	var err error
 	switch c.Format {
@@ -435,4 +453,19 @@ func appendFile(path string, fn func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// stepOutputs writes the GitHub Actions step outputs of a run: counts, the
+// verdict, and the paths of the reports actually written (a report that was
+// not written has no output, so nothing points at a missing file).
+func stepOutputs(w io.Writer, r *diag.Report, written map[string]string) error {
+	e, wn, n := r.Counts()
+	fmt.Fprintf(w, "errors=%d\nwarnings=%d\nnotes=%d\nnew=%d\ngating=%d\nfailed=%t\n",
+		e, wn, n, reporters.NewCount(r), reporters.Gating(r), reporters.Failed(r))
+	for _, k := range []string{"sarif", "junit", "markdown", "json"} {
+		if p, ok := written[k]; ok && !strings.ContainsAny(p, "\r\n") {
+			fmt.Fprintf(w, "%s=%s\n", k, p)
+		}
+	}
+	return nil
 }
