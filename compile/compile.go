@@ -7,6 +7,8 @@
 package compile
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -273,9 +275,33 @@ func (t *Thread) addLocal(m *Msg, p diag.Local) {
 	f := diag.Finding{Rule: p.Rule, Severity: p.Severity, Message: p.Message, Hint: p.Hint,
 		Anchor: p.Anchor, Thread: t.Key, MsgID: m.ID, Pos: m.BodyPos(p.Start, p.End).Normalize()}
 	if p.Fix != nil {
-		f.Fix = &diag.Fix{Description: p.Fix.Description, Pos: m.BodyPos(p.Fix.Start, p.Fix.End).Normalize(), Text: p.Fix.Text}
+		// A fix is offered only where it can be written as it must land:
+		// verbatim in an archive file, JSON-string-escaped inside a JSON
+		// export, never where only the body's line is known.
+		text, ok := p.Fix.Text, true
+		switch m.Encoding() {
+		case mailbox.BodyJSONString:
+			text = jsonStringContent(text)
+		case mailbox.BodyVerbatim:
+		default:
+			ok = false
+		}
+		if ok {
+			f.Fix = &diag.Fix{Description: p.Fix.Description, Pos: m.BodyPos(p.Fix.Start, p.Fix.End).Normalize(), Text: text}
+		}
 	}
 	t.Findings = append(t.Findings, f)
+}
+
+// jsonStringContent is s escaped as the content of a JSON string literal
+// (without the quotes).
+func jsonStringContent(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return string(out[1 : len(out)-1])
 }
 
 // knownAgents is the set of agents allowed to contribute (MG-007): from

@@ -346,3 +346,34 @@ func (bm *bodyMap) rawCols(n int) int {
 	}
 	return utf8.RuneCount(raw[:n])
 }
+
+// BodyEncoding says how a message body's bytes are written in its file,
+// which decides how a fix to the body must be written there.
+type BodyEncoding int
+
+const (
+	// BodyUnknown: no body position is known (no fix can be placed).
+	BodyUnknown BodyEncoding = iota
+	// BodyVerbatim: the body's bytes appear as they are (archive files).
+	BodyVerbatim
+	// BodyJSONString: the body is a JSON string literal; replacement text
+	// must be JSON-string-escaped.
+	BodyJSONString
+	// BodyApproximate: the body came from JSON embedded in a string; only
+	// its line is known, so no fix can be placed.
+	BodyApproximate
+)
+
+// Encoding returns how m's body is written in its file.
+func (m *Message) Encoding() BodyEncoding {
+	bm := m.Src.bm
+	switch {
+	case bm == nil:
+		return BodyUnknown
+	case bm.approx:
+		return BodyApproximate
+	case bm.verbatim:
+		return BodyVerbatim
+	}
+	return BodyJSONString
+}
