@@ -5,7 +5,7 @@
 #   BRENNER_CI      the binary (from the install step)
 #   INPUT_PATHS     paths separated by newlines or spaces; quote a path that holds spaces
 #   INPUT_FAIL_ON   error|warning|note|none, or empty (the configuration decides)
-#   INPUT_CONFIG, INPUT_OUT, INPUT_CATEGORY, INPUT_BASELINE
+#   INPUT_CONFIG, INPUT_OUT, INPUT_CATEGORY, INPUT_BASELINE, INPUT_NEW_FROM_REV
 #   IS_FORK_PR      "true" on a pull request from a fork
 # brenner-ci prints annotations, appends its markdown report to
 # $GITHUB_STEP_SUMMARY and writes the step outputs to $GITHUB_OUTPUT itself;
@@ -35,6 +35,7 @@ args=(check --format github --out "$out" --category "${INPUT_CATEGORY:-brenner-c
 [ -n "${INPUT_FAIL_ON:-}" ] && args+=(--fail-on "$INPUT_FAIL_ON")
 [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
 [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
+[ -n "${INPUT_NEW_FROM_REV:-}" ] && args+=(--new-from-rev "$INPUT_NEW_FROM_REV")
 
 "$bin" "${args[@]}" -- "${paths[@]}"
 code=$?

@@ -46,6 +46,7 @@ type checkCmd struct {
 	Category      string   `help:"SARIF automationDetails.id." default:"brenner-ci/"`
 	RepoRoot      string   `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
 	Baseline      string   `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
+	NewFromRev    string   `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
 	WriteBaseline string   `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
 	GithubOutput  string   `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool     `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
@@ -147,6 +148,18 @@ func (c *checkCmd) setup() (*checkRun, error) {
 		f.Close()
 		if err != nil {
 			return nil, usagef("--baseline %s: %v", c.Baseline, err)
+		}
+	}
+	if c.NewFromRev != "" {
+		old, err := c.revFingerprints(run, c.NewFromRev)
+		if err != nil {
+			return nil, err
+		}
+		if run.baseline == nil {
+			run.baseline = map[string]bool{}
+		}
+		for fp := range old {
+			run.baseline[fp] = true
 		}
 	}
 	return run, nil

@@ -30,15 +30,22 @@ func Write(w io.Writer, r *diag.Report) error {
 		return bw.Flush()
 	}
 	paths := reporters.NewPaths(r.RepoRoot)
+	// Per level, new findings (not in the baseline or --new-from-rev) come
+	// first, so the annotation slots go to what the pull request changed.
 	var byLevel [3][]int
-	for i := range r.Findings {
-		switch r.Findings[i].Severity {
-		case diag.Error:
-			byLevel[0] = append(byLevel[0], i)
-		case diag.Warning:
-			byLevel[1] = append(byLevel[1], i)
-		default:
-			byLevel[2] = append(byLevel[2], i)
+	for pass := 0; pass < 2; pass++ {
+		for i := range r.Findings {
+			if r.IsNew(i) != (pass == 0) {
+				continue
+			}
+			switch r.Findings[i].Severity {
+			case diag.Error:
+				byLevel[0] = append(byLevel[0], i)
+			case diag.Warning:
+				byLevel[1] = append(byLevel[1], i)
+			default:
+				byLevel[2] = append(byLevel[2], i)
+			}
 		}
 	}
 	over := len(byLevel[0]) > PerLevel || len(byLevel[1]) > PerLevel || len(byLevel[2]) > PerLevel
@@ -47,10 +54,16 @@ func Write(w io.Writer, r *diag.Report) error {
 		limits[2] = PerLevel - 1
 	}
 	var left [3]int
+	leftNew := 0
 	for lv, idx := range byLevel {
 		for k, i := range idx {
 			if k >= limits[lv] {
 				left[lv] = len(idx) - k
+				for _, j := range idx[k:] {
+					if r.Baseline != nil && r.IsNew(j) {
+						leftNew++
+					}
+				}
 				break
 			}
 			bw.WriteString(Annotation(r, i, paths))
@@ -64,8 +77,11 @@ func Write(w io.Writer, r *diag.Report) error {
 				parts = append(parts, reporters.Plural(left[lv], noun))
 			}
 		}
+		if leftNew > 0 {
+			parts = append(parts, fmt.Sprintf("%d of them new", leftNew))
+		}
 		msg := fmt.Sprintf("brenner-ci: %s not annotated (%s): GitHub shows at most %d annotations per level in a step. "+
-			"See the job summary, the SARIF and JSON report artifacts, or the text output in the job log for every finding.",
+			"New findings are annotated first. See the job summary and the SARIF, JSON and markdown reports for every finding.",
 			reporters.Plural(n, "more finding"), strings.Join(parts, ", "), PerLevel)
 		bw.WriteString("::notice title=brenner-ci::" + EscapeData(msg) + "\n")
 	}

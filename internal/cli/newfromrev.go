@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"archive/tar"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// revFingerprints checks the inputs as they were at git revision rev and
+// returns the fingerprints of their findings: with --new-from-rev, the
+// findings already present at rev are old, like a baseline's. The inputs at
+// rev are read with `git archive` into a temporary folder (regular files
+// only, no path may leave it) and go through the same engine and pipeline,
+// with their paths mapped back to the paths given, so fingerprints match.
+func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, error) {
+	tmp, err := os.MkdirTemp("", "brenner-ci-rev-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if out, err := exec.Command("git", "-C", run.repoRoot, "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output(); err != nil || len(bytes.TrimSpace(out)) == 0 {
+		return nil, usagef("--new-from-rev %s: not a commit of the repository at %s", rev, run.repoRoot)
+	}
+	var revPaths []string
+	mapped := map[string]string{} // path at rev (slash separated) → path as given
+	for _, p := range run.paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, ok := relInside(run.repoRoot, abs)
+		if !ok {
+			return nil, usagef("--new-from-rev: %s is outside the repository %s", p, run.repoRoot)
+		}
+		rel = filepath.ToSlash(rel)
+		if err := exec.Command("git", "-C", run.repoRoot, "cat-file", "-e", rev+":"+rel).Run(); err != nil {
+			continue // the path is new since rev: everything in it is new
+		}
+		if err := gitArchive(run.repoRoot, rev, rel, tmp); err != nil {
+			return nil, fmt.Errorf("--new-from-rev: %v", err)
+		}
+		at := filepath.ToSlash(filepath.Join(tmp, filepath.FromSlash(rel)))
+		revPaths = append(revPaths, at)
+		mapped[at] = filepath.ToSlash(filepath.Clean(p))
+	}
+	fps := map[string]bool{}
+	if len(revPaths) == 0 {
+		return fps, nil
+	}
+	batch, err := mailbox.Scan(revPaths, mailbox.ScanOptions{Jobs: c.Jobs})
+	if err != nil {
+		return nil, err
+	}
+	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
+	if run.cfg != nil {
+		opt.Agents = run.cfg.Agents
+	}
+	eng := rules.NewEngine(run.cfg)
+	res := eng.Run(batch, rules.RunOptions{Compile: opt, Jobs: c.Jobs})
+	back := func(file string) string {
+		for at, given := range mapped {
+			if file == at {
+				return given
+			}
+			if rest, ok := strings.CutPrefix(file, at+"/"); ok {
+				return path.Join(given, rest)
+			}
+		}
+		return file
+	}
+	for i := range res.Findings {
+		res.Findings[i].Pos.File = back(res.Findings[i].Pos.File)
+		if fx := res.Findings[i].Fix; fx != nil {
+			fx.Pos.File = back(fx.Pos.File)
+		}
+	}
+	for i := range res.Comments {
+		cm := &res.Comments[i]
+		cm.Pos.File, cm.From.File, cm.To.File = back(cm.Pos.File), back(cm.From.File), back(cm.To.File)
+		if cm.File != "" {
+			cm.File = back(cm.File)
+		}
+	}
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Ran: enabledSet(eng)})
+	for _, fp := range out.Fingerprints {
+		fps[fp] = true
+	}
+	return fps, nil
+}
+
+// gitArchive extracts rev:rel into dir (regular files and folders only).
+func gitArchive(repo, rev, rel, dir string) error {
+	cmd := exec.Command("git", "-C", repo, "archive", "--format=tar", rev, "--", rel)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	tr := tar.NewReader(stdout)
+	var xerr error
+	for xerr == nil {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			xerr = err
+			break
+		}
+		name := path.Clean(h.Name)
+		if path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+			continue // never outside dir
+		}
+		target := filepath.Join(dir, filepath.FromSlash(name))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			xerr = os.MkdirAll(target, 0o755)
+		case tar.TypeReg:
+			if xerr = os.MkdirAll(filepath.Dir(target), 0o755); xerr == nil {
+				xerr = writeFileFrom(target, tr)
+			}
+		}
+	}
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil && xerr == nil {
+		xerr = fmt.Errorf("git archive %s -- %s: %v: %s", rev, rel, err, strings.TrimSpace(stderr.String()))
+	}
+	return xerr
+}
+
+func writeFileFrom(name string, r io.Reader) error {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestNewFromRev: in pull-request mode the findings already present at the
+// base revision do not gate; a finding the change adds does, and it is
+// annotated.
+func TestNewFromRev(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun(t, repo, "init", "-q")
+	src, err := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bio, err := os.ReadFile(filepath.Join(demo(t), "mailbox", "biofilm.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
+	file := filepath.Join(repo, "mailbox", "t.json")
+	os.WriteFile(file, src, 0o644)
+	os.WriteFile(filepath.Join(repo, "mailbox", "biofilm.jsonl"), bio, 0o644) // has errors
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	t.Chdir(repo)
+
+	// Unchanged inputs: the demo's errors are all old.
+	code, out, errs := run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitOK || !strings.Contains(out, "0 new") || strings.Contains(out, " 0 errors") {
+		t.Fatalf("unchanged inputs: exit %d\n%s\n%s", code, out, errs)
+	}
+	// The change breaks a subject: one new error, which gates and is annotated.
+	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+	if changed == string(src) {
+		t.Fatal("fixture has no KICKOFF subject to break")
+	}
+	os.WriteFile(file, []byte(changed), 0o644)
+	code, out, _ = run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--format", "github", "mailbox")
+	if code != ExitFindings {
+		t.Fatalf("a new error: exit %d, want %d\n%s", code, ExitFindings, out)
+	}
+	first := strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(first, "MB-001") {
+		t.Errorf("the new MB-001 is not annotated first: %q", first)
+	}
+	// A revision that does not exist is a usage error that writes reports.
+	if code, _, _ := run(t, "check", "--new-from-rev", "no-such-rev", "--repo-root", repo, "mailbox"); code != ExitUsage {
+		t.Errorf("unknown revision: exit %d, want %d", code, ExitUsage)
+	}
+	// A path that is new since the revision: everything in it is new.
+	os.MkdirAll(filepath.Join(repo, "new"), 0o755)
+	os.WriteFile(filepath.Join(repo, "new", "biofilm.jsonl"), bio, 0o644)
+	if code, _, _ := run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "new"); code != ExitFindings {
+		t.Errorf("new folder: exit %d, want %d", code, ExitFindings)
+	}
+}
