@@ -363,3 +363,19 @@ func tarGz(t *testing.T, bin string) []byte {
 type writerAdapter struct{ b *strings.Builder }
 
 func (w *writerAdapter) Write(p []byte) (int, error) { return w.b.Write(p) }
+
+// TestActionForkPullRequest: on a pull request from a fork the action still
+// annotates and writes the summary, and the summary says why SARIF was not
+// uploaded.
+func TestActionForkPullRequest(t *testing.T) {
+	r := newRunner(t, map[string]string{"version": "source", "paths": "."})
+	r.github["event.pull_request.head.repo.fork"] = "true"
+	copyDir(t, filepath.Join(repoRoot(t), "testdata", "demo", "mailbox"), r.dir)
+	if code := r.run(); code != 1 {
+		t.Fatalf("exit %d\n%s", code, r.stderr.String())
+	}
+	summary, _ := os.ReadFile(r.summary)
+	if !strings.Contains(string(summary), "SARIF not uploaded") || !strings.Contains(r.stdout.String(), "::error ") {
+		t.Errorf("fork pull request: summary or annotations missing:\n%s", summary)
+	}
+}
