@@ -57,7 +57,16 @@ type LineIndex struct {
 	starts []int // byte offset of the first byte of each line; valid when built
 	built  atomic.Bool
 	mu     sync.Mutex
+	// runes[k] counts the code points that start in src[:k*runeBlock];
+	// built on the first column query inside a long line, so that a
+	// column costs O(log n + runeBlock) whatever the line length.
+	runes      []int32
+	runesBuilt atomic.Bool
 }
+
+// runeBlock is the distance between rune checkpoints; lines shorter than
+// it are counted directly.
+const runeBlock = 1024
 
 // NewLineIndex indexes src. It keeps a reference to src.
 func NewLineIndex(src []byte) *LineIndex { return &LineIndex{src: src} }
@@ -68,6 +77,47 @@ func (li *LineIndex) Reset(src []byte) {
 	li.src = src
 	li.starts = li.starts[:0]
 	li.built.Store(false)
+	li.runes = li.runes[:0]
+	li.runesBuilt.Store(false)
+}
+
+// buildRunes computes the rune checkpoints.
+func (li *LineIndex) buildRunes() {
+	if li.runesBuilt.Load() {
+		return
+	}
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.runesBuilt.Load() {
+		return
+	}
+	src := li.src
+	runes := append(li.runes[:0], 0)
+	n := int32(0)
+	for k := runeBlock; k <= len(src); k += runeBlock {
+		n += int32(runeStarts(src[k-runeBlock : k]))
+		runes = append(runes, n)
+	}
+	li.runes = runes
+	li.runesBuilt.Store(true)
+}
+
+// runeStarts counts the bytes of b that start a code point (every byte
+// that is not a UTF-8 continuation byte): utf8.RuneCount for valid UTF-8.
+func runeStarts(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// runesBefore counts the code points that start in src[:off].
+func (li *LineIndex) runesBefore(off int) int {
+	k := off / runeBlock
+	return int(li.runes[k]) + runeStarts(li.src[k*runeBlock:off])
 }
 
 func (li *LineIndex) build() {
@@ -129,6 +179,12 @@ func (li *LineIndex) LineCol(off int) (line, col int) {
 	}
 	i := li.line(off)
 	seg := li.src[li.starts[i]:off]
+	if len(seg) > 4*runeBlock {
+		// A long line (a compact single-line export): count through the
+		// checkpoints instead of from the line start.
+		li.buildRunes()
+		return i + 1, li.runesBefore(off) - li.runesBefore(li.starts[i]) + 1
+	}
 	if isASCII(seg) {
 		return i + 1, len(seg) + 1
 	}

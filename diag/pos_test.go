@@ -97,3 +97,40 @@ func TestLineIndexConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestLineIndexLongLines: columns inside a very long line (a compact
+// single-line export) are exact, through the rune checkpoints.
+func TestLineIndexLongLines(t *testing.T) {
+	var b []byte
+	for i := 0; len(b) < 200_000; i++ {
+		b = append(b, `{"id":`...)
+		b = append(b, byte('0'+i%10))
+		b = append(b, `,"s":"§ é ✓ 𝄞 ascii"},`...)
+	}
+	b = append(b, '\n')
+	b = append(b, "tail é"...)
+	li := NewLineIndex(b)
+	for _, off := range []int{0, 1, 4095, 4096, 4097, 5000, 99_999, 100_000, 150_001, len(b) - 8, len(b) - 1, len(b)} {
+		for off < len(b) && b[off]&0xC0 == 0x80 {
+			off++ // positions are at code point starts
+		}
+		nl, nc := naiveLineCol(b, off)
+		if l, c := li.LineCol(off); l != nl || c != nc {
+			t.Errorf("LineCol(%d) = %d:%d, want %d:%d", off, l, c, nl, nc)
+		}
+	}
+}
+
+// BenchmarkLineColLongLine: a column query in a 10 MB single line costs the
+// same as in a short one (compare ns/op with -bench).
+func BenchmarkLineColLongLine(b *testing.B) {
+	src := make([]byte, 10<<20)
+	for i := range src {
+		src[i] = 'a'
+	}
+	li := NewLineIndex(src)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		li.LineCol(len(src) - 1 - i%1000)
+	}
+}
