@@ -26,4 +26,9 @@ var inRules = []Rule{
 		Short: "created_ts is a valid timestamp.",
 		Full:  "Messages are merged in timestamp order, so created_ts must be RFC 3339, naive ISO, epoch or a date. An invalid one keeps its input position.",
 		Bad:   "@@ file mailbox/thread.json\n{\n \"thread_id\": \"RS-20251230-cell-fate\",\n \"messages\": [\n  {\n   \"id\": 1,\n   \"subject\": \"INFO: A\",\n   \"from\": \"GreenDog\",\n   \"created_ts\": \"yesterday\",\n   \"body_md\": \"# Note\\n\\nSee the thread.\"\n  }\n ]\n}\n", Good: "@@ file mailbox/thread.json\n{\n \"thread_id\": \"RS-20251230-cell-fate\",\n \"messages\": [\n  {\n   \"id\": 1,\n   \"subject\": \"INFO: A\",\n   \"from\": \"GreenDog\",\n   \"created_ts\": \"2026-01-02T20:14:07Z\",\n   \"body_md\": \"# Note\\n\\nSee the thread.\"\n  }\n ]\n}\n"},
+	{ID: "IN-006", Name: "skipped-input", Code: "SKIPPED_INPUT", Family: "IN", Severity: diag.Note, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
+		Short: "Every file a walk finds is read or said to be skipped.",
+		Full:  "A directory walk never skips a file silently: a symbolic link (never followed, so a walk never leaves the tree), a special file (named pipe, socket, device: never opened, so a FIFO cannot block the run), an empty markdown file, or a file of binary data that is not named like an export is reported as a note saying why it was not checked. The same problems in a file named on the command line, or in a .json/.jsonl/.md file, are IN-001 errors.",
+		Bad:   "@@ file mailbox/notes.md\n",
+		Good:  "@@ file mailbox/notes.md\n# Notes\n\nThe kickoff pack is in the wiki.\n"},
 }

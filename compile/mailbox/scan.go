@@ -104,6 +104,7 @@ type inFile struct {
 	explicit bool     // named on the command line
 	role     fileRole // what its place in an archive says
 	dirErr   error    // a directory that could not be listed
+	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
 	agentDir string   // roleProfile: the agent directory name
 }
 
@@ -152,7 +153,12 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") || e.Type()&fs.ModeSymlink != 0 {
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			// Never followed, so a walk never leaves the tree; said, not silent.
+			*out = append(*out, inFile{disp: path.Join(disp, name), skip: "is a symbolic link, which brenner-ci never follows"})
 			continue
 		}
 		childOS := filepath.Join(osDir, name)
@@ -170,7 +176,11 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 			walkDir(childOS, childDisp, childAbs, out, seen)
 			continue
 		}
-		if !e.Type().IsRegular() || seen[childAbs] {
+		if seen[childAbs] {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			*out = append(*out, inFile{disp: childDisp, skip: "is a special file (" + specialKind(e.Type()) + "), which brenner-ci never reads"})
 			continue
 		}
 		seen[childAbs] = true
@@ -244,6 +254,17 @@ func scanFile(f *inFile) *fileResult {
 
 func (s *scanner) run() {
 	f := s.f
+	if f.skip != "" {
+		s.skipNote(f.skip)
+		return
+	}
+	// A special file (a FIFO would block the run forever, a device could
+	// be endless) is never opened, even when named on the command line.
+	if st, err := os.Stat(f.osPath); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		s.fileIssue(diag.Pos{}, "special", fmt.Sprintf("Input %s is a special file (%s); brenner-ci reads only regular files.", f.disp, specialKind(st.Mode().Type())),
+			"Name the export files or their folder, not a pipe or a device.")
+		return
+	}
 	if f.dirErr != nil {
 		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
 			"Check the directory's permissions.")
@@ -270,9 +291,22 @@ func (s *scanner) run() {
 	}
 	switch sniff(head) {
 	case sniffEmpty:
-		if f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson") {
+		switch {
+		case f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson"):
 			s.fileIssue(diag.Pos{}, "empty", fmt.Sprintf("Input file %s is empty.", f.disp),
 				"Re-export the thread; an export always holds at least one JSON value.")
+		case hasExt(f.disp, ".md", ".markdown"):
+			s.skipNote("is empty")
+		}
+	case sniffBinary:
+		why := "holds NUL bytes in its first 512 bytes (binary data)"
+		if bytes.HasPrefix(head, []byte("\xFF\xFE")) || bytes.HasPrefix(head, []byte("\xFE\xFF")) {
+			why = "is UTF-16 text; brenner-ci reads UTF-8 exports (re-export it, or convert it with iconv -f UTF-16 -t UTF-8)"
+		}
+		if f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson", ".md", ".markdown") {
+			s.fileIssue(diag.Pos{}, "binary", fmt.Sprintf("Input file %s %s.", f.disp, why), "Give brenner-ci UTF-8 JSON exports.")
+		} else {
+			s.skipNote(why)
 		}
 	case sniffArchive:
 		data, err := s.readAll(size)
@@ -422,4 +456,30 @@ func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
 		hint = "The export was cut off; export the thread again."
 	}
 	s.fileIssue(d.span(se.Off, se.Off), "syntax "+se.Msg, msg, hint)
+}
+
+// skipNote says why a file found by a walk is not read (IN-006): nothing
+// the walk sees is skipped silently.
+func (s *scanner) skipNote(why string) {
+	s.res.findings = append(s.res.findings, diag.Finding{
+		Rule: "IN-006", Code: "SKIPPED_INPUT", Severity: diag.Note,
+		Message: fmt.Sprintf("This file %s; it is not checked.", why),
+		Hint:    "Remove it from the checked paths, or replace it with the file it stands for.",
+		Pos:     diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " skipped",
+	})
+}
+
+// specialKind names the kind of a non-regular file.
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
 }

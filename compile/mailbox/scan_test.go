@@ -3,10 +3,12 @@ package mailbox
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -694,8 +696,17 @@ func TestWalk(t *testing.T) {
 	if !slices.Equal(keys(b), []string{"A", "B", "TXT"}) {
 		t.Errorf("threads %v", keys(b))
 	}
-	if len(b.Findings) != 0 {
-		t.Errorf("findings %v", where(b.Findings))
+	// Nothing the walk sees is skipped silently: the binary file and both
+	// links (never followed) get an IN-006 note, nothing else.
+	var skipped []string
+	for _, f := range b.Findings {
+		if f.Rule != "IN-006" {
+			t.Errorf("finding %s", f.String())
+		}
+		skipped = append(skipped, path.Base(f.Pos.File))
+	}
+	if !slices.Equal(skipped, []string{"blob.bin", "link.json", "linkdir"}) {
+		t.Errorf("skipped %v, want blob.bin, link.json, linkdir", skipped)
 	}
 	if d := filepath.ToSlash(dir); !slices.Equal(b.Markdown, []string{d + "/doc/guide.md"}) {
 		t.Errorf("markdown %v", b.Markdown)
@@ -860,5 +871,43 @@ func TestArchiveBlankBody(t *testing.T) {
 	}
 	if p := m.Pos("subject"); p.Line != 5 || p.Col != 14 {
 		t.Errorf("subject at %+v", p)
+	}
+}
+
+// TestSpecialFileNamedIsNotRead: a FIFO named on the command line is an
+// error finding and is never opened (opening it would block forever); found
+// by a walk it is a note.
+func TestSpecialFileNamedIsNotRead(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("skipping: cannot make a FIFO here:", err)
+	}
+	b := scanT(t, fifo)
+	if len(b.Findings) != 1 || b.Findings[0].Rule != "IN-001" || !strings.Contains(b.Findings[0].Message, "named pipe") {
+		t.Errorf("named FIFO: %v", where(b.Findings))
+	}
+	b = scanT(t, dir)
+	if len(b.Findings) != 1 || b.Findings[0].Rule != "IN-006" {
+		t.Errorf("walked FIFO: %v", where(b.Findings))
+	}
+}
+
+// TestBinaryAndUTF16ExportsAreReported: a .json file with a NUL byte or in
+// UTF-16 is reported when a walk finds it, not skipped without a word.
+func TestBinaryAndUTF16ExportsAreReported(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "nul.json"), "{\"thread_id\": \"x\"\x00}")
+	write(t, filepath.Join(dir, "utf16.json"), "\xFF\xFE{\x00\"\x00")
+	b := scanT(t, dir)
+	got := map[string]string{}
+	for _, f := range b.Findings {
+		got[path.Base(f.Pos.File)] = f.Rule + " " + f.Message
+	}
+	if !strings.HasPrefix(got["nul.json"], "IN-001") || !strings.Contains(got["nul.json"], "NUL") {
+		t.Errorf("nul.json: %q", got["nul.json"])
+	}
+	if !strings.HasPrefix(got["utf16.json"], "IN-001") || !strings.Contains(got["utf16.json"], "UTF-16") {
+		t.Errorf("utf16.json: %q", got["utf16.json"])
 	}
 }
