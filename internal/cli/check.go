@@ -70,6 +70,10 @@ func (c *checkCmd) Run(e *env) error {
 		eng   *rules.Engine
 	)
 	run, err := c.setup()
+	var unsafeOut *usageError
+	if err != nil && errors.As(err, &unsafeOut) && strings.HasPrefix(unsafeOut.msg, "refusing to write into") {
+		return err // no report is written through a symbolic link
+	}
 	if err == nil {
 		eng = rules.NewEngine(run.cfg)
 		res, notes, last, err = c.runEngine(eng, run)
@@ -118,6 +122,11 @@ func (c *checkCmd) setup() (*checkRun, error) {
 	}
 	if c.Fix && c.Out == "" {
 		return nil, usagef("--fix writes corrected artifacts to --out DIR only; give --out")
+	}
+	for _, d := range c.outputDirs() {
+		if err := safeOutDir(d); err != nil {
+			return nil, err
+		}
 	}
 	var err error
 	if run.epoch, err = epoch(); err != nil {
@@ -481,4 +490,15 @@ func stepOutputs(w io.Writer, r *diag.Report, written map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// outputDirs are the folders check writes into.
+func (c *checkCmd) outputDirs() []string {
+	dirs := []string{c.Out}
+	for _, f := range []string{c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline} {
+		if f != "" {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	return dirs
 }

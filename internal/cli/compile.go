@@ -61,6 +61,9 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := safeOutDir(c.Out); err != nil {
+		return err
+	}
 	root, err := repoRoot("")
 	if err != nil {
 		return err

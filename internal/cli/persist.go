@@ -65,3 +65,42 @@ func artifactName(threadID string) (string, error) {
 func bytesWriter(b []byte) func(io.Writer) error {
 	return func(w io.Writer) error { _, err := w.Write(b); return err }
 }
+
+// safeOutDir refuses an output folder that is a symbolic link or is reached
+// through one, from the working directory down (a pull request can commit
+// `brenner-ci-reports -> /elsewhere`). Only existing components are
+// checked; the ones that do not exist yet are created as real folders.
+func safeOutDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	start := filepath.VolumeName(abs) + string(filepath.Separator)
+	if cwd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(cwd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			start = cwd
+		}
+	}
+	rel, err := filepath.Rel(start, abs)
+	if err != nil || rel == "." {
+		return nil
+	}
+	cur := start
+	for _, p := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, p)
+		fi, err := os.Lstat(cur)
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return usagef("refusing to write into %s: %s is a symbolic link, which could lead outside the workspace", dir, cur)
+		}
+	}
+	return nil
+}

@@ -297,3 +297,30 @@ func TestVersionFromBuildInfo(t *testing.T) {
 		t.Errorf("--version %d %q, version %d %q", c1, o1, c2, o2)
 	}
 }
+
+// TestSymlinkedOutRefused: an output folder that is a symbolic link, or is
+// reached through one, is refused (exit 2) and nothing is written through it.
+func TestSymlinkedOutRefused(t *testing.T) {
+	ws := t.TempDir()
+	elsewhere := t.TempDir()
+	d := demo(t)
+	t.Chdir(ws)
+	if err := os.Symlink(elsewhere, filepath.Join(ws, "brenner-ci-reports")); err != nil {
+		t.Skip("skipping: symlinks unavailable:", err)
+	}
+	os.Symlink(elsewhere, filepath.Join(ws, "via"))
+	for _, args := range [][]string{
+		{"check", "--out", "brenner-ci-reports", d},
+		{"check", "--out", "via/sub", d},
+		{"check", "--sarif", "via/x.sarif", d},
+		{"compile", "--out", "brenner-ci-reports", filepath.Join(d, "mailbox")},
+	} {
+		code, _, errs := run(t, args...)
+		if code != ExitUsage || !strings.Contains(errs, "symbolic link") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("wrote through a symbolic link: %v", entries)
+	}
+}
