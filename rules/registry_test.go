@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMetadataComplete(t *testing.T) {
 	if err := validate(); err != nil {
@@ -33,6 +36,9 @@ func TestUnsafeThreadID(t *testing.T) {
 	for id, unsafe := range map[string]bool{
 		"RS-20251230-cell-fate": false, "brenner_bot-5so.3.4.2": false, "a/b": true, `a\b`: true,
 		"RS-..-x": true, ".hidden": true, "": true, "a\x00b": true,
+		"CON": true, "NUL": true, "LPT9": true, "com1": true, "aux.txt": true, "RS-20260102-ab.": true, "RS-20260102-ab ": true,
+		"a:b": true, "a\x1bb": true, "COM0": false, "console": false, "lpt10": false, "nullable-thread": false,
+		strings.Repeat("a", 201): true, strings.Repeat("a", 200): false,
 	} {
 		if got := UnsafeThreadID(id) != ""; got != unsafe {
 			t.Errorf("UnsafeThreadID(%q) unsafe=%v, want %v", id, got, unsafe)

@@ -42,7 +42,7 @@ var thRules = []Rule{
 		Check: checkSubjectLength},
 	{ID: "TH-006", Name: "unsafe-thread-id", Code: "UNSAFE_THREAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH + ", Cross-Reference Contract",
 		Short: "Thread id is safe as a file name.",
-		Full:  "The thread id is used verbatim as artifacts/{thread_id}.md, so it must not contain /, \\, .., NUL or start with a dot. brenner-ci never writes an artifact for such a thread.",
+		Full:  "The thread id is used verbatim as artifacts/{thread_id}.md, so it must be a portable file name: no /, \\, .., NUL or other control character, no leading dot, no trailing dot or space, none of < > : \" | ? *, not a Windows device name (CON, NUL, COM1, LPT9, aux.txt …), at most 200 bytes. brenner-ci never writes an artifact for such a thread.",
 		Bad:   "RS-20251230-../../etc", Good: "RS-20251230-cell-fate",
 		Check: checkUnsafeThreadID},
 	{ID: "TH-007", Name: "subject-description-long", Code: "SUBJECT_DESCRIPTION_LONG", Family: "TH", Severity: diag.Note, Scope: ScopeMessage, Spec: specTH,
@@ -50,6 +50,12 @@ var thRules = []Rule{
 		Full:  "The conventions ask for a brief description, under 80 characters, after the prefix; a subject over 120 characters in total is TH-005 instead. (Split from TH-005 so that each id has one severity.)",
 		Bad:   "Subject: DELTA[gpt]: " + "Hypotheses H1-H3 with predictions, two discriminative tests and the assumption ledger", Good: "Subject: DELTA[gpt]: Hypotheses H1-H3 and predictions",
 		Check: checkDescriptionLength},
+	{ID: "TH-008", Name: "thread-id-case-collision", Code: "THREAD_ID_CASE_COLLISION", Family: "TH", Severity: diag.Error, Scope: ScopeBatch, Spec: specTH + ", Cross-Reference Contract",
+		Short: "No two thread ids differ only in case.",
+		Full:  "The thread id names the artifact file artifacts/{thread_id}.md. Two ids that differ only in case (RS-20260102-ab and rs-20260102-AB) are one file on case-insensitive file systems (Windows, macOS), so one thread's artifact would overwrite the other's. brenner-ci never writes the second one.",
+		Bad:   "@@ thread RS-20260102-ab\n@@ INFO: status\n# Status\n\nOn track.\n@@ thread rs-20260102-AB\n@@ INFO: status\n# Status\n\nOn track.\n",
+		Good:  "@@ thread RS-20260102-ab\n@@ INFO: status\n# Status\n\nOn track.\n@@ thread RS-20260102-cd\n@@ INFO: status\n# Status\n\nOn track.\n",
+		Check: checkThreadIDCollision},
 }
 
 var (
@@ -84,8 +90,60 @@ func UnsafeThreadID(id string) string {
 		return "it contains '..'"
 	case strings.HasPrefix(id, "."):
 		return "it starts with '.'"
+	case len(id) > 200:
+		return "it is longer than 200 bytes (with .md it would pass common file-name limits)"
+	case strings.HasSuffix(id, ".") || strings.HasSuffix(id, " "):
+		return "it ends with a dot or a space, which Windows drops from file names"
+	case strings.ContainsAny(id, "<>:\"|?*"):
+		return "it contains a character Windows forbids in file names (< > : \" | ? *)"
+	case strings.IndexFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+		return "it contains a control character"
+	case windowsDevice(id):
+		return "it is a Windows device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9), which no file can have"
 	}
 	return ""
+}
+
+// windowsDevice reports whether a file name is reserved on Windows: a
+// device name, alone or before an extension ("aux.txt"), in any case.
+func windowsDevice(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.ToUpper(strings.TrimRight(base, " "))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
+}
+
+// checkThreadIDCollision (TH-008): two threads whose ids differ only in
+// case would write one artifact file on a case-insensitive file system.
+func checkThreadIDCollision(c *Ctx) {
+	first := map[string]*ThreadResult{}
+	for i := range c.Batch.Threads {
+		tr := &c.Batch.Threads[i]
+		id := tr.ref.threadID
+		if id == "" {
+			id = tr.ref.key
+		}
+		k := strings.ToLower(id)
+		prev, ok := first[k]
+		if !ok {
+			first[k] = tr
+			continue
+		}
+		pid := prev.ref.threadID
+		if pid == "" {
+			pid = prev.ref.key
+		}
+		if pid == id {
+			continue
+		}
+		c.emit(diag.Finding{
+			Message: fmt.Sprintf("Thread id %q differs from thread %q only in case: both would be artifacts/%s.md on a case-insensitive file system (Windows, macOS); the second artifact is not written.", id, pid, id),
+			Hint:    "Use one spelling of the thread id (ids are lower case by convention).",
+			Pos:     diag.Pos{File: tr.Summary.File, Line: 1, Col: 1}, Thread: tr.ref.key, Anchor: "case collision " + strings.ToLower(id)})
+	}
 }
 
 // threadIDMsg is the first message carrying the thread id.

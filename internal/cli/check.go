@@ -193,7 +193,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	if run.cfg != nil {
 		opt.Agents = run.cfg.Agents
 	}
-	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}}
+	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
 	for _, p := range batch.Markdown {
 		id := persistedID(p)
 		w.persisted[id] = append(w.persisted[id], p)
@@ -239,10 +239,14 @@ type artifactWriter struct {
 	fix           bool
 	persisted     map[string][]string // thread id → persisted artifact paths among the inputs
 	notes         []diag.Notification
+	claims        nameClaims
 }
 
 func (w *artifactWriter) write(key, id string, art []byte) {
 	name, err := artifactName(id)
+	if err == nil {
+		err = w.claims.claim("artifacts/"+name, key)
+	}
 	if err == nil {
 		err = writeUnder(w.out, "artifacts/"+name, bytesWriter(art))
 	}

@@ -83,6 +83,7 @@ func (c *compileCmd) Run(e *env) error {
 	var comments []diag.Comment
 	internal := false
 	var writeErrs []string
+	claims := nameClaims{}
 	compile.Each(batch, opt, c.Jobs, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
 			if _, ok := err.(*compile.InternalError); ok {
@@ -96,7 +97,7 @@ func (c *compileCmd) Run(e *env) error {
 		fmt.Fprintln(e.stdout, reporters.Safe(o.line))
 		findings = append(findings, o.findings...)
 		comments = append(comments, o.comments...)
-		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o)...)
+		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o, claims)...)
 	})
 	// The same findings pipeline as check: rule ids, severities, ignores
 	// and suppressions agree between the two commands. compile runs no rule
@@ -176,7 +177,7 @@ func compiledBody(t *compile.Thread, id, name string) []byte {
 
 // writeFiles writes a thread's files under --out in name order and returns
 // what could not be written.
-func (c *compileCmd) writeFiles(key string, o compiledOut) []string {
+func (c *compileCmd) writeFiles(key string, o compiledOut, claims nameClaims) []string {
 	var errs []string
 	if o.err != "" {
 		errs = append(errs, o.err)
@@ -187,7 +188,11 @@ func (c *compileCmd) writeFiles(key string, o compiledOut) []string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := writeUnder(c.Out, n, bytesWriter(o.files[n])); err != nil {
+		err := claims.claim(n, key)
+		if err == nil {
+			err = writeUnder(c.Out, n, bytesWriter(o.files[n]))
+		}
+		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", key, err))
 		}
 	}

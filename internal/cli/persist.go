@@ -104,3 +104,17 @@ func safeOutDir(dir string) error {
 	}
 	return nil
 }
+
+// nameClaims makes sure no two threads write one artifact path, also on a
+// case-insensitive file system: the first thread to claim a name (compared
+// in lower case) keeps it.
+type nameClaims map[string]string
+
+func (c nameClaims) claim(name, key string) error {
+	k := strings.ToLower(name)
+	if prev, ok := c[k]; ok && prev != key {
+		return fmt.Errorf("%s would be the same file as thread %s's on a case-insensitive file system", name, prev)
+	}
+	c[k] = key
+	return nil
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -322,5 +323,25 @@ func TestSymlinkedOutRefused(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
 		t.Errorf("wrote through a symbolic link: %v", entries)
+	}
+}
+
+// TestCaseCollidingThreadsWriteOneArtifact: two threads whose ids differ only
+// in case never write one artifact path (on a case-insensitive file system
+// the second would overwrite the first).
+func TestCaseCollidingThreadsWriteOneArtifact(t *testing.T) {
+	dir := t.TempDir()
+	for i, id := range []string{"RS-20260102-ab", "rs-20260102-AB"} {
+		data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": []map[string]any{{"id": i + 1, "thread_id": id,
+			"subject": "INFO: status", "from": "GreenDog", "created_ts": "2026-01-02T10:00:00Z", "body_md": "# Status\n"}}})
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.json", i)), data, 0o644)
+	}
+	for _, cmd := range []string{"compile", "check"} {
+		out := filepath.Join(t.TempDir(), "out")
+		_, stdout, stderr := run(t, cmd, "--out", out, dir)
+		entries, _ := os.ReadDir(filepath.Join(out, "artifacts"))
+		if len(entries) != 1 || !strings.Contains(stderr, "case-insensitive") {
+			t.Errorf("%s: %d artifacts written; stderr %q\n%s", cmd, len(entries), stderr, stdout)
+		}
 	}
 }
