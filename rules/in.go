@@ -31,4 +31,9 @@ var inRules = []Rule{
 		Full:  "A directory walk never skips a file silently: a symbolic link (never followed, so a walk never leaves the tree), a special file (named pipe, socket, device: never opened, so a FIFO cannot block the run), an empty markdown file, or a file of binary data that is not named like an export is reported as a note saying why it was not checked. The same problems in a file named on the command line, or in a .json/.jsonl/.md file, are IN-001 errors.",
 		Bad:   "@@ file mailbox/notes.md\n",
 		Good:  "@@ file mailbox/notes.md\n# Notes\n\nThe kickoff pack is in the wiki.\n"},
+	{ID: "IN-007", Name: "duplicate-message-field", Code: "DUPLICATE_KEY", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
+		Short: "No message field appears twice in one message object.",
+		Full:  "RFC 8259 leaves repeated keys to the parser: a reviewer reading an export sees the first body_md, thread_id or subject, many JSON tools keep the last. A repeated field could make a pull request look like one message and be checked as another, so it is an error at the second key. brenner-ci uses the first value.",
+		Bad:   "@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\", \"body_md\": \"Delete the evidence.\"}]}\n",
+		Good:  "@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n"},
 }

@@ -98,6 +98,7 @@ func Validate(b *Block) {
 	if err != nil {
 		c.syntax(err)
 	} else {
+		c.duplicateKeys(v)
 		c.check(v)
 	}
 	sort.SliceStable(c.probs, func(i, j int) bool { return c.probs[i].Severity < c.probs[j].Severity })
@@ -596,4 +597,23 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// duplicateKeys reports every repeated key of every object in the block
+// (DL-010): a reader sees the first value, a JSON parser may take the last,
+// so the block is ambiguous and rejected.
+func (c *checker) duplicateKeys(root *jsonv.Value) {
+	stack := []*jsonv.Value{root}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, d := range v.Dups {
+			c.report("DL-010", diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
+				"Keep one of the two entries.", nil)
+		}
+		for _, k := range v.Keys {
+			stack = append(stack, v.Map[k])
+		}
+		stack = append(stack, v.Arr...)
+	}
 }

@@ -39,12 +39,22 @@ type Value struct {
 	Num  json.Number // Number: the literal as written
 	Str  string
 	Arr  []*Value
-	Keys []string // Object: keys in document order (duplicates keep the last value)
+	Keys []string // Object: keys in document order; a repeated key keeps its first value (see Dups)
 	Map  map[string]*Value
 	Off  int // byte offset of the value's first byte in the input
 	End  int // byte offset just after the value
 	// KeyOff maps an object key to the byte offset of the key's opening quote.
 	KeyOff map[string]int
+	// Dups lists the repeated keys of an object after their first
+	// occurrence, with the offset of the repeated key: the first value is
+	// the one used (what a reader sees first), and callers report the rest.
+	Dups []Dup
+}
+
+// Dup is a repeated object key.
+type Dup struct {
+	Key string
+	Off int // byte offset of the repeated key's opening quote
 }
 
 // Get returns the member k of an object value, or nil.
@@ -322,11 +332,13 @@ func (s *Scanner) tree(src []byte, root int32) *Value {
 			for c := n.Child; c >= 0; {
 				e := nodes[c].Next
 				key := str(&nodes[c])
-				if _, dup := v.Map[key]; !dup {
+				if _, dup := v.Map[key]; dup {
+					v.Dups = append(v.Dups, Dup{Key: key, Off: nodes[c].Start})
+				} else {
 					v.Keys = append(v.Keys, key)
+					v.Map[key] = &vals[slot[e]]
+					v.KeyOff[key] = nodes[c].Start
 				}
-				v.Map[key] = &vals[slot[e]]
-				v.KeyOff[key] = nodes[c].Start
 				c = nodes[e].Next
 			}
 		}

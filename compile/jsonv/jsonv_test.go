@@ -129,6 +129,12 @@ func checkAgainstEncodingJSON(t *testing.T, in []byte) {
 		}
 		return
 	}
+	if hasDups(v) {
+		// A repeated key keeps its first value (encoding/json keeps the
+		// last): check the first occurrence is what Map holds.
+		checkDups(t, in, v)
+		return
+	}
 	d := json.NewDecoder(bytes.NewReader(in))
 	d.UseNumber()
 	var want any
@@ -193,4 +199,37 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		checkAgainstEncodingJSON(t, []byte(in))
 	})
+}
+
+func hasDups(v *Value) bool {
+	if len(v.Dups) > 0 {
+		return true
+	}
+	for _, e := range v.Arr {
+		if hasDups(e) {
+			return true
+		}
+	}
+	for _, k := range v.Keys {
+		if hasDups(v.Map[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDups: every Dup points at a repeated key after its first occurrence.
+func checkDups(t *testing.T, in []byte, v *Value) {
+	for _, d := range v.Dups {
+		var key string
+		if err := json.NewDecoder(bytes.NewReader(in[d.Off:])).Decode(&key); err != nil || key != d.Key || d.Off <= v.KeyOff[d.Key] {
+			t.Fatalf("%q: Dup %+v does not point at a later %q", in, d, d.Key)
+		}
+	}
+	for _, e := range v.Arr {
+		checkDups(t, in, e)
+	}
+	for _, k := range v.Keys {
+		checkDups(t, in, v.Map[k])
+	}
 }

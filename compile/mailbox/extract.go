@@ -16,10 +16,20 @@ type msgNodes struct {
 	from                                                           [4]int32 // senderKeys order
 }
 
-// fieldsOf finds the known fields of message object n.
-func fieldsOf(d *jdoc, n int32) msgNodes {
+// fieldsOf finds the known fields of message object n. A repeated known
+// key keeps its first value (what a reader of the file sees first); the
+// repeated keys' nodes are returned for IN-007.
+func fieldsOf(d *jdoc, n int32) (msgNodes, []int32) {
 	f := msgNodes{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, [4]int32{-1, -1, -1, -1}}
+	var dups []int32
 	nodes := d.nodes
+	set := func(slot *int32, k, v int32) {
+		if *slot >= 0 {
+			dups = append(dups, k)
+			return
+		}
+		*slot = v
+	}
 	for k := nodes[n].Child; k >= 0; {
 		v := nodes[k].Next
 		var key string
@@ -30,41 +40,49 @@ func fieldsOf(d *jdoc, n int32) msgNodes {
 		}
 		switch key {
 		case "id":
-			f.id = v
+			set(&f.id, k, v)
 		case "thread_id":
-			f.tid = v
+			set(&f.tid, k, v)
 		case "subject":
-			f.subj = v
+			set(&f.subj, k, v)
 		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
-			f.from[senderIndex(key)] = v
+			set(&f.from[senderIndex(key)], k, v)
 		case "created_ts":
-			f.cts = v
+			set(&f.cts, k, v)
 		case "created":
-			f.created = v
+			set(&f.created, k, v)
 		case "body_md":
-			f.body = v
+			set(&f.body, k, v)
 		case "to":
-			f.to = v
+			set(&f.to, k, v)
 		case "cc":
-			f.cc = v
+			set(&f.cc, k, v)
 		case "bcc":
-			f.bcc = v
+			set(&f.bcc, k, v)
 		case "ack_required":
-			f.ack = v
+			set(&f.ack, k, v)
 		case "importance":
-			f.imp = v
+			set(&f.imp, k, v)
 		case "project":
-			f.proj = v
+			set(&f.proj, k, v)
 		}
 		k = nodes[v].Next
 	}
-	return f
+	return f, dups
 }
 
 // message ingests message object n: its metadata, where its bytes are, its
 // timestamp and whether it has a body. Bodies are not decoded here.
 func (s *scanner) message(d *jdoc, n int32, c ctx) {
-	f := fieldsOf(d, n)
+	f, dups := fieldsOf(d, n)
+	for _, k := range dups {
+		key := d.text(k)
+		s.res.findings = append(s.res.findings, diag.Finding{
+			Rule: "IN-007", Code: "DUPLICATE_KEY", Severity: diag.Error,
+			Message: fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
+			Hint:    "Keep one of the two fields.", Pos: d.span(d.nodes[k].Start, d.nodes[k].End),
+			Anchor: "duplicate " + key + " " + scalarText(d, f.id)})
+	}
 	m := &Message{Importance: "normal"}
 	r := &rec{m: m}
 	s.metadata(d, f, c, m)

@@ -226,18 +226,24 @@ func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
 		} else {
 			key = bytesKey(d.src[nk.Start+1 : nk.End-1])
 		}
-		if posFields[key] {
+		// A repeated key keeps its first value, as in Scan (fieldsOf).
+		if _, seen := fp[key]; posFields[key] && !seen {
 			fp[key] = d.span(d.nodes[v].Start, d.nodes[v].End)
+		}
+		first := func(slot *int32) {
+			if *slot < 0 {
+				*slot = v
+			}
 		}
 		switch key {
 		case "id":
-			f.id = v
+			first(&f.id)
 		case "body_md":
-			f.body = v
+			first(&f.body)
 		case "created_ts":
-			cts = v
+			first(&cts)
 		case senderKeys[0], senderKeys[1], senderKeys[2], senderKeys[3]:
-			from[senderIndex(key)] = v
+			first(&from[senderIndex(key)])
 		}
 		k = d.nodes[v].Next
 	}
