@@ -99,7 +99,14 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	for i, m := range mt.Messages {
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
-			msg.Doc = body.Parse(m.Body)
+			if why := body.Guard(m.Body); why != "" {
+				t.Findings = append(t.Findings, diag.Finding{Rule: "IN-008", Severity: diag.Error,
+					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
+					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
+					Pos:     m.Pos("body_md"), Thread: t.Key, MsgID: m.ID, Anchor: "unparsed body " + m.ID})
+			} else {
+				msg.Doc = body.Parse(m.Body)
+			}
 		}
 		t.Msgs[i] = msg
 	}

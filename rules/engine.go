@@ -210,7 +210,7 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 		r.Internal = append(r.Internal, fmt.Sprintf("parsing artifact %s panicked: %s", path, msg))
 		return r
 	}
-	if !fromJSON && !looksLikeArtifact(p, path) {
+	if !fromJSON && !looksLikeArtifact(p, path) && !unparsed(p) {
 		// Other markdown (a README, a kickoff pack kept beside the
 		// artifacts) is not linted as an artifact.
 		r.Skipped = true
@@ -432,3 +432,14 @@ func (e *Engine) setPersisted(arts []ArtifactResult) {
 // MessageComments lists the HTML comments of every message body of t, for
 // the findings pipeline's suppress stage (compile runs the pipeline too).
 func MessageComments(t *compile.Thread) []diag.Comment { return messageComments(t) }
+
+// unparsed reports whether the markdown parser refused the file (IN-008):
+// it cannot tell whether the file is an artifact, so it is reported.
+func unparsed(p *artifact.Parsed) bool {
+	for i := range p.Findings {
+		if p.Findings[i].Rule == "IN-008" {
+			return true
+		}
+	}
+	return false
+}

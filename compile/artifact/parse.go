@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
@@ -46,6 +47,15 @@ func ParseMarkdown(src []byte, file string) (p *Parsed) {
 				Pos:     diag.Pos{File: file}, Anchor: "parser panic " + firstLine(string(debug.Stack()))})
 		}
 	}()
+	if why := body.Guard(string(src)); why != "" {
+		// Past the markdown parser's limits: reported, not parsed (IN-008).
+		p = &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
+		p.Findings = append(p.Findings, diag.Finding{Rule: "IN-008", Severity: diag.Error,
+			Message: "The artifact is not parsed as markdown: " + why + ". None of its sections are checked.",
+			Hint:    "Simplify the file; such markdown makes parsers slow enough to stall a CI job.",
+			Pos:     diag.Pos{File: file, Line: 1, Col: 1}, Anchor: "unparsed artifact " + file})
+		return p
+	}
 	return parseMarkdown(src, file)
 }
 

@@ -1,0 +1,79 @@
+package body
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits in front of goldmark. CommonMark parsing is quadratic on some
+// inputs (hundreds of nested block quotes or list markers on one line,
+// thousands of unclosed link destinations "[a]("), so one hostile message
+// could stall a whole CI job. A body past a limit is not parsed at all: the
+// caller reports it (IN-008) and checks the rest of the thread.
+var (
+	// MaxBodyBytes is the largest body parsed.
+	MaxBodyBytes = 1 << 20
+	// MaxNesting is the most block-quote and list markers one line may
+	// open.
+	MaxNesting = 100
+	// MaxOpenLinks is the most link destinations "](" a body may leave
+	// unclosed.
+	MaxOpenLinks = 1000
+)
+
+// Guard reports why src must not be given to the markdown parser, or "".
+// It is linear in the size of src.
+func Guard(src string) string {
+	if len(src) > MaxBodyBytes {
+		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), MaxBodyBytes)
+	}
+	for line := range strings.SplitSeq(src, "\n") {
+		if d := markerDepth(line); d > MaxNesting {
+			return fmt.Sprintf("a line opens %d nested block quotes or list items, over the limit of %d", d, MaxNesting)
+		}
+		// Lists nested by indentation: a marker after 2*MaxNesting columns
+		// of indentation is more than MaxNesting levels deep.
+		if ind := len(line) - len(strings.TrimLeft(line, " \t")); ind >= 2*MaxNesting && markerDepth(strings.TrimLeft(line, " \t")) > 0 {
+			return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
+		}
+	}
+	if open := strings.Count(src, "](") - strings.Count(src, ")"); open > MaxOpenLinks {
+		return fmt.Sprintf("it leaves %d link destinations \"](\" unclosed, over the limit of %d", open, MaxOpenLinks)
+	}
+	return ""
+}
+
+// markerDepth counts the block-quote markers and list markers at the start
+// of a line ("> > - 1. text" is 4).
+func markerDepth(line string) int {
+	depth, i := 0, 0
+	for {
+		sp := 0
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') && sp < 4 {
+			i++
+			sp++
+		}
+		if i >= len(line) {
+			return depth
+		}
+		switch c := line[i]; {
+		case c == '>':
+			i++
+		case (c == '-' || c == '*' || c == '+') && i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t'):
+			i += 2
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j+1 < len(line) && (line[j] == '.' || line[j] == ')') && (line[j+1] == ' ' || line[j+1] == '\t') {
+				i = j + 2
+			} else {
+				return depth
+			}
+		default:
+			return depth
+		}
+		depth++
+	}
+}

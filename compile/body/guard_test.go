@@ -1,0 +1,45 @@
+package body
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGuard: the inputs that make CommonMark parsing quadratic are refused
+// before the parser sees them; ordinary bodies, deep but sane nesting and
+// many closed links pass.
+func TestGuard(t *testing.T) {
+	for name, src := range map[string]string{
+		"nested quotes":       strings.Repeat(">", 5000) + " x",
+		"nested spaced quote": strings.Repeat("> ", 5000) + "x",
+		"nested lists":        strings.Repeat("- ", 5000) + "x",
+		"ordered lists":       strings.Repeat("1. ", 5000) + "x",
+		"unclosed links":      strings.Repeat("[a](", 5000),
+		"huge":                strings.Repeat("a", MaxBodyBytes+1),
+		"indented lists":      indentedLists(300),
+	} {
+		if Guard(src) == "" {
+			t.Errorf("%s: not refused", name)
+		}
+	}
+	for name, src := range map[string]string{
+		"plain":        "# Title\n\n## Context\nSome text with a [link](https://example.com).\n",
+		"deep enough":  strings.Repeat("> ", 20) + "- - 1. quoted list\n",
+		"many links":   strings.Repeat("[a](b) ", 5000),
+		"delta fences": "```delta\n{\"operation\": \"ADD\"}\n```\n",
+		"star prose":   "*emphasis* and - a dash - in text\n",
+		"some nesting": indentedLists(20),
+	} {
+		if why := Guard(src); why != "" {
+			t.Errorf("%s: refused: %s", name, why)
+		}
+	}
+}
+
+func indentedLists(n int) string {
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		b.WriteString(strings.Repeat("  ", k) + "- x\n")
+	}
+	return b.String()
+}
