@@ -81,7 +81,7 @@ const (
 )
 
 func safe(s string, breaks int) string {
-	clean := !strings.HasPrefix(s, "::")
+	clean := !strings.HasPrefix(s, "::") && !strings.Contains(s, "##[")
 	if clean {
 		for i := 0; i < len(s); i++ {
 			if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f || c >= 0x80 {
@@ -99,6 +99,8 @@ func safe(s string, breaks int) string {
 		b.WriteString(`\x3a`)
 		s = s[1:]
 	}
+	// "##[" starts the runner's older command form (##[group], ##[error]).
+	s = strings.ReplaceAll(s, "##[", `#\x23[`)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -118,7 +120,7 @@ func safe(s string, breaks int) string {
 			b.WriteByte('\t')
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
+		case r >= 0x80 && r < 0xa0, invisible(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -126,4 +128,15 @@ func safe(s string, breaks int) string {
 		i += size
 	}
 	return b.String()
+}
+
+// invisible reports runes that change how text around them is shown without
+// showing themselves: line and paragraph separators and bidirectional
+// controls (which can make a log line read differently from its bytes).
+func invisible(r rune) bool {
+	switch {
+	case r == 0x2028 || r == 0x2029, r == 0x200e || r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x061c:
+		return true
+	}
+	return false
 }

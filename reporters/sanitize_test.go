@@ -17,6 +17,9 @@ func TestSafe(t *testing.T) {
 		"tab\tand § é":            "tab\tand § é",
 		"::":                      `\x3a:`,
 		"a::stop-commands::tok b": "a::stop-commands::tok b",
+		"x ##[error]forged":       `x #\x23[error]forged`,
+		"rtl \u202eevil":          `rtl \u202eevil`,
+		"line\u2028sep":           `line\u2028sep`,
 	} {
 		got := Safe(in)
 		if got != want {
