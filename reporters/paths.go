@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Paths resolves the paths of findings (Pos.File, as given on the command
@@ -264,4 +266,24 @@ func ClampRegion(line, col, endLine, endCol int, fi FileInfo) Region {
 		}
 	}
 	return Region{line, col, endLine, endCol}
+}
+
+// pathsCache keeps the resolver of the report being written, so that the
+// reporters of one run resolve each path (EvalSymlinks, line counts) once,
+// not once per format.
+var pathsCache struct {
+	sync.Mutex
+	r     *diag.Report
+	root  string
+	paths *Paths
+}
+
+// PathsFor returns the shared path resolver of report r.
+func PathsFor(r *diag.Report) *Paths {
+	pathsCache.Lock()
+	defer pathsCache.Unlock()
+	if pathsCache.r != r || pathsCache.root != r.RepoRoot || pathsCache.paths == nil {
+		pathsCache.r, pathsCache.root, pathsCache.paths = r, r.RepoRoot, NewPaths(r.RepoRoot)
+	}
+	return pathsCache.paths
 }

@@ -3,6 +3,8 @@ package reporters
 import (
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 func TestSafe(t *testing.T) {
@@ -28,5 +30,17 @@ func TestSafe(t *testing.T) {
 		if strings.ContainsAny(got, "\n\r\x1b\x00") || strings.HasPrefix(got, "::") {
 			t.Errorf("Safe(%q) = %q is not one safe line", in, got)
 		}
+	}
+}
+
+// TestPathsShared: the reporters of one report share one path resolver, so
+// each input path is resolved once per run, not once per format.
+func TestPathsShared(t *testing.T) {
+	r1, r2 := &diag.Report{RepoRoot: t.TempDir()}, &diag.Report{RepoRoot: t.TempDir()}
+	if PathsFor(r1) != PathsFor(r1) {
+		t.Error("one report, two resolvers")
+	}
+	if PathsFor(r2) == PathsFor(r1) {
+		t.Error("two reports, one resolver")
 	}
 }

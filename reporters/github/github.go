@@ -29,7 +29,7 @@ func Write(w io.Writer, r *diag.Report) error {
 		bw.WriteString("::error title=brenner-ci::" + EscapeData("brenner-ci could not run: "+reporters.SafeText(r.RunError)) + "\n")
 		return bw.Flush()
 	}
-	paths := reporters.NewPaths(r.RepoRoot)
+	paths := reporters.PathsFor(r)
 	// Per level, new findings (not in the baseline or --new-from-rev) come
 	// first, so the annotation slots go to what the pull request changed.
 	var byLevel [3][]int

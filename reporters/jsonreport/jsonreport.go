@@ -120,7 +120,7 @@ type Notification struct {
 
 // Build converts r to the JSON report.
 func Build(r *diag.Report) *File {
-	paths := reporters.NewPaths(r.RepoRoot)
+	paths := reporters.PathsFor(r)
 	e, w, n := r.Counts()
 	f := &File{
 		Format: Format, FormatVersion: FormatVersion,

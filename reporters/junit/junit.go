@@ -49,7 +49,7 @@ type testcase struct {
 // It is long on purpose: the XML document written top to bottom, one suite per input, sharing one rule index.
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
-	paths := reporters.NewPaths(r.RepoRoot)
+	paths := reporters.PathsFor(r)
 	names := map[string]string{}
 	for _, rl := range r.Rules {
 		if _, ok := names[rl.ID]; !ok {

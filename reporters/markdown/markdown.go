@@ -41,7 +41,7 @@ func Write(w io.Writer, r *diag.Report, maxChars int) error {
 	if maxChars < MinChars {
 		maxChars = MinChars
 	}
-	m := &writer{r: r, paths: reporters.NewPaths(r.RepoRoot), maxChars: maxChars - 1, maxBytes: MaxBytes}
+	m := &writer{r: r, paths: reporters.PathsFor(r), maxChars: maxChars - 1, maxBytes: MaxBytes}
 	m.render()
 	_, err := io.WriteString(w, m.b.String())
 	return err

@@ -56,7 +56,7 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := reporters.NewPaths(r.RepoRoot)
+	paths := reporters.PathsFor(r)
 
 	name := r.Tool.Name
 	if name == "" {

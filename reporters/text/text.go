@@ -19,7 +19,7 @@ import (
 // summary line (see Summary).
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
-	paths := reporters.NewPaths(r.RepoRoot)
+	paths := reporters.PathsFor(r)
 	for i := range r.Findings {
 		bw.WriteString(Line(&r.Findings[i], paths))
 		bw.WriteByte('\n')
