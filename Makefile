@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test vet fmt demo bench docs clean
+.PHONY: all build test vet fmt demo bench docs clean fuzz
 
 all: build
 
@@ -30,6 +30,27 @@ demo: build
 	./$(BIN) check testdata/demo --out $(DEMO_OUT) --repo-root . ; c=$$?; \
 	  echo "brenner-ci check exit code: $$c (1 = findings, expected on the sample)"; [ $$c -le 1 ] || exit $$c
 	@ls -l $(DEMO_OUT)
+
+# Every parser entry's fuzz target, FUZZTIME each (make fuzz FUZZTIME=1m).
+# A crasher is written to the package's testdata/fuzz/ and kept as a
+# regression test.
+FUZZTIME ?= 10s
+FUZZ_TARGETS := \
+	FuzzParse:./compile/jsonv \
+	FuzzScanner:./compile/mailbox \
+	FuzzScanLoad:./compile/mailbox \
+	FuzzAnalyze:./compile/delta \
+	FuzzParse:./compile/body \
+	FuzzParseMarkdown:./compile/artifact \
+	FuzzParseJSONObject:./compile/artifact \
+	FuzzEvidencePack:./rules \
+	FuzzParse:./internal/config
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  name=$${t%%:*}; pkg=$${t#*:}; \
+	  echo "== fuzz $$name $$pkg ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -1,0 +1,36 @@
+package body
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParse: the guard never panics, and every body it lets through parses
+// without panicking into regions that lie inside the body.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"# T\n\n## Context\ntext\n", "```delta\n{}\n```\n", "> > - 1. x\n", "[a](", "<!-- brenner-ci-disable MB-001: x -->\n", ":::delta\n{}\n:::\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if Guard(src) != "" {
+			return
+		}
+		d := Parse(src)
+		for _, h := range d.Headings {
+			if h.Start < 0 || h.End > len(src) || h.Start > h.End {
+				t.Fatalf("heading [%d,%d) outside the body of %d bytes", h.Start, h.End, len(src))
+			}
+		}
+		for _, c := range d.Comments {
+			if c.Start < 0 || c.End > len(src) || c.Start > c.End {
+				t.Fatalf("comment [%d,%d) outside the body", c.Start, c.End)
+			}
+		}
+		for _, fe := range d.Fences {
+			if fe.Start < 0 || fe.End > len(src) || fe.Start > fe.End {
+				t.Fatalf("fence [%d,%d) outside the body", fe.Start, fe.End)
+			}
+		}
+		_ = utf8.ValidString(src)
+	})
+}
