@@ -12,6 +12,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -188,16 +189,26 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	writeExample(t, r, ex, dir)
-	batch, err := mailbox.Scan([]string{dir}, mailbox.ScanOptions{Jobs: 1})
+	var cfg *config.Config
+	if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
+		if cfg, err = config.Load(filepath.Join(dir, config.FileName), rules.Known); err != nil {
+			t.Fatalf("%s: example configuration: %v", r.ID, err)
+		}
+	}
+	opt := mailbox.ScanOptions{Jobs: 1}
+	if cfg != nil {
+		opt.MaxFileBytes = cfg.Limits.FileBytes
+	}
+	batch, err := mailbox.Scan([]string{dir}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := rules.NewEngine(nil)
+	eng := rules.NewEngine(cfg)
 	res := eng.Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: 1})
 	if res.Internal {
 		t.Fatalf("%s: internal error: %+v", r.ID, res.Notifications)
 	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments})
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
 	var got []string
 	for _, f := range out.Findings {
 		if f.Rule == r.ID {

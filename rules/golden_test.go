@@ -20,7 +20,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/ru
 // check runs the whole pipeline (ingest, compile, rules) on paths.
 func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
 	t.Helper()
-	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: 2})
+	opt := mailbox.ScanOptions{Jobs: 2}
+	if cfg != nil {
+		opt.MaxFileBytes = cfg.Limits.FileBytes
+	}
+	batch, err := mailbox.Scan(paths, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

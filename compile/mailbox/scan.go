@@ -28,7 +28,14 @@ type ScanOptions struct {
 	// a walk reaches them or they are named: brenner-ci's own output
 	// folder and report files, so that output is never input.
 	Exclude []string
+	// MaxFileBytes is the largest input file read (0: DefaultMaxFileBytes);
+	// a larger one is an IN-009 finding and is not read.
+	MaxFileBytes int64
 }
+
+// DefaultMaxFileBytes is the default largest input file: far above real
+// exports, below what would exhaust a CI runner's memory.
+const DefaultMaxFileBytes = 512 << 20
 
 // Scan finds every message in paths (files or directories, walked
 // recursively) and groups them into threads. It keeps metadata and the
@@ -93,6 +100,13 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 		seen[abs] = true
 		files = append(files, newInFile(p, disp, abs, true))
 	}
+	maxBytes := opt.MaxFileBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	for i := range files {
+		files[i].maxBytes = maxBytes
+	}
 	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanFile)
 	return merge(results), nil
 }
@@ -105,6 +119,7 @@ type inFile struct {
 	role     fileRole // what its place in an archive says
 	dirErr   error    // a directory that could not be listed
 	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
+	maxBytes int64    // the largest file read (IN-009)
 	agentDir string   // roleProfile: the agent directory name
 }
 
@@ -263,6 +278,12 @@ func (s *scanner) run() {
 	if st, err := os.Stat(f.osPath); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
 		s.fileIssue(diag.Pos{}, "special", fmt.Sprintf("Input %s is a special file (%s); brenner-ci reads only regular files.", f.disp, specialKind(st.Mode().Type())),
 			"Name the export files or their folder, not a pipe or a device.")
+		return
+	} else if err == nil && f.maxBytes > 0 && st.Size() > f.maxBytes {
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
+			Message: fmt.Sprintf("Input file is %d bytes, over the limit of %d; it is not read.", st.Size(), f.maxBytes),
+			Hint:    "Split the export, or raise limits: file-bytes in .brenner-ci.yaml.",
+			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " too large"})
 		return
 	}
 	if f.dirErr != nil {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -182,7 +184,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	// Output is never input: the --out folder and the report files are not
 	// read, even when they lie inside the checked paths.
 	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline}
-	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude})
+	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)})
 	if err != nil {
 		return nil, nil, time.Time{}, usagef("%v", err)
 	}
@@ -450,6 +452,7 @@ func loadConfig(flag string, paths []string) (*config.Config, error) {
 	if err != nil {
 		return nil, usagef("configuration error: %v", err)
 	}
+	applyLimits(cfg)
 	return cfg, nil
 }
 
@@ -505,4 +508,26 @@ func (c *checkCmd) outputDirs() []string {
 		}
 	}
 	return dirs
+}
+
+// applyLimits sets the parser limits the configuration raises or lowers.
+// They are process-wide and set before any input is read.
+func applyLimits(cfg *config.Config) {
+	if cfg == nil {
+		return
+	}
+	if n := cfg.Limits.BodyBytes; n > 0 {
+		body.MaxBodyBytes = n
+	}
+	if n := cfg.Limits.JSONDepth; n > 0 {
+		jsonv.MaxDepth = n
+	}
+}
+
+// maxFileBytes is the configured file-size limit (0: the default).
+func maxFileBytes(cfg *config.Config) int64 {
+	if cfg == nil {
+		return 0
+	}
+	return cfg.Limits.FileBytes
 }

@@ -68,7 +68,7 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: []string{c.Out}})
+	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: []string{c.Out}, MaxFileBytes: maxFileBytes(cfg)})
 	if err != nil {
 		return usagef("%v", err)
 	}

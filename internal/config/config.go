@@ -30,6 +30,7 @@ type Config struct {
 	Rules    map[string]RuleCf `yaml:"rules"`
 	Override []Override        `yaml:"overrides"`
 	Suppress []Suppression     `yaml:"suppress"`
+	Limits   Limits            `yaml:"limits"`
 
 	ignore []*regexp.Regexp
 	// dir is the absolute folder of the configuration file: globs are
@@ -70,6 +71,14 @@ func (r *RuleCf) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*r = RuleCf(p)
 	return nil
+}
+
+// Limits raise or lower brenner-ci's input limits (docs/security.md); zero
+// keeps the default.
+type Limits struct {
+	FileBytes int64 `yaml:"file-bytes"` // largest input file read (IN-009)
+	BodyBytes int   `yaml:"body-bytes"` // largest markdown body or artifact parsed (IN-008)
+	JSONDepth int   `yaml:"json-depth"` // deepest JSON nesting accepted
 }
 
 // Override applies rule settings to inputs whose path matches one of Paths.
@@ -244,6 +253,9 @@ func (c *Config) compile(known Known, root *yaml.Node) error {
 	}
 	if err := check(c.Rules, "rules"); err != nil {
 		return err
+	}
+	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 {
+		return c.errAt(root, "limits: values must be positive", "limits")
 	}
 	for _, g := range c.Ignore {
 		re, err := Glob(g)

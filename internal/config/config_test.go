@@ -138,3 +138,15 @@ func TestGlobsRelativeToConfigFile(t *testing.T) {
 		})
 	}
 }
+
+func TestLimits(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("limits:\n  file-bytes: 10\n  body-bytes: 20\n  json-depth: 30\n"), nil)
+	if err != nil || c.Limits != (Limits{FileBytes: 10, BodyBytes: 20, JSONDepth: 30}) {
+		t.Fatalf("limits %+v, %v", c.Limits, err)
+	}
+	for _, bad := range []string{"limits:\n  json-depth: -1\n", "limits:\n  files: 3\n"} {
+		if _, err := Parse("c.yaml", []byte(bad), nil); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
