@@ -37,7 +37,7 @@ func TestSafe(t *testing.T) {
 // each input path is resolved once per run, not once per format.
 func TestPathsShared(t *testing.T) {
 	r1, r2 := &diag.Report{RepoRoot: t.TempDir()}, &diag.Report{RepoRoot: t.TempDir()}
-	if PathsFor(r1) != PathsFor(r1) {
+	if a, b := PathsFor(r1), PathsFor(r1); a != b {
 		t.Error("one report, two resolvers")
 	}
 	if PathsFor(r2) == PathsFor(r1) {
