@@ -31,6 +31,10 @@ type Options struct {
 	// Epoch, when non-zero, is SOURCE_DATE_EPOCH: the compile time written
 	// into the current artifact. Otherwise it is the thread's last message time.
 	Epoch time.Time
+	// ThreadTimeout, when positive, is the time budget of one thread (load,
+	// compile and the caller's work); past it the thread is reported as
+	// timed out (TimeoutError) and the others go on.
+	ThreadTimeout time.Duration
 }
 
 // Msg is a message with its parsed body.

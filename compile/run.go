@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"time"
 
 	"github.com/sourcegraph/conc/stream"
 
@@ -26,18 +27,63 @@ func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, 
 	for _, ref := range b.Threads {
 		ref := ref
 		s.Go(func() stream.Callback {
-			r, err := safely(func() (R, error) {
-				mt, err := ref.Load()
-				if err != nil {
-					var zero R
-					return zero, err
-				}
-				return work(Compile(mt, opt)), nil
+			r, err := withBudget(opt.ThreadTimeout, func() (R, error) {
+				return safely(func() (R, error) {
+					mt, err := ref.Load()
+					if err != nil {
+						var zero R
+						return zero, err
+					}
+					return work(Compile(mt, opt)), nil
+				})
 			})
 			return func() { collect(ref, r, err) }
 		})
 	}
 	s.Wait()
+}
+
+// TimeoutError says a thread went past its time budget.
+type TimeoutError struct{ Budget time.Duration }
+
+func (e *TimeoutError) Error() string { return fmt.Sprintf("over the time budget of %s", e.Budget) }
+
+// withBudget runs f, giving up after budget (0: no budget). A thread that
+// goes over is left to finish in the background; its result is dropped.
+func withBudget[R any](budget time.Duration, f func() (R, error)) (R, error) {
+	if budget <= 0 {
+		return f()
+	}
+	type res struct {
+		r   R
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		r, err := f()
+		done <- res{r, err}
+	}()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case x := <-done:
+		return x.r, x.err
+	case <-timer.C:
+		var zero R
+		return zero, &TimeoutError{Budget: budget}
+	}
+}
+
+// TimeoutFinding reports a thread that went past its time budget (IN-010).
+func TimeoutFinding(ref *mailbox.ThreadRef, err *TimeoutError) diag.Finding {
+	f := diag.Finding{Rule: "IN-010", Severity: diag.Error, Thread: ref.Key,
+		Message: fmt.Sprintf("Thread %s was not checked: it went %s; the other threads were checked.", ref.Key, err.Error()),
+		Hint:    "Raise --thread-timeout, or look for a pathological message in the thread.", Anchor: "timeout " + ref.Key}
+	if len(ref.Msgs) > 0 {
+		m := ref.Msgs[0]
+		f.Pos = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
+	}
+	return f
 }
 
 // InternalError is a recovered panic.

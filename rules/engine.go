@@ -348,6 +348,10 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Output {
 				out.internal(fmt.Sprintf("thread %s: %v", ref.Key, ie.Value))
 				return
 			}
+			if te, ok := err.(*compile.TimeoutError); ok {
+				out.Findings = append(out.Findings, compile.TimeoutFinding(ref, te))
+				return
+			}
 			out.Findings = append(out.Findings, compile.LoadError(ref, err))
 			return
 		}

@@ -26,7 +26,8 @@ import (
 //   - "@@" lines make a script: "@@ SUBJECT | FROM | to: A, B | ack" starts a
 //     message (FROM, recipients and ack_required optional), "@@ thread ID"
 //     starts another thread file, "@@ file PATH" a file with the lines that
-//     follow as its content;
+//     follow as its content, "@@ flag --thread-timeout=D" the command-line
+//     flag;
 //   - "Subject: …" lines are one message each;
 //   - a JSON object with "subject" is one message's metadata;
 //   - a TH- example without spaces is a thread id;
@@ -117,6 +118,8 @@ func writeExample(t *testing.T, r *rules.Rule, ex, dir string) {
 				threads = append(threads, &exThread{ID: strings.TrimSpace(strings.TrimPrefix(h, "thread "))})
 			case strings.HasPrefix(h, "file "):
 				file = strings.TrimSpace(strings.TrimPrefix(h, "file "))
+			case strings.HasPrefix(h, "flag --thread-timeout="):
+				files[".thread-timeout"] = strings.TrimPrefix(h, "flag --thread-timeout=")
 			default:
 				parts := strings.Split(h, " | ")
 				m := exMsg{Subject: strings.TrimSpace(parts[0])}
@@ -204,7 +207,13 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 		t.Fatal(err)
 	}
 	eng := rules.NewEngine(cfg)
-	res := eng.Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: 1})
+	copt := compile.Options{ArchiveAgents: batch.Agents}
+	if d, err := os.ReadFile(filepath.Join(dir, ".thread-timeout")); err == nil {
+		if copt.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := eng.Run(batch, rules.RunOptions{Compile: copt, Jobs: 1})
 	if res.Internal {
 		t.Fatalf("%s: internal error: %+v", r.ID, res.Notifications)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -33,7 +34,16 @@ func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
 		agents = cfg.Agents
 	}
 	eng := rules.NewEngine(cfg)
-	res := eng.Run(batch, rules.RunOptions{Compile: compile.Options{Agents: agents, ArchiveAgents: batch.Agents}, Jobs: 2})
+	copt := compile.Options{Agents: agents, ArchiveAgents: batch.Agents}
+	for _, p := range paths {
+		// A fixture's .thread-timeout file stands for --thread-timeout.
+		if d, err := os.ReadFile(filepath.Join(p, ".thread-timeout")); err == nil {
+			if copt.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res := eng.Run(batch, rules.RunOptions{Compile: copt, Jobs: 2})
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}

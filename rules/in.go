@@ -46,4 +46,9 @@ var inRules = []Rule{
 		Full:  "An input file larger than the limit (512 MiB by default; limits: file-bytes in .brenner-ci.yaml) is not read, so one huge file cannot exhaust the runner's memory; the rest of the batch is checked.",
 		Bad:   "@@ file .brenner-ci.yaml\nlimits: {file-bytes: 100}\n@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n",
 		Good:  "@@ file .brenner-ci.yaml\nlimits: {file-bytes: 100000}\n@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n"},
+	{ID: "IN-010", Name: "thread-timeout", Code: "THREAD_TIMEOUT", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
+		Short: "Every thread is checked within its time budget.",
+		Full:  "Each thread has a time budget (--thread-timeout, 60 s by default) for loading, compiling and checking. A thread past it is reported here and not checked, so that one pathological thread cannot stall the CI job; the other threads are checked. A timeout depends on the machine, so it is the one finding that may differ between runs; with the input guards (IN-008) real threads never come near it.",
+		Bad:   "@@ flag --thread-timeout=1ns\n@@ INFO: status\n# Status\n\nOn track.\n",
+		Good:  "@@ flag --thread-timeout=60s\n@@ INFO: status\n# Status\n\nOn track.\n"},
 }

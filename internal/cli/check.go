@@ -34,24 +34,25 @@ const (
 )
 
 type checkCmd struct {
-	Paths         []string `arg:"" optional:"" name:"path" help:"Files or directories to check (default .)."`
-	Config        string   `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root)." placeholder:"FILE"`
-	FailOn        string   `help:"Lowest severity that fails the run: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
-	Jobs          int      `help:"Threads checked in parallel (default: number of CPUs)." default:"0"`
-	Out           string   `help:"Write every report (brenner-ci.sarif, .junit.xml, .md, .json) and compiled artifacts/<thread_id>.md into DIR." placeholder:"DIR"`
-	Format        string   `help:"Standard output format: text, github, json, sarif, junit or markdown." enum:"text,github,json,sarif,junit,markdown" default:"text"`
-	Sarif         string   `help:"Write a SARIF 2.1.0 report to FILE." placeholder:"FILE"`
-	Junit         string   `help:"Write a JUnit XML report to FILE." placeholder:"FILE"`
-	Markdown      string   `help:"Write a markdown report to FILE. In GitHub Actions it is also appended to $GITHUB_STEP_SUMMARY." placeholder:"FILE"`
-	JSON          string   `name:"json" help:"Write a JSON report to FILE." placeholder:"FILE"`
-	MarkdownMax   int      `help:"Maximum characters of the markdown report." default:"65000"`
-	Category      string   `help:"SARIF automationDetails.id." default:"brenner-ci/"`
-	RepoRoot      string   `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
-	Baseline      string   `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
-	NewFromRev    string   `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
-	WriteBaseline string   `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
-	GithubOutput  string   `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
-	Fix           bool     `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
+	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to check (default .)."`
+	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root)." placeholder:"FILE"`
+	FailOn        string        `help:"Lowest severity that fails the run: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
+	Jobs          int           `help:"Threads checked in parallel (default: number of CPUs)." default:"0"`
+	Out           string        `help:"Write every report (brenner-ci.sarif, .junit.xml, .md, .json) and compiled artifacts/<thread_id>.md into DIR." placeholder:"DIR"`
+	Format        string        `help:"Standard output format: text, github, json, sarif, junit or markdown." enum:"text,github,json,sarif,junit,markdown" default:"text"`
+	Sarif         string        `help:"Write a SARIF 2.1.0 report to FILE." placeholder:"FILE"`
+	Junit         string        `help:"Write a JUnit XML report to FILE." placeholder:"FILE"`
+	Markdown      string        `help:"Write a markdown report to FILE. In GitHub Actions it is also appended to $GITHUB_STEP_SUMMARY." placeholder:"FILE"`
+	JSON          string        `name:"json" help:"Write a JSON report to FILE." placeholder:"FILE"`
+	MarkdownMax   int           `help:"Maximum characters of the markdown report." default:"65000"`
+	Category      string        `help:"SARIF automationDetails.id." default:"brenner-ci/"`
+	RepoRoot      string        `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
+	Baseline      string        `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
+	NewFromRev    string        `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
+	WriteBaseline string        `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
+	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
+	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
+	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
 }
 
 // checkRun is what a check run settles before it reads any input.
@@ -191,7 +192,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	if err := nothingFound(batch, run.paths); err != nil {
 		return nil, nil, time.Time{}, err
 	}
-	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
+	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch, ThreadTimeout: c.ThreadTimeout}
 	if run.cfg != nil {
 		opt.Agents = run.cfg.Agents
 	}

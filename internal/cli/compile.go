@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -17,11 +18,12 @@ import (
 )
 
 type compileCmd struct {
-	Paths        []string `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
-	Out          string   `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
-	CompiledBody bool     `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
-	Jobs         int      `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
-	Config       string   `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
+	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
+	Out           string        `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
+	CompiledBody  bool          `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
+	Jobs          int           `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
+	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
+	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
 }
 
 // threadLine is the one-line summary of a compiled thread.
@@ -75,7 +77,7 @@ func (c *compileCmd) Run(e *env) error {
 	if err := nothingFound(batch, paths); err != nil {
 		return err
 	}
-	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep}
+	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep, ThreadTimeout: c.ThreadTimeout}
 	if cfg != nil {
 		opt.Agents = cfg.Agents
 	}
@@ -86,6 +88,10 @@ func (c *compileCmd) Run(e *env) error {
 	claims := nameClaims{}
 	compile.Each(batch, opt, c.Jobs, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
+			if te, ok := err.(*compile.TimeoutError); ok {
+				findings = append(findings, compile.TimeoutFinding(ref, te))
+				return
+			}
 			if _, ok := err.(*compile.InternalError); ok {
 				internal = true
 				fmt.Fprintf(e.stderr, "brenner-ci: thread %s: %s\n", reporters.Safe(ref.Key), reporters.Safe(err.Error()))

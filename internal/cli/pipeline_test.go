@@ -345,3 +345,16 @@ func TestCaseCollidingThreadsWriteOneArtifact(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadTimeout: a thread past --thread-timeout is reported (IN-010),
+// the run finishes and the reports are written.
+func TestThreadTimeout(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, _ := run(t, "check", "--thread-timeout", "1ns", "--out", out, filepath.Join(demo(t), "mailbox"))
+	if code != ExitFindings || !strings.Contains(stdout, "[IN-010]") {
+		t.Fatalf("exit %d\n%s", code, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "brenner-ci.sarif")); err != nil {
+		t.Error(err)
+	}
+}
