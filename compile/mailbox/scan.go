@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/sourcegraph/conc/iter"
 
@@ -320,10 +321,16 @@ func (s *scanner) run() {
 			s.skipNote("is empty")
 		}
 	case sniffBinary:
-		why := "holds NUL bytes in its first 512 bytes (binary data)"
 		if bytes.HasPrefix(head, []byte("\xFF\xFE")) || bytes.HasPrefix(head, []byte("\xFE\xFF")) {
-			why = "is UTF-16 text; brenner-ci reads UTF-8 exports (re-export it, or convert it with iconv -f UTF-16 -t UTF-8)"
+			data, err := s.readAll(size)
+			if err != nil {
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+				return
+			}
+			s.utf16(data)
+			return
 		}
+		why := "holds NUL bytes in its first 512 bytes (binary data)"
 		if f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson", ".md", ".markdown") {
 			s.fileIssue(diag.Pos{}, "binary", fmt.Sprintf("Input file %s %s.", f.disp, why), "Give brenner-ci UTF-8 JSON exports.")
 		} else {
@@ -503,4 +510,50 @@ func specialKind(m fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return "not a regular file"
+}
+
+// utf16 reads an export written in UTF-16 with a byte order mark: it is
+// decoded to UTF-8 and read like JSON held in memory. Positions inside it
+// are approximated by the file's first line (the file's bytes are not the
+// decoded text's), and a note says so.
+func (s *scanner) utf16(data []byte) {
+	text := decodeUTF16(data)
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n') {
+		i++
+	}
+	at := diag.Pos{File: s.f.disp, Line: 1, Col: 1}.Normalize()
+	if i == len(text) || (text[i] != '{' && text[i] != '[') {
+		s.fileIssue(at, "utf16-not-json", fmt.Sprintf("Input file %s is UTF-16 text that is not JSON.", s.f.disp), "Give brenner-ci Agent Mail exports.")
+		return
+	}
+	var p jparser
+	root, err := p.parse(text, 0, len(text))
+	if err != nil {
+		se := err.(*jsonv.SyntaxError)
+		s.fileIssue(at, "utf16-syntax "+se.Msg, fmt.Sprintf("Input file %s (UTF-16) is not valid JSON at byte %d of its UTF-8 text: %s.", s.f.disp, se.Off, se.Error()), "Re-export the thread as UTF-8 JSON.")
+		return
+	}
+	s.res.findings = append(s.res.findings, diag.Finding{
+		Rule: "IN-006", Code: "SKIPPED_INPUT", Severity: diag.Note,
+		Message: "This file is UTF-16; it was decoded and checked, but positions inside it are given as its first line.",
+		Hint:    "Re-export it as UTF-8 for exact positions.", Pos: at, Anchor: s.f.disp + " utf16"})
+	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: at, file: s.f.disp}
+	s.shape(inner, root, ctx{})
+}
+
+// decodeUTF16 decodes UTF-16 with a byte order mark to UTF-8 (an odd last
+// byte is dropped; unpaired surrogates become U+FFFD).
+func decodeUTF16(data []byte) []byte {
+	bigEndian := data[0] == 0xFE
+	data = data[2:]
+	u := make([]uint16, len(data)/2)
+	for i := range u {
+		if bigEndian {
+			u[i] = uint16(data[2*i])<<8 | uint16(data[2*i+1])
+		} else {
+			u[i] = uint16(data[2*i+1])<<8 | uint16(data[2*i])
+		}
+	}
+	return []byte(string(utf16.Decode(u)))
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
@@ -908,6 +909,33 @@ func TestBinaryAndUTF16ExportsAreReported(t *testing.T) {
 		t.Errorf("nul.json: %q", got["nul.json"])
 	}
 	if !strings.HasPrefix(got["utf16.json"], "IN-001") || !strings.Contains(got["utf16.json"], "UTF-16") {
-		t.Errorf("utf16.json: %q", got["utf16.json"])
+		t.Errorf("utf16.json (truncated): %q", got["utf16.json"])
+	}
+}
+
+// TestUTF16ExportIsDecoded: an export in UTF-16 with a byte order mark is
+// decoded and read, not skipped.
+func TestUTF16ExportIsDecoded(t *testing.T) {
+	dir := t.TempDir()
+	js := `{"thread_id": "RS-20260101-utf16", "messages": [{"id": 1, "thread_id": "RS-20260101-utf16", "subject": "KICKOFF: Zellschicksal é", "from": "A", "created_ts": "2026-01-01T00:00:00Z", "body_md": "# T"}]}`
+	for name, bom := range map[string][]byte{"le.json": {0xFF, 0xFE}, "be.json": {0xFE, 0xFF}} {
+		buf := append([]byte(nil), bom...)
+		for _, u := range utf16.Encode([]rune(js)) {
+			if bom[0] == 0xFF {
+				buf = append(buf, byte(u), byte(u>>8))
+			} else {
+				buf = append(buf, byte(u>>8), byte(u))
+			}
+		}
+		sub := filepath.Join(dir, strings.TrimSuffix(name, ".json"))
+		write(t, filepath.Join(sub, name), string(buf))
+		b := scanT(t, sub)
+		if len(b.Threads) != 1 || b.Threads[0].Key != "RS-20260101-utf16" {
+			t.Fatalf("%s: threads %v, findings %v", name, keys(b), where(b.Findings))
+		}
+		th, err := b.Threads[0].Load()
+		if err != nil || th.Messages[0].Subject != "KICKOFF: Zellschicksal é" || th.Messages[0].Body != "# T" {
+			t.Fatalf("%s: loaded %+v, %v", name, th, err)
+		}
 	}
 }
