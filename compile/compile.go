@@ -8,6 +8,7 @@ package compile
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -35,7 +36,18 @@ type Options struct {
 	// compile and the caller's work); past it the thread is reported as
 	// timed out (TimeoutError) and the others go on.
 	ThreadTimeout time.Duration
+	// MaxMessages and MaxBlocks bound the messages of one thread and the
+	// delta blocks of one body (0: DefaultMaxMessages, DefaultMaxBlocks);
+	// past them the rest is not compiled and IN-011 says so.
+	MaxMessages, MaxBlocks int
 }
+
+// Defaults of Options.MaxMessages and Options.MaxBlocks: far above real
+// threads, low enough that one export cannot make a run quadratic.
+const (
+	DefaultMaxMessages = 100_000
+	DefaultMaxBlocks   = 1_000
+)
 
 // Msg is a message with its parsed body.
 type Msg struct {
@@ -99,8 +111,18 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	if id == "" {
 		id = mt.Key
 	}
-	t.Msgs = make([]*Msg, len(mt.Messages))
-	for i, m := range mt.Messages {
+	msgs := mt.Messages
+	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
+	if len(msgs) > maxMsgs {
+		m := msgs[maxMsgs]
+		t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+			Message: fmt.Sprintf("Thread has %d messages, over the limit of %d; the messages after the first %d are not compiled or checked.", len(msgs), maxMsgs, maxMsgs),
+			Hint:    "Split the export, or raise limits: messages-per-thread in .brenner-ci.yaml.",
+			Pos:     m.Pos("subject"), Thread: t.Key, MsgID: m.ID, Anchor: "messages limit " + t.Key})
+		msgs = msgs[:maxMsgs]
+	}
+	t.Msgs = make([]*Msg, len(msgs))
+	for i, m := range msgs {
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			if why := body.Guard(m.Body); why != "" {
@@ -115,7 +137,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		t.Msgs[i] = msg
 	}
 	t.Known = knownAgents(t, opt)
-	deltas := t.extractDeltas()
+	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks))
 	art, lastMsg := t.merge(artifact.New(id), deltas)
 	art.Version = t.Version
 	art.CompiledBy = "brenner-ci"
@@ -150,7 +172,7 @@ type pending struct {
 // extractDeltas parses the delta blocks of DELTA messages only (never
 // examples embedded in KICKOFF bodies), reports their problems and returns
 // the valid deltas in merge order.
-func (t *Thread) extractDeltas() []pending {
+func (t *Thread) extractDeltas(maxBlocks int) []pending {
 	var deltas []pending
 	for i, m := range t.Msgs {
 		if m.Subject.Kind != subject.Delta || m.Doc == nil {
@@ -158,6 +180,15 @@ func (t *Thread) extractDeltas() []pending {
 		}
 		t.Stats.DeltaMsgs++
 		blocks, problems := delta.Analyze(m.Doc)
+		if len(blocks) > maxBlocks {
+			b := blocks[maxBlocks]
+			t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+				Message: fmt.Sprintf("Message has %d delta blocks, over the limit of %d; the blocks after the first %d are not applied or checked.", len(blocks), maxBlocks, maxBlocks),
+				Hint:    "Split the message, or raise limits: delta-blocks-per-body in .brenner-ci.yaml.",
+				Pos:     m.BodyPos(b.Fence.Start, b.Fence.Start), Thread: t.Key, MsgID: m.ID, Anchor: "blocks limit " + m.ID})
+			blocks = blocks[:maxBlocks]
+			problems = problemsBefore(problems, b.Fence.Start)
+		}
 		m.Blocks = blocks
 		for _, p := range problems {
 			t.addLocal(m, p)
@@ -338,4 +369,15 @@ func knownAgents(t *Thread, opt Options) map[string]bool {
 		}
 	}
 	return known
+}
+
+// problemsBefore keeps the body-level problems that start before offset end.
+func problemsBefore(ps []diag.Local, end int) []diag.Local {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Start < end {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -208,6 +208,9 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	}
 	eng := rules.NewEngine(cfg)
 	copt := compile.Options{ArchiveAgents: batch.Agents}
+	if cfg != nil {
+		copt.MaxMessages, copt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
+	}
 	if d, err := os.ReadFile(filepath.Join(dir, ".thread-timeout")); err == nil {
 		if copt.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
 			t.Fatal(err)

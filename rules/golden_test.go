@@ -35,6 +35,9 @@ func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
 	}
 	eng := rules.NewEngine(cfg)
 	copt := compile.Options{Agents: agents, ArchiveAgents: batch.Agents}
+	if cfg != nil {
+		copt.MaxMessages, copt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
+	}
 	for _, p := range paths {
 		// A fixture's .thread-timeout file stands for --thread-timeout.
 		if d, err := os.ReadFile(filepath.Join(p, ".thread-timeout")); err == nil {

@@ -195,6 +195,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch, ThreadTimeout: c.ThreadTimeout}
 	if run.cfg != nil {
 		opt.Agents = run.cfg.Agents
+		opt.MaxMessages, opt.MaxBlocks = run.cfg.Limits.Messages, run.cfg.Limits.Blocks
 	}
 	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
 	for _, p := range batch.Markdown {

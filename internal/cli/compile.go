@@ -80,6 +80,7 @@ func (c *compileCmd) Run(e *env) error {
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep, ThreadTimeout: c.ThreadTimeout}
 	if cfg != nil {
 		opt.Agents = cfg.Agents
+		opt.MaxMessages, opt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
 	}
 	findings := append([]diag.Finding(nil), batch.Findings...)
 	var comments []diag.Comment

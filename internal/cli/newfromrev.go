@@ -65,6 +65,7 @@ func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, 
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
 	if run.cfg != nil {
 		opt.Agents = run.cfg.Agents
+		opt.MaxMessages, opt.MaxBlocks = run.cfg.Limits.Messages, run.cfg.Limits.Blocks
 	}
 	eng := rules.NewEngine(run.cfg)
 	res := eng.Run(batch, rules.RunOptions{Compile: opt, Jobs: c.Jobs})

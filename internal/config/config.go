@@ -76,9 +76,11 @@ func (r *RuleCf) UnmarshalYAML(n *yaml.Node) error {
 // Limits raise or lower brenner-ci's input limits (docs/security.md); zero
 // keeps the default.
 type Limits struct {
-	FileBytes int64 `yaml:"file-bytes"` // largest input file read (IN-009)
-	BodyBytes int   `yaml:"body-bytes"` // largest markdown body or artifact parsed (IN-008)
-	JSONDepth int   `yaml:"json-depth"` // deepest JSON nesting accepted
+	FileBytes int64 `yaml:"file-bytes"`            // largest input file read (IN-009)
+	BodyBytes int   `yaml:"body-bytes"`            // largest markdown body or artifact parsed (IN-008)
+	JSONDepth int   `yaml:"json-depth"`            // deepest JSON nesting accepted
+	Messages  int   `yaml:"messages-per-thread"`   // messages compiled per thread (IN-011)
+	Blocks    int   `yaml:"delta-blocks-per-body"` // delta blocks applied per body (IN-011)
 }
 
 // Override applies rule settings to inputs whose path matches one of Paths.
@@ -254,7 +256,7 @@ func (c *Config) compile(known Known, root *yaml.Node) error {
 	if err := check(c.Rules, "rules"); err != nil {
 		return err
 	}
-	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 {
+	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 {
 		return c.errAt(root, "limits: values must be positive", "limits")
 	}
 	for _, g := range c.Ignore {
