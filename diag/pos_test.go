@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLineCol(t *testing.T) {
 	src := []byte("ab\nçd\n\nxyz")
@@ -132,5 +135,23 @@ func BenchmarkLineColLongLine(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		li.LineCol(len(src) - 1 - i%1000)
+	}
+}
+
+// TestLineColCostIndependentOfLineLength: 1,000 column queries at the end of
+// a 4 MB single line count a bounded number of bytes (the checkpoints, built
+// once, plus at most two blocks per query), not 4 MB per query as counting
+// from the line start did (quadratic for a compact single-line export).
+func TestLineColCostIndependentOfLineLength(t *testing.T) {
+	var n int64
+	countedBytes = &n
+	defer func() { countedBytes = nil }()
+	src := []byte(strings.Repeat("é", 2<<20)) // 4 MB, one line
+	li := NewLineIndex(src)
+	for i := 0; i < 1000; i++ {
+		li.LineCol(len(src) - 2*i)
+	}
+	if limit := int64(len(src)) + 1000*2*runeBlock; n > limit {
+		t.Fatalf("1,000 queries counted %d bytes, more than %d", n, limit)
 	}
 }
