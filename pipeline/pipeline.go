@@ -5,11 +5,14 @@
 //
 // The stages, in order (see stages below for why each stands where it does):
 //
-//	stamp → severity → ignore → suppress → sort → dedupe → fingerprint → baseline
+//	stamp → bound → severity → ignore → suppress → sort → dedupe → fingerprint → baseline
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -59,6 +62,11 @@ var stages = []stage{
 	// registry, whatever produced it (compiler or rule): one id, one
 	// severity. It comes first because everything after reads severities.
 	{"stamp", func(s *state) { s.out.Findings = stamp(s.out.Findings) }},
+	// Text copied from the input (thread ids, message ids, quoted values in
+	// messages) is bounded, with an ellipsis and a short hash, so that a
+	// 100 KB thread id repeated in every finding cannot blow the reports up.
+	// Early, so every later stage and every report sees the bounded text.
+	{"bound", func(s *state) { bound(s.out.Findings) }},
 	// Configured severities (rules: and per-path overrides:) replace the
 	// defaults; a rule turned off drops its findings. Before suppression,
 	// so that a suppression of a rule the configuration turned off is
@@ -111,6 +119,41 @@ func Run(in *Input) *Result {
 		st.run(s)
 	}
 	return &s.out
+}
+
+// Bounds of echoed text, in bytes (docs/security.md).
+const (
+	MaxIDBytes      = 200
+	MaxMessageBytes = 2000
+)
+
+func bound(fs []diag.Finding) {
+	for i := range fs {
+		f := &fs[i]
+		f.Thread, f.MsgID = clip(f.Thread, MaxIDBytes), clip(f.MsgID, MaxIDBytes)
+		f.Message, f.Hint = clip(f.Message, MaxMessageBytes), clip(f.Hint, MaxMessageBytes)
+		f.Anchor = clip(f.Anchor, MaxMessageBytes)
+		if f.Fix != nil && len(f.Fix.Text) > 16*MaxMessageBytes {
+			f.Fix = nil // a fix too large to review is not offered
+		}
+	}
+}
+
+// clip bounds s to max bytes at a rune boundary, ending it with "…" and
+// the first 8 hex digits of its SHA-256, so clipped texts stay distinct.
+func clip(s string, max int) string { return Clip(s, max) }
+
+// Clip bounds text echoed from the input (see bound).
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	cut := max - 16
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…#" + hex.EncodeToString(sum[:4])
 }
 
 // stamp sets each finding's code and severity from its rule. Findings of ids

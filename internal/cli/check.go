@@ -306,6 +306,12 @@ func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, base
 		Time:          last.UTC(),
 	}
 	r.Threads = threads
+	for i := range r.Threads {
+		r.Threads[i].Key = pipeline.Clip(r.Threads[i].Key, pipeline.MaxIDBytes)
+	}
+	for i := range r.Notifications {
+		r.Notifications[i].Message = pipeline.Clip(r.Notifications[i].Message, pipeline.MaxMessageBytes)
+	}
 	if findings != nil {
 		r.Findings, r.Fingerprints = findings.Findings, findings.Fingerprints
 	}

@@ -358,3 +358,29 @@ func TestThreadTimeout(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEchoedInputIsBounded: a 100 KB thread id repeated in every finding
+// does not blow the reports up: echoed ids and messages are clipped with a
+// hash, so the reports stay small.
+func TestEchoedInputIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	id := "RS-20260301-" + strings.Repeat("x", 100_000)
+	var msgs []map[string]any
+	for i := 0; i < 30; i++ {
+		msgs = append(msgs, map[string]any{"id": i + 1, "thread_id": id, "subject": "Re: KICKOFF: " + id[:200], "from": "A",
+			"created_ts": "2026-03-01T10:00:00Z", "body_md": "x"})
+	}
+	data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": msgs})
+	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	run(t, "check", "--out", out, dir)
+	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.json", "brenner-ci.md", "brenner-ci.junit.xml"} {
+		st, err := os.Stat(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() > 2_000_000 {
+			t.Errorf("%s is %d bytes for a %d-byte input", name, st.Size(), len(data))
+		}
+	}
+}
