@@ -130,20 +130,18 @@ const (
 func bound(fs []diag.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.Thread, f.MsgID = clip(f.Thread, MaxIDBytes), clip(f.MsgID, MaxIDBytes)
-		f.Message, f.Hint = clip(f.Message, MaxMessageBytes), clip(f.Hint, MaxMessageBytes)
-		f.Anchor = clip(f.Anchor, MaxMessageBytes)
+		f.Thread, f.MsgID = Clip(f.Thread, MaxIDBytes), Clip(f.MsgID, MaxIDBytes)
+		f.Message, f.Hint = Clip(f.Message, MaxMessageBytes), Clip(f.Hint, MaxMessageBytes)
+		f.Anchor = Clip(f.Anchor, MaxMessageBytes)
 		if f.Fix != nil && len(f.Fix.Text) > 16*MaxMessageBytes {
 			f.Fix = nil // a fix too large to review is not offered
 		}
 	}
 }
 
-// clip bounds s to max bytes at a rune boundary, ending it with "…" and
-// the first 8 hex digits of its SHA-256, so clipped texts stay distinct.
-func clip(s string, max int) string { return Clip(s, max) }
-
-// Clip bounds text echoed from the input (see bound).
+// Clip bounds text echoed from the input to max bytes at a rune boundary,
+// ending it with "…#" and the first 8 hex digits of its SHA-256, so that
+// clipped texts stay distinct.
 func Clip(s string, max int) string {
 	if len(s) <= max {
 		return s
