@@ -130,14 +130,18 @@ const (
 func bound(fs []diag.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		f.Thread, f.MsgID = Clip(f.Thread, MaxIDBytes), Clip(f.MsgID, MaxIDBytes)
-		f.Message, f.Hint = Clip(f.Message, MaxMessageBytes), Clip(f.Hint, MaxMessageBytes)
-		f.Anchor = Clip(f.Anchor, MaxMessageBytes)
-		if f.Fix != nil && len(f.Fix.Text) > 16*MaxMessageBytes {
-			f.Fix = nil // a fix too large to review is not offered
+		f.Thread, f.MsgID = Echo(f.Thread, MaxIDBytes), Echo(f.MsgID, MaxIDBytes)
+		f.Message, f.Hint = Echo(f.Message, MaxMessageBytes), Echo(f.Hint, MaxMessageBytes)
+		f.Anchor = Echo(f.Anchor, MaxMessageBytes)
+		if f.Fix != nil && (len(f.Fix.Text) > 16*MaxMessageBytes || diag.FindSecrets(f.Fix.Text) != nil) {
+			f.Fix = nil // a fix too large to review, or carrying a credential, is not offered
 		}
 	}
 }
+
+// Echo is input text as reports may echo it: credentials redacted
+// (diag.RedactSecrets), then bounded to max bytes (Clip).
+func Echo(s string, max int) string { return Clip(diag.RedactSecrets(s), max) }
 
 // Clip bounds text echoed from the input to max bytes at a rune boundary,
 // ending it with "…#" and the first 8 hex digits of its SHA-256, so that

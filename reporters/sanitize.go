@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // OneLine makes s safe for a one-line text record: line breaks and tabs
@@ -81,6 +83,7 @@ const (
 )
 
 func safe(s string, breaks int) string {
+	s = diag.RedactSecrets(s)
 	clean := !strings.HasPrefix(s, "::") && !strings.Contains(s, "##[")
 	if clean {
 		for i := 0; i < len(s); i++ {

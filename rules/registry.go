@@ -13,7 +13,7 @@ import (
 var families = [][]Rule{
 	mbRules, apRules, thRules, dlRules, mgRules, rfRules, inRules, spRules,
 	metadataRules, structureRules, rtRules, hypothesisRules, predictionRules, testRules,
-	assumptionRules, anomalyRules, critiqueRules, provenanceRules, evidenceRules, drRules,
+	assumptionRules, anomalyRules, critiqueRules, provenanceRules, evidenceRules, drRules, scRules,
 }
 
 var registry, byID = build()

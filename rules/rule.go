@@ -126,7 +126,7 @@ func (r *Rule) Report(docsURL string) diag.Rule {
 var familyTag = map[string]string{
 	"MB": "message-body", "AP": "artifact-publish", "TH": "thread-id", "DL": "delta",
 	"MG": "merge", "RF": "reference", "IN": "input", "SP": "suppression",
-	"AL": "artifact-lint", "EV": "evidence", "DR": "drift",
+	"AL": "artifact-lint", "EV": "evidence", "DR": "drift", "SC": "security",
 }
 
 // Fence wraps an example in a markdown code fence (json or markdown).

@@ -307,10 +307,11 @@ func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, base
 	}
 	r.Threads = threads
 	for i := range r.Threads {
-		r.Threads[i].Key = pipeline.Clip(r.Threads[i].Key, pipeline.MaxIDBytes)
+		r.Threads[i].Key = pipeline.Echo(r.Threads[i].Key, pipeline.MaxIDBytes)
+		r.Threads[i].File = diag.RedactSecrets(r.Threads[i].File)
 	}
 	for i := range r.Notifications {
-		r.Notifications[i].Message = pipeline.Clip(r.Notifications[i].Message, pipeline.MaxMessageBytes)
+		r.Notifications[i].Message = pipeline.Echo(r.Notifications[i].Message, pipeline.MaxMessageBytes)
 	}
 	if findings != nil {
 		r.Findings, r.Fingerprints = findings.Findings, findings.Fingerprints

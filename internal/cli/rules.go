@@ -47,6 +47,7 @@ var familyTitle = map[string]string{
 	"DL": "DL — delta blocks", "MG": "MG — merge", "RF": "RF — cross-session references",
 	"IN": "IN — inputs", "SP": "SP — suppressions",
 	"AL": "Artifact linter (artifact_linter_spec_v0.1.md)", "EV": "EV — evidence packs", "DR": "DR — artifact drift",
+	"SC": "SC — credentials in the input",
 }
 
 // RulesMarkdown renders docs/rules.md from the registry.

@@ -59,3 +59,40 @@ func TestHostileTextNeverEmitsWorkflowCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialsNeverEchoed: credentials in a subject, a thread id, a
+// sender, a body and a delta field never reach standard output, standard
+// error, annotations or any report; SC-001 says where they are.
+func TestCredentialsNeverEchoed(t *testing.T) {
+	ghp := "ghp_" + strings.Repeat("Zq9x", 9)
+	aws := "AKIAZZZZQ7TESTKEY000"
+	sk := "sk-" + strings.Repeat("k", 40)
+	id := "RS-20260301-" + ghp
+	body := "# Delta\n\n" + aws + "\n\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"" + sk + "\"}}\n```\n"
+	msgs := []map[string]any{{"id": 1, "thread_id": id, "subject": "DELTA[gpt]: use " + ghp, "from": "Bot " + sk,
+		"created_ts": "2026-03-01T10:00:00Z", "body_md": body}}
+	data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": msgs})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	var all strings.Builder
+	for _, format := range []string{"github", "text", "json", "sarif", "junit", "markdown"} {
+		_, stdout, stderr := run(t, "check", "--format", format, "--out", out, dir)
+		all.WriteString(stdout + stderr)
+	}
+	_, cout, cerr := run(t, "compile", dir)
+	all.WriteString(cout + cerr)
+	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.json", "brenner-ci.md", "brenner-ci.junit.xml"} {
+		b, _ := os.ReadFile(filepath.Join(out, name))
+		all.Write(b)
+	}
+	text := all.String()
+	for _, secret := range []string{ghp, aws, sk} {
+		if strings.Contains(text, secret) {
+			t.Errorf("credential %.8s… reached the output", secret)
+		}
+	}
+	if !strings.Contains(text, "[SC-001]") || !strings.Contains(text, "[redacted GitHub token #") {
+		t.Errorf("no SC-001 finding or no redaction marker")
+	}
+}
