@@ -3,6 +3,7 @@ package mailbox
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -86,6 +87,12 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	m := &Message{Importance: "normal"}
 	r := &rec{m: m}
 	s.metadata(d, f, c, m)
+	if why := badID(d, f.id); why != "" {
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-012", Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
+			Message: "Message id " + why + "; messages are matched, referenced and suppressed by id.",
+			Hint:    "Export each message with its Agent Mail id: a positive integer or a short string.",
+			Pos:     d.span(d.nodes[f.id].Start, d.nodes[f.id].End), Anchor: "bad id " + why})
+	}
 	m.Src = sourceOf(d, n, c)
 	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 	timestamp(d, f, c, r, msgPos)
@@ -405,4 +412,38 @@ func senderIndex(key string) int {
 		}
 	}
 	return -1
+}
+
+// badID says what is wrong with a message's id node, or "" (absent ids are
+// judged elsewhere: a message needs an id or a thread id).
+func badID(d *jdoc, n int32) string {
+	if n < 0 {
+		return ""
+	}
+	switch d.kind(n) {
+	case jStr:
+		t := d.text(n)
+		switch {
+		case strings.TrimSpace(t) == "":
+			return "is an empty string"
+		case len(t) > 200:
+			return fmt.Sprintf("is %d bytes long (at most 200)", len(t))
+		case strings.IndexFunc(t, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+			return "holds a control character"
+		}
+		return ""
+	case jNum:
+		raw := string(d.raw(n))
+		// Integral values written as floats (902.0, 1e3) are accepted, as
+		// some exporters write them; fractions and negatives are not.
+		v, err := strconv.ParseFloat(raw, 64)
+		if err != nil || v < 0 || v != math.Trunc(v) {
+			return "is " + raw + ", not a non-negative integer"
+		}
+		if len(raw) > 20 {
+			return "is a " + strconv.Itoa(len(raw)) + "-digit number"
+		}
+		return ""
+	}
+	return "is " + kindName(d.kind(n)) + ", not a number or a string"
 }
