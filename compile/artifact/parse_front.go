@@ -86,10 +86,23 @@ func (ps *parseState) decodeFront(fs, fe int) {
 			"Write the front matter as key: value lines (session_id, version, contributors, …).", "front matter not a mapping")
 		return
 	}
+	if n := countAliases(m); n > 0 {
+		ps.finding(fs, fe, fmt.Sprintf("The front matter uses YAML aliases (%d); brenner-ci does not expand them (an alias bomb could expand to gigabytes), so the aliased values are not read.", n),
+			"Write every value out; front matter needs no anchors or aliases.", "front matter aliases")
+	}
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		ks := ps.yamlOff(fs, k)
 		ke := ps.scalarEnd(ks, k)
+		if seen[k.Value] {
+			// A repeated key: a reader sees the first value, YAML tools may
+			// take the last or fail. The first is used; the repeat is an error.
+			ps.finding(ks, ke, fmt.Sprintf("Front matter key %q appears twice; the first value is used.", k.Value),
+				"Keep one of the two entries.", "front matter duplicate "+k.Value)
+			continue
+		}
+		seen[k.Value] = true
 		vs := ps.yamlOff(fs, v)
 		ve := ps.nodeEnd(fs, v)
 		if ve < vs {
@@ -449,4 +462,20 @@ func contributors(v any) []*Contributor {
 func (ps *parseState) finding(start, end int, msg, hint, anchor string) {
 	ps.p.Findings = append(ps.p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
 		Message: msg, Hint: hint, Pos: ps.li.Span(ps.file, start, end), Anchor: anchor})
+}
+
+// countAliases counts the alias nodes under n, without expanding them.
+func countAliases(n *yaml.Node) int {
+	count := 0
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.Kind == yaml.AliasNode {
+			count++
+			continue // never follow an alias
+		}
+		stack = append(stack, x.Content...)
+	}
+	return count
 }

@@ -672,3 +672,33 @@ func TestMatchBold(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontMatterDuplicatesAndAliases: a repeated front-matter key and YAML
+// aliases (an alias bomb) are findings, never swallowed; aliases are not
+// expanded.
+func TestFrontMatterDuplicatesAndAliases(t *testing.T) {
+	dup := ParseMarkdown([]byte("---\nsession_id: \"RS-20260301-x\"\nversion: 1\nversion: 2\n---\n"), "a.md")
+	bomb := "---\na: &a [\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\",\"x\"]\n"
+	for i, n := range []string{"b", "c", "d", "e", "f", "g", "h"} {
+		prev := string(rune('a' + i))
+		bomb += n + ": &" + n + " [" + strings.Repeat("*"+prev+",", 8) + "*" + prev + "]\n"
+	}
+	ali := ParseMarkdown([]byte(bomb+"session_id: \"RS-20260301-y\"\n---\n"), "b.md")
+	for name, tc := range map[string]struct {
+		p    *Parsed
+		want string
+	}{"duplicate": {dup, "appears twice"}, "aliases": {ali, "aliases"}} {
+		found := false
+		for _, f := range tc.p.Findings {
+			found = found || (f.Rule == "IN-001" && strings.Contains(f.Message, tc.want))
+		}
+		if !found {
+			t.Errorf("%s: no finding: %+v", name, tc.p.Findings)
+		}
+	}
+	for _, f := range dup.Front {
+		if f.Key == "version" && f.Raw != "1" {
+			t.Errorf("the repeated key's value %q was used, not the first", f.Raw)
+		}
+	}
+}
