@@ -93,6 +93,15 @@ type Thread struct {
 	Known map[string]bool
 }
 
+// ID is the thread's id: its thread_id, or its key when the export has
+// none. Artifacts are named after it (artifacts/<ID>.md).
+func (t *Thread) ID() string {
+	if t.ThreadID != "" {
+		return t.ThreadID
+	}
+	return t.Key
+}
+
 // File returns the main input file of the thread (the file of its first message).
 func (t *Thread) File() string {
 	if len(t.Msgs) == 0 {

@@ -137,10 +137,7 @@ func init() {
 }
 
 func checkCompiledThreadID(c *Ctx) {
-	want := c.T.ThreadID
-	if want == "" {
-		want = c.T.Key
-	}
+	want := c.T.ID()
 	m := c.M
 	if m.Subject.Kind != subject.Compiled {
 		return
@@ -228,11 +225,7 @@ func countEntries(text string) int {
 }
 
 func checkCompiledArtifactPath(c *Ctx) {
-	id := c.T.ThreadID
-	if id == "" {
-		id = c.T.Key
-	}
-	want := "artifacts/" + id + ".md"
+	want := "artifacts/" + c.T.ID() + ".md"
 	m := c.M
 	if m.Subject.Kind != subject.Compiled {
 		return

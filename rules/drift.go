@@ -50,7 +50,7 @@ func frontVersion(p *artifact.Parsed) (int, bool) {
 // checkDrift compares a thread with its persisted artifacts (Ctx.Persisted).
 func checkDrift(c *Ctx) {
 	t := c.T
-	id := threadID(t)
+	id := t.ID()
 	for _, p := range c.Persisted {
 		v, ok := frontVersion(p)
 		if !ok {

@@ -83,7 +83,7 @@ func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 			r.Findings = append(r.Findings, f)
 		}
 	}
-	c := &Ctx{T: t, Thread: t.Key, Persisted: e.persisted[threadID(t)]}
+	c := &Ctx{T: t, Thread: t.Key, Persisted: e.persisted[t.ID()]}
 	for _, rule := range e.enabled {
 		switch {
 		case rule.Check == nil:
@@ -101,13 +101,6 @@ func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 	r.ref = collectRefs(t)
 	r.Comments = messageComments(t)
 	return r
-}
-
-func threadID(t *compile.Thread) string {
-	if t.ThreadID != "" {
-		return t.ThreadID
-	}
-	return t.Key
 }
 
 // messageComments lists the HTML comments of every message body.

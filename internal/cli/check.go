@@ -217,10 +217,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 				o.last = t.Msgs[n-1].Created
 			}
 			if c.Out != "" {
-				o.id, o.art = t.ThreadID, t.Current.Render()
-				if o.id == "" {
-					o.id = t.Key
-				}
+				o.id, o.art = t.ID(), t.Current.Render()
 			}
 			return o
 		},

@@ -142,10 +142,7 @@ func (c *compileCmd) compileThread(t *compile.Thread) compiledOut {
 	if c.Out == "" {
 		return o
 	}
-	id := t.ThreadID
-	if id == "" {
-		id = t.Key
-	}
+	id := t.ID()
 	name, err := artifactName(id)
 	if err != nil {
 		o.err = fmt.Sprintf("%s: not written: %v", t.Key, err)
