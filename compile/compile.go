@@ -116,10 +116,7 @@ func (t *Thread) File() string {
 func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project}
 	t.Findings = append(t.Findings, mt.Findings...)
-	id := mt.ThreadID
-	if id == "" {
-		id = mt.Key
-	}
+	id := t.ID()
 	msgs := mt.Messages
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
 	if len(msgs) > maxMsgs {

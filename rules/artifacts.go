@@ -5,6 +5,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -32,9 +33,11 @@ func frontString(f *artifact.FrontField) (string, bool) {
 	return fmt.Sprint(f.Value), true
 }
 
-// fileSession is the thread id a persisted artifact's path names.
-func fileSession(file string) string {
-	base := strings.TrimSuffix(path.Base(file), ".md")
+// ArtifactPathThread is the thread id a persisted artifact's path names:
+// artifacts/<id>.md (or .json), or artifacts/<id>/artifact.md.
+func ArtifactPathThread(file string) string {
+	file = filepath.ToSlash(file)
+	base := strings.TrimSuffix(strings.TrimSuffix(path.Base(file), ".md"), ".json")
 	if base == "artifact" { // artifacts/<thread_id>/artifact.md
 		base = path.Base(path.Dir(file))
 	}
@@ -61,7 +64,7 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 		sid, _ := frontString(front(p, "session_id"))
 		tr := threads[sid]
 		if tr == nil {
-			tr = threads[fileSession(p.File)]
+			tr = threads[ArtifactPathThread(p.File)]
 		}
 		if tr != nil {
 			visit(p, tr)
@@ -72,7 +75,7 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 // checkArtifactFileName (DR-002): the file is named after its session_id.
 func checkArtifactFileName(c *Ctx) {
 	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
-		base := fileSession(p.File)
+		base := ArtifactPathThread(p.File)
 		sid := front(p, "session_id")
 		sidText, _ := frontString(sid)
 		if sidText == "" || sidText == base {
@@ -99,7 +102,7 @@ func checkFrontMatterVersion(c *Ctx) {
 		}
 		id, _ := frontString(front(p, "session_id"))
 		if id == "" {
-			id = fileSession(p.File)
+			id = ArtifactPathThread(p.File)
 		}
 		verText, _ := frontString(ver)
 		pos := ver.Pos

@@ -238,18 +238,12 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 }
 
 // artifactSession is the session id of an artifact: front matter session_id,
-// else the file name (artifacts/<id>.md or artifacts/<id>/artifact.md).
+// else the one its path names.
 func artifactSession(p *artifact.Parsed, path string) string {
 	if p != nil && p.Art != nil && p.Art.SessionID != "" {
 		return p.Art.SessionID
 	}
-	base := path[strings.LastIndex(path, "/")+1:]
-	base = strings.TrimSuffix(strings.TrimSuffix(base, ".md"), ".json")
-	if base == "artifact" {
-		dir := strings.TrimSuffix(path, "/"+path[strings.LastIndex(path, "/")+1:])
-		base = dir[strings.LastIndex(dir, "/")+1:]
-	}
-	return base
+	return ArtifactPathThread(path)
 }
 
 // artifactComments lists the HTML comments of an artifact outside code, as

@@ -199,7 +199,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	}
 	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
 	for _, p := range batch.Markdown {
-		id := persistedID(p)
+		id := rules.ArtifactPathThread(p)
 		w.persisted[id] = append(w.persisted[id], p)
 	}
 	type out struct {
@@ -419,16 +419,6 @@ func repoRoot(flag string) (string, error) {
 		}
 	}
 	return os.Getwd()
-}
-
-// persistedID is the thread id a persisted artifact's path names:
-// artifacts/<id>.md or artifacts/<id>/artifact.md.
-func persistedID(p string) string {
-	base := strings.TrimSuffix(filepath.Base(p), ".md")
-	if base == "artifact" {
-		base = filepath.Base(filepath.Dir(p))
-	}
-	return base
 }
 
 // relInside returns p relative to root when it stays inside it.
