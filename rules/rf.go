@@ -112,24 +112,22 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 }
 
 func checkUnknownReferences(c *Ctx) {
-	g := c.Batch.refGraph()
-	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
-		if target != nil && !target.items[e.toItem] {
-			c.emit(diag.Finding{
-				Message: fmt.Sprintf("%s references %s in session %s, which has no such item.", e.from, e.toItem, e.toSession),
-				Hint:    "Reference an item id that exists in that session's artifact.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
-				Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
-		}
-	})
+	reportEdges(c, func(target *refInfo, e refEdge) bool { return target != nil && !target.items[e.toItem] },
+		"which has no such item", "Reference an item id that exists in that session's artifact.")
 }
 
 func checkUnreachableReferences(c *Ctx) {
-	g := c.Batch.refGraph()
-	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
-		if target == nil {
+	reportEdges(c, func(target *refInfo, _ refEdge) bool { return target == nil },
+		"which is not among the inputs, so the reference cannot be checked", "Include the referenced session's export in the run to check it.")
+}
+
+// reportEdges reports every reference for which bad holds (RF-001, RF-004).
+func reportEdges(c *Ctx, bad func(target *refInfo, e refEdge) bool, why, hint string) {
+	c.Batch.refGraph().eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+		if bad(target, e) {
 			c.emit(diag.Finding{
-				Message: fmt.Sprintf("%s references %s in session %s, which is not among the inputs, so the reference cannot be checked.", e.from, e.toItem, e.toSession),
-				Hint:    "Include the referenced session's export in the run to check it.", Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
+				Message: fmt.Sprintf("%s references %s in session %s, %s.", e.from, e.toItem, e.toSession, why),
+				Hint:    hint, Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
 				Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
 		}
 	})
