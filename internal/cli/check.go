@@ -73,8 +73,7 @@ func (c *checkCmd) Run(e *env) error {
 		eng   *rules.Engine
 	)
 	run, err := c.setup()
-	var unsafeOut *usageError
-	if err != nil && errors.As(err, &unsafeOut) && strings.HasPrefix(unsafeOut.msg, "refusing to write into") {
+	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.unsafeOut {
 		return err // no report is written through a symbolic link
 	}
 	if err == nil {

@@ -78,11 +78,16 @@ type cliArgs struct {
 }
 
 // usageError is a usage or configuration problem (exit 2).
-type usageError struct{ msg string }
+type usageError struct {
+	msg string
+	// unsafeOut: the output paths themselves are unsafe, so no report may
+	// be written (see safeOutDir).
+	unsafeOut bool
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 // exitError carries an exit code chosen by a command.
 type exitError struct{ code int }

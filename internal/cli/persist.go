@@ -99,7 +99,7 @@ func safeOutDir(dir string) error {
 			return err
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return usagef("refusing to write into %s: %s is a symbolic link, which could lead outside the workspace", dir, cur)
+			return &usageError{msg: fmt.Sprintf("refusing to write into %s: %s is a symbolic link, which could lead outside the workspace", dir, cur), unsafeOut: true}
 		}
 	}
 	return nil
