@@ -88,7 +88,30 @@ type Report struct {
 	Time time.Time
 	// Inputs are the paths given on the command line.
 	Inputs []string
+	// Config says which configuration governed the run; every report
+	// states it.
+	Config ConfigInfo
 }
+
+// ConfigInfo names the configuration that governed a run and how it was
+// chosen (docs/security.md, configuration policy).
+type ConfigInfo struct {
+	File string // the governing .brenner-ci.yaml; "" when the defaults applied
+	// How it was chosen: ConfigPinned, ConfigRepository, ConfigBelowRoot or
+	// ConfigFound ("" with the defaults).
+	How string
+	// Base is, with ConfigBelowRoot, the repository root's configuration the
+	// file was compared with ("" when the root has none).
+	Base string
+}
+
+// How a configuration was chosen.
+const (
+	ConfigPinned     = "pinned"     // --config FILE: no other file was read
+	ConfigRepository = "repository" // the repository root's .brenner-ci.yaml
+	ConfigBelowRoot  = "below-root" // discovered next to the inputs, below the root
+	ConfigFound      = "found"      // discovered outside any repository
+)
 
 // Counts returns the number of findings per severity.
 func (r *Report) Counts() (errors, warnings, notes int) {

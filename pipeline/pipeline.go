@@ -5,7 +5,7 @@
 //
 // The stages, in order (see stages below for why each stands where it does):
 //
-//	stamp → bound → severity → ignore → suppress → sort → dedupe → fingerprint → baseline
+//	stamp → bound → severity → ignore → suppress → policy → sort → dedupe → fingerprint → baseline
 package pipeline
 
 import (
@@ -26,6 +26,10 @@ type Input struct {
 	// suppression directives live.
 	Comments []diag.Comment
 	Config   *config.Config // nil: defaults
+	// Policy says how Config was found; when it was discovered below the
+	// repository root, the ways it relaxes the root's configuration are
+	// reported (SP-005). Nil: no policy check (Config was given directly).
+	Policy *config.Resolved
 	// Baseline holds the fingerprints of accepted findings; nil without a
 	// baseline.
 	Baseline map[string]bool
@@ -80,6 +84,12 @@ var stages = []stage{
 	// stage then adds its own findings (SP-001…SP-004), which go through
 	// stamp, severity and ignore like every other finding.
 	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran) }},
+	// A configuration discovered below the repository root is compared with
+	// the root's own, and every way it relaxes it is a finding (SP-005) at
+	// its line. After the configuration stages and outside them: the
+	// severity comes from the repository's configuration, so the file under
+	// review cannot silence or ignore findings about itself.
+	{"policy", func(s *state) { s.out.Findings = append(s.out.Findings, policy(s.in.Policy)...) }},
 	// Report order: path, line, column, rule id, message, thread, message
 	// id — never scheduling order, so any --jobs gives the same reports.
 	{"sort", func(s *state) {
@@ -209,6 +219,40 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 			}
 		}
 		out = append(out, fs[i])
+	}
+	return out
+}
+
+// policy reports how a configuration discovered below the repository root
+// relaxes the root's own (SP-005), with the severity the root's
+// configuration gives SP-005.
+func policy(p *config.Resolved) []diag.Finding {
+	if p == nil || !p.Below || p.Config == nil {
+		return nil
+	}
+	rule := rules.Lookup("SP-005")
+	sev := p.Base.Severity(rule.ID, p.Config.Path, rule.Severity)
+	if sev == diag.Off {
+		return nil
+	}
+	ids := make([]string, 0, len(rules.All()))
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	def := func(id string) diag.Severity { return rules.Lookup(id).Severity }
+	base := "the defaults (the repository root has no " + config.FileName + ")"
+	if p.Base != nil {
+		base = "the repository's " + config.FileName
+	}
+	var out []diag.Finding
+	for _, rel := range config.Relaxations(p.Config, p.Base, ids, def) {
+		f := diag.Finding{Rule: rule.ID, Code: rule.Code, Severity: sev,
+			Pos:     diag.Pos{File: p.Config.Path, Line: rel.Line, Col: rel.Col},
+			Message: "This configuration governs the run and relaxes " + base + ": " + rel.What + ".",
+			Hint:    "Keep rule settings in the repository's configuration, or pin it with --config (the action's config input).",
+			Anchor:  "relaxes " + rel.What}
+		f.Message, f.Anchor = Echo(f.Message, MaxMessageBytes), Echo(f.Anchor, MaxMessageBytes)
+		out = append(out, f)
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestStagesInOrder(t *testing.T) {
-	want := []string{"stamp", "bound", "severity", "ignore", "suppress", "sort", "dedupe", "fingerprint", "baseline"}
+	want := []string{"stamp", "bound", "severity", "ignore", "suppress", "policy", "sort", "dedupe", "fingerprint", "baseline"}
 	if got := Stages(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("stages %v, want %v", got, want)
 	}

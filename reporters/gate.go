@@ -114,3 +114,29 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+// ConfigLine says which configuration governed the run, in one line of
+// plain text, for example
+//
+//	configuration: mailbox/.brenner-ci.yaml (found below the repository root; compared with .brenner-ci.yaml)
+func ConfigLine(r *diag.Report) string {
+	c := r.Config
+	if c.File == "" {
+		return "configuration: none (defaults)"
+	}
+	p := PathsFor(r)
+	file := SafeOneLine(p.Display(c.File))
+	switch c.How {
+	case diag.ConfigPinned:
+		return "configuration: " + file + " (pinned with --config; no other file read)"
+	case diag.ConfigRepository:
+		return "configuration: " + file + " (the repository's)"
+	case diag.ConfigBelowRoot:
+		base := "the defaults"
+		if c.Base != "" {
+			base = SafeOneLine(p.Display(c.Base))
+		}
+		return "configuration: " + file + " (found below the repository root; relaxations of " + base + " are reported as SP-005)"
+	}
+	return "configuration: " + file
+}

@@ -192,12 +192,18 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	writeExample(t, r, ex, dir)
-	var cfg *config.Config
-	if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
-		if cfg, err = config.Load(filepath.Join(dir, config.FileName), rules.Known); err != nil {
-			t.Fatalf("%s: example configuration: %v", r.ID, err)
-		}
+	// The example folder is the repository root; its configuration is
+	// found the way check finds it, from the folder of the thread files
+	// upward.
+	first := dir
+	if fi, err := os.Stat(filepath.Join(dir, "mailbox")); err == nil && fi.IsDir() {
+		first = filepath.Join(dir, "mailbox")
 	}
+	resolved, err := config.Resolve("", first, dir, rules.Known)
+	if err != nil {
+		t.Fatalf("%s: example configuration: %v", r.ID, err)
+	}
+	cfg := resolved.Config
 	opt := mailbox.ScanOptions{Jobs: 1}
 	if cfg != nil {
 		opt.MaxFileBytes = cfg.Limits.FileBytes
@@ -220,7 +226,7 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	if res.Internal {
 		t.Fatalf("%s: internal error: %+v", r.ID, res.Notifications)
 	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Policy: resolved})
 	var got []string
 	for _, f := range out.Findings {
 		if f.Rule == r.ID {

@@ -19,8 +19,12 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/rules")
 
 // check runs the whole pipeline (ingest, compile, rules) on paths.
-func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
+func check(t testing.TB, policy *config.Resolved, paths ...string) *pipeline.Result {
 	t.Helper()
+	var cfg *config.Config
+	if policy != nil {
+		cfg = policy.Config
+	}
 	opt := mailbox.ScanOptions{Jobs: 2}
 	if cfg != nil {
 		opt.MaxFileBytes = cfg.Limits.FileBytes
@@ -50,7 +54,7 @@ func check(t testing.TB, cfg *config.Config, paths ...string) *pipeline.Result {
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}
-	return pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
+	return pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Policy: policy})
 }
 
 // lines renders the findings of rule id, with paths relative to dir.
@@ -63,6 +67,9 @@ func lines(res *pipeline.Result, id, dir string) string {
 			continue
 		}
 		f.Pos.File = strings.TrimPrefix(f.Pos.File, prefix)
+		if abs, err := filepath.Abs(dir); err == nil { // configuration files are found by absolute path
+			f.Pos.File = strings.TrimPrefix(f.Pos.File, filepath.ToSlash(abs)+"/")
+		}
 		out = append(out, f.String())
 	}
 	if len(out) == 0 {
@@ -71,16 +78,20 @@ func lines(res *pipeline.Result, id, dir string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-func loadCfg(t *testing.T, dir string) *config.Config {
-	p := filepath.Join(dir, ".brenner-ci.yaml")
-	if _, err := os.Stat(p); err != nil {
-		return nil
+// loadCfg resolves a fixture's configuration the way check does, with the
+// fixture folder as the repository root and its mailbox/ subfolder, when
+// there is one, as the checked path (so mailbox/.brenner-ci.yaml is a
+// configuration below the root).
+func loadCfg(t *testing.T, dir string) *config.Resolved {
+	first := dir
+	if fi, err := os.Stat(filepath.Join(dir, "mailbox")); err == nil && fi.IsDir() {
+		first = filepath.Join(dir, "mailbox")
 	}
-	cfg, err := config.Load(p, rules.Known)
+	res, err := config.Resolve("", first, dir, rules.Known)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg
+	return res
 }
 
 // TestGolden runs every rule's fixtures: testdata/rules/<ID>/fail must give

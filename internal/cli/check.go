@@ -59,6 +59,7 @@ type checkCmd struct {
 type checkRun struct {
 	paths    []string
 	cfg      *config.Config
+	policy   *config.Resolved // how cfg was found
 	failOn   diag.Severity
 	repoRoot string
 	baseline map[string]bool
@@ -79,6 +80,7 @@ func (c *checkCmd) Run(e *env) error {
 	if err == nil {
 		eng = rules.NewEngine(run.cfg)
 		res, notes, last, err = c.runEngine(eng, run)
+		notes = append(c.policyNotes(run), notes...)
 	}
 	if err != nil {
 		var ue *usageError
@@ -93,13 +95,14 @@ func (c *checkCmd) Run(e *env) error {
 		return err
 	}
 	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Baseline: run.baseline,
-		Ran: enabledSet(eng)})
+		Ran: enabledSet(eng), Policy: run.policy})
 	r := c.report(res.Threads, findings, run.baseline, notes, run.failOn, last)
 	if !run.epoch.IsZero() {
 		r.Time = run.epoch
 	}
 	r.Internal = res.Internal
 	r.RepoRoot = run.repoRoot
+	r.Config = configInfo(run.policy)
 	// Every report file is written before the exit code is chosen.
 	werrs := c.writeReports(e, r)
 	for _, n := range notes {
@@ -134,12 +137,13 @@ func (c *checkCmd) setup() (*checkRun, error) {
 	if run.epoch, err = epoch(); err != nil {
 		return nil, err
 	}
-	if run.cfg, err = loadConfig(c.Config, run.paths); err != nil {
+	if run.policy, err = loadConfig(c.Config, run.paths); err != nil {
 		return nil, err
 	}
+	run.cfg = run.policy.Config
 	fo := c.FailOn
 	if fo == "" && run.cfg != nil {
-		fo = run.cfg.FailOn
+		fo = run.policy.FailOn()
 	}
 	if fo != "" {
 		var ok bool
@@ -433,22 +437,40 @@ func relInside(root, p string) (string, bool) {
 	return rel, true
 }
 
-// loadConfig loads the configuration file given with --config, or the one
-// found from the first path upward; nil when there is none.
-func loadConfig(flag string, paths []string) (*config.Config, error) {
-	path := flag
-	if path == "" {
-		path = config.Find(paths[0])
+// loadConfig resolves the configuration governing a run on paths
+// (config.Resolve): the --config file alone when given, else the first
+// .brenner-ci.yaml from the first path upward to the repository root.
+func loadConfig(flag string, paths []string) (*config.Resolved, error) {
+	first := "."
+	if len(paths) > 0 {
+		first = paths[0]
 	}
-	if path == "" {
-		return nil, nil
-	}
-	cfg, err := config.Load(path, rules.Known)
+	res, err := config.Resolve(flag, first, "", rules.Known)
 	if err != nil {
 		return nil, usagef("configuration error: %v", err)
 	}
-	applyLimits(cfg)
-	return cfg, nil
+	applyLimits(res.Config)
+	return res, nil
+}
+
+// configInfo is the report's account of res.
+func configInfo(res *config.Resolved) diag.ConfigInfo {
+	if res == nil || res.Config == nil {
+		return diag.ConfigInfo{}
+	}
+	info := diag.ConfigInfo{File: res.Config.Path, How: diag.ConfigFound}
+	switch {
+	case res.Pinned:
+		info.How = diag.ConfigPinned
+	case res.Below:
+		info.How = diag.ConfigBelowRoot
+		if res.Base != nil {
+			info.Base = res.Base.Path
+		}
+	case config.RepoRoot(res.Config.Path) != "":
+		info.How = diag.ConfigRepository
+	}
+	return info
 }
 
 // nothingFound is a usage error when the paths hold no thread export, no

@@ -59,10 +59,11 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(c.Config, paths)
+	policy, err := loadConfig(c.Config, paths)
 	if err != nil {
 		return err
 	}
+	cfg := policy.Config
 	if err := safeOutDir(c.Out); err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (c *compileCmd) Run(e *env) error {
 	// checks: only the compiler's and the pipeline's rules can use a
 	// suppression.
 	ran := func(id string) bool { r := rules.Lookup(id); return r != nil && r.By != rules.ByCheck }
-	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran})
+	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran, Policy: policy})
 	display := reporters.NewPaths(root)
 	errs := 0
 	for i := range res.Findings {

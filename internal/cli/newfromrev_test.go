@@ -74,3 +74,49 @@ func TestNewFromRev(t *testing.T) {
 		t.Errorf("new folder: exit %d, want %d", code, ExitFindings)
 	}
 }
+
+// TestChangedBaselineIsAnnounced: a pull request that edits the baseline
+// (or the configuration) decides what the gate sees; the summary says so.
+func TestChangedBaselineIsAnnounced(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun(t, repo, "init", "-q")
+	src, err := os.ReadFile(filepath.Join(demo(t), "mailbox", "biofilm.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
+	os.WriteFile(filepath.Join(repo, "mailbox", "biofilm.jsonl"), src, 0o644)
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: error\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "baseline.txt"), []byte("# accepted findings\n"), 0o644)
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	t.Chdir(repo)
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"check", "--new-from-rev", "HEAD", "--baseline", "baseline.txt", "--repo-root", repo, "--out", out, "mailbox"}
+
+	_, _, stderr := run(t, args...)
+	if strings.Contains(stderr, "changed since") {
+		t.Fatalf("unchanged baseline and configuration announced as changed:\n%s", stderr)
+	}
+	// The pull request accepts everything the run finds.
+	if code, _, _ := run(t, "check", "--repo-root", repo, "--write-baseline", "baseline.txt", "mailbox"); code > 1 {
+		t.Fatalf("--write-baseline: exit %d", code)
+	}
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: error\nrules:\n  MB-001: warning\n"), 0o644)
+	_, _, stderr = run(t, args...)
+	for _, want := range []string{"The baseline baseline.txt changed since HEAD", "The configuration .brenner-ci.yaml changed since HEAD"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(out, "brenner-ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "The baseline baseline.txt changed since HEAD") {
+		t.Errorf("the markdown summary does not announce the changed baseline:\n%s", md)
+	}
+}

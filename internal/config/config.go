@@ -38,6 +38,8 @@ type Config struct {
 	// the working directory.
 	dir string
 	rel sync.Map // input path → path relative to dir
+	// doc is the parsed YAML document, for positions (nil for an empty file).
+	doc *yaml.Node
 	// Lines of each suppression entry, for SP-002 findings.
 	SuppressLine []int `yaml:"-"`
 }
@@ -174,6 +176,7 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 	if err := root.Decode(c); err != nil {
 		return nil, yamlErr(path, err)
 	}
+	c.doc = &root
 	// Strict decode again through a decoder to catch unknown keys
 	// (Node.Decode ignores KnownFields).
 	dec2 := yaml.NewDecoder(bytes.NewReader(data))

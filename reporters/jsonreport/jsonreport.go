@@ -33,6 +33,17 @@ type File struct {
 	Threads       []Thread       `json:"threads"`
 	Findings      []Finding      `json:"findings"`
 	Notifications []Notification `json:"notifications"`
+	// Config is the configuration that governed the run.
+	Config Config `json:"config"`
+}
+
+// Config names the governing configuration: file ("" with the defaults),
+// how it was chosen (pinned, repository, below-root, found) and, below the
+// root, the root's configuration it was compared with.
+type Config struct {
+	File string `json:"file"`
+	How  string `json:"how"`
+	Base string `json:"base"`
 }
 
 // Tool names the program that wrote the report.
@@ -136,6 +147,12 @@ func Build(r *diag.Report) *File {
 		Notifications: make([]Notification, 0, len(r.Notifications)),
 	}
 	f.Summary.Failed = f.Summary.Gating > 0 || r.RunError != ""
+	if r.Config.File != "" {
+		f.Config = Config{File: paths.Display(r.Config.File), How: r.Config.How}
+		if r.Config.Base != "" {
+			f.Config.Base = paths.Display(r.Config.Base)
+		}
+	}
 	f.Summary.Error = r.RunError
 	if !r.Time.IsZero() {
 		f.Summary.Time = r.Time.UTC().Format("2006-01-02T15:04:05Z")

@@ -118,6 +118,10 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
 	}
 	fmt.Fprintf(&h, " (fail-on `%s`).\n\n", failOn)
+	if r.RunError == "" {
+		line := reporters.ConfigLine(r)
+		h.WriteString(escape(strings.ToUpper(line[:1])+line[1:]) + ".\n\n")
+	}
 	if r.Internal {
 		h.WriteString("brenner-ci had an internal error, so this report may be incomplete; see the notifications below and the job log.\n\n")
 	}

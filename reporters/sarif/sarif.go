@@ -105,6 +105,12 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	run.WithColumnKind("unicodeCodePoints")
 	inv := run.AddInvocation(!r.Internal && r.RunError == "")
 	inv.ToolExecutionNotifications = []*gosarif.Notification{}
+	// Which configuration governed the run (docs/security.md).
+	inv.Properties = gosarif.Properties{"brenner-ci/configuration": reporters.ConfigLine(r)}
+	if r.Config.File != "" {
+		inv.Properties["brenner-ci/configuration-file"] = paths.Display(r.Config.File)
+		inv.Properties["brenner-ci/configuration-how"] = r.Config.How
+	}
 	for _, n := range r.Notifications {
 		note := gosarif.NewNotification().WithLevel(level(n.Level)).WithTextMessage(nonEmpty(n.Message, "(no message)"))
 		if i, ok := index[n.Rule]; ok && n.Rule != "" {

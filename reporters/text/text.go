@@ -24,6 +24,9 @@ func Write(w io.Writer, r *diag.Report) error {
 		bw.WriteString(Line(&r.Findings[i], paths))
 		bw.WriteByte('\n')
 	}
+	if r.RunError == "" {
+		bw.WriteString("brenner-ci: " + reporters.ConfigLine(r) + "\n")
+	}
 	bw.WriteString(Summary(r))
 	bw.WriteByte('\n')
 	return bw.Flush()

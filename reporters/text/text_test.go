@@ -73,10 +73,15 @@ func TestProblemMatcher(t *testing.T) {
 
 	r := fixture.Report(t)
 	lines := strings.Split(strings.TrimSuffix(string(write(t, r)), "\n"), "\n")
-	if len(lines) != len(r.Findings)+1 {
+	if len(lines) != len(r.Findings)+2 { // + the configuration line and the summary
 		t.Fatalf("%d lines for %d findings", len(lines), len(r.Findings))
 	}
-	for i, line := range lines[:len(lines)-1] {
+	for _, line := range lines[len(lines)-2:] {
+		if re.MatchString(line) {
+			t.Errorf("the matcher reads a summary line as a finding: %q", line)
+		}
+	}
+	for i, line := range lines[:len(lines)-2] {
 		f := r.Findings[i]
 		g := re.FindStringSubmatch(line)
 		if f.Severity == diag.Note {
