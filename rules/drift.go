@@ -26,6 +26,11 @@ var drRules = []Rule{
 		Full:  "When a persisted artifact and its thread are both inputs, the file must be artifacts/<session_id>.md (or artifacts/<session_id>/artifact.md): tools find an artifact by its thread id. (This was part of AP-005, which checks the Artifact Path line of COMPILED bodies; the file check is a batch check of its own.)",
 		Bad:   "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/cell-fate-v2.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n", Good: "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n",
 		Check: checkArtifactFileName},
+	{ID: "DR-003", Name: "artifact-path-not-artifact", Code: "ARTIFACT_PATH_NOT_ARTIFACT", Family: "DR", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specTH + ", Artifact storage layout; " + specAP + ", Latest Artifact Pointer",
+		Short: "The file at a thread's artifact path is an artifact.",
+		Full:  "artifacts/<thread_id>.md (or artifacts/<thread_id>/artifact.md) — where <thread_id> is a thread among the inputs or a research-session or coordination thread id — must hold the thread's persisted artifact. An empty file, or one replaced by other text, is reported instead of being skipped as markdown that is not an artifact, and when its thread is among the inputs it is still compared with the thread's latest compiled version (DR-001), so emptying the file cannot make the drift disappear.",
+		Bad:   "@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Fate follows division history\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\nNothing to see here.\n",
+		Good:  "@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Fate follows division history\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history\n**Mechanism**: Determinants are partitioned\n**Anchors**: §42\n"},
 }
 
 // Persisted registers the persisted artifacts of the batch so that threads
@@ -54,7 +59,12 @@ func checkDrift(c *Ctx) {
 	for _, p := range c.Persisted {
 		v, ok := frontVersion(p)
 		if !ok {
-			continue // EM-/IM- rules report a missing version
+			if p.HasFrontMatter {
+				continue // EM-/IM- rules report a missing version
+			}
+			// No front matter at all (an emptied or replaced file, DR-003):
+			// compared with the latest compiled version.
+			v = t.Version
 		}
 		var want *artifact.Artifact
 		switch {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"runtime"
@@ -167,6 +168,18 @@ type ArtifactResult struct {
 	Skipped bool
 }
 
+// notAnArtifact is the DR-003 finding of a file at an artifact path that
+// is empty or not an artifact.
+func notAnArtifact(path string, empty bool) diag.Finding {
+	what := "is not an artifact: it has no front matter with a session_id and none of the seven section headings"
+	if empty {
+		what = "is empty"
+	}
+	return diag.Finding{Rule: "DR-003", Message: fmt.Sprintf("This is the artifact path of thread %s, but the file %s.", ArtifactPathThread(path), what),
+		Hint: "Restore the artifact (brenner-ci compile THREAD --out DIR writes it), or delete the file together with its thread.",
+		Pos:  diag.Pos{File: path, Line: 1, Col: 1}, Thread: ArtifactPathThread(path), Anchor: "not an artifact " + path}
+}
+
 // looksLikeArtifact tells a persisted artifact from other markdown: front
 // matter with a session_id, one of the seven section headings, or the
 // evidence-pack layout's artifact.md name.
@@ -185,6 +198,14 @@ func looksLikeArtifact(p *artifact.Parsed, path string) bool {
 // CheckArtifact parses and lints one persisted artifact: a markdown file, or
 // a JSON artifact object when fromJSON is set.
 func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
+	return e.checkArtifact(path, fromJSON, false)
+}
+
+// checkArtifact is CheckArtifact; atPath says the file is at the artifact
+// path of a thread (artifacts/<thread_id>.md), so that markdown that is
+// not an artifact there is reported (DR-003) instead of skipped, and is
+// still compared with its thread (DR-001).
+func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResult {
 	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -204,9 +225,23 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 		return r
 	}
 	if !fromJSON && !looksLikeArtifact(p, path) && !unparsed(p) {
+		if atPath {
+			// Emptied or replaced: the drift against its thread must not
+			// disappear with the artifact (DR-001 compares it as an
+			// artifact with no items).
+			r.Findings = append(r.Findings, notAnArtifact(path, len(bytes.TrimSpace(src)) == 0))
+			p.Src = nil
+			r.Parsed = p
+			return r
+		}
 		// Other markdown (a README, a kickoff pack kept beside the
 		// artifacts) is not linted as an artifact.
 		r.Skipped = true
+		if len(src) == 0 {
+			r.Findings = append(r.Findings, diag.Finding{Rule: "IN-006", Code: "SKIPPED_INPUT", Severity: diag.Note,
+				Message: "This file is empty; it is not checked.", Hint: "Remove it from the checked paths, or replace it with the file it stands for.",
+				Pos: diag.Pos{File: path}, Anchor: path + " skipped"})
+		}
 		return r
 	}
 	r.Findings = append(r.Findings, p.Findings...)
@@ -398,7 +433,9 @@ func (e *Engine) checkArtifacts(b *mailbox.Batch, jobs int) []ArtifactResult {
 		threadIDs[t.Key] = true
 	}
 	return iter.Mapper[artIn, ArtifactResult]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) ArtifactResult {
-		r := e.CheckArtifact(in.path, in.json)
+		name := ArtifactPathThread(in.path)
+		atPath := !in.json && mailbox.IsArtifactPath(in.path) && (threadIDs[name] || validThreadID(name))
+		r := e.checkArtifact(in.path, in.json, atPath)
 		if p := r.Parsed; p != nil && !threadIDs[artifactSession(p, p.File)] {
 			r.Parsed = &artifact.Parsed{File: p.File, FromJSON: p.FromJSON, Origin: p.Origin,
 				HasFrontMatter: p.HasFrontMatter, FrontPos: p.FrontPos, Front: p.Front}

@@ -143,3 +143,25 @@ func TestGolden(t *testing.T) {
 		t.Errorf("fixtures for unknown rules: %v", unknown)
 	}
 }
+
+// TestEmptiedArtifactStillDrifts: emptying artifacts/<thread_id>.md gives
+// DR-003 and does not make the drift against its thread disappear.
+func TestEmptiedArtifactStillDrifts(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "rules", "DR-003", "fail")
+	res := check(t, nil, dir)
+	var drift, dr3 int
+	for _, f := range res.Findings {
+		if !strings.HasSuffix(filepath.ToSlash(f.Pos.File), "artifacts/RS-20260301-quorum-timing.md") {
+			continue
+		}
+		switch f.Rule {
+		case "DR-001":
+			drift++
+		case "DR-003":
+			dr3++
+		}
+	}
+	if drift == 0 || dr3 != 1 {
+		t.Errorf("emptied artifact: %d DR-001 and %d DR-003 findings, want drift and one DR-003", drift, dr3)
+	}
+}

@@ -232,3 +232,9 @@ func checkDescriptionLength(c *Ctx) {
 			"Shorten the description to a brief summary.", "description "+m.Subject.Raw)
 	}
 }
+
+// validThreadID reports whether s is a research-session or coordination
+// thread id: enough to recognise artifacts/<thread_id>.md by its name (bead
+// ids are too general for that; a bead thread is recognised when it is
+// among the inputs).
+func validThreadID(s string) bool { return rsID.MatchString(s) || coordID.MatchString(s) }

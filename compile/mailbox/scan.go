@@ -59,7 +59,9 @@ const DefaultMaxFileBytes = 512 << 20
 //     Batch.Agents (only the name is kept, never tokens).
 //   - A file starting with a "---json" line is an archive message.
 //   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
-//   - Other .md/.markdown files go to Batch.Markdown.
+//   - Other .md/.markdown files go to Batch.Markdown; empty ones get an
+//     IN-006 note, except at an artifact path (IsArtifactPath), where they
+//     go to Batch.Markdown too.
 //   - A JSON artifact object {metadata, sections} goes to Batch.ArtifactJSON.
 //   - Other files are skipped silently when found by a walk, and are IN-001
 //     when named explicitly. An empty *.json / *.jsonl / *.ndjson file is
@@ -317,6 +319,10 @@ func (s *scanner) run() {
 		case f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson"):
 			s.fileIssue(diag.Pos{}, "empty", fmt.Sprintf("Input file %s is empty.", f.disp),
 				"Re-export the thread; an export always holds at least one JSON value.")
+		case IsArtifactPath(f.disp):
+			// An emptied artifacts/<thread_id>.md is not skipped: the
+			// engine reports it and still compares its thread (DR-003).
+			s.res.markdown = true
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.skipNote("is empty")
 		}
@@ -556,4 +562,31 @@ func decodeUTF16(data []byte) []byte {
 		}
 	}
 	return []byte(string(utf16.Decode(u)))
+}
+
+// IsArtifactPath reports whether path is where the protocol persists an
+// artifact: artifacts/<name>.md or artifacts/<name>/artifact.md (slash or
+// OS separators). Whether <name> is a thread id is for the caller to say.
+func IsArtifactPath(path string) bool {
+	p := strings.ReplaceAll(path, "\\", "/")
+	dir, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i], p[i+1:]
+	}
+	parent := func(d string) string {
+		if i := strings.LastIndexByte(d, '/'); i >= 0 {
+			return d[i+1:]
+		}
+		return d
+	}
+	switch {
+	case base == "artifact.md":
+		if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+			return parent(dir[:i]) == "artifacts"
+		}
+		return false
+	case strings.HasSuffix(base, ".md") && len(base) > len(".md"):
+		return parent(dir) == "artifacts"
+	}
+	return false
 }
