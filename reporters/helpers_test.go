@@ -104,9 +104,6 @@ func TestOneLine(t *testing.T) {
 			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := reporters.StripControl("a\nb\x00c"); got != "a\nbc" {
-		t.Errorf("StripControl: %q", got)
-	}
 }
 
 func TestGates(t *testing.T) {

@@ -40,24 +40,6 @@ func OneLine(s string) string {
 	return b.String()
 }
 
-// StripControl drops control characters other than line breaks and tabs
-// (and invalid UTF-8) from s, keeping its lines.
-func StripControl(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || (r >= 0x7f && r < 0xa0):
-		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // Safe renders untrusted text (thread ids, subjects, agent names, paths,
 // messages) for a terminal or a CI log, where GitHub Actions reads workflow
 // commands from both standard output and standard error: line breaks and
@@ -123,7 +105,7 @@ func safe(s string, breaks int) string {
 			b.WriteByte('\t')
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0, invisible(r):
+		case r >= 0x80 && r < 0xa0, diag.Invisible(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -133,13 +115,3 @@ func safe(s string, breaks int) string {
 	return b.String()
 }
 
-// invisible reports runes that change how text around them is shown without
-// showing themselves: line and paragraph separators and bidirectional
-// controls (which can make a log line read differently from its bytes).
-func invisible(r rune) bool {
-	switch {
-	case r == 0x2028 || r == 0x2029, r == 0x200e || r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x061c:
-		return true
-	}
-	return false
-}

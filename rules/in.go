@@ -61,4 +61,9 @@ var inRules = []Rule{
 		Full:  "Messages are matched, ordered, referenced (ACK Message ID) and suppressed by id. An id that is null, a boolean, an array or object, a fraction or negative number, an empty string, a string with control characters or longer than 200 bytes is reported at the id.",
 		Bad:   "@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1.5, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n",
 		Good:  "@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 15, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n"},
+	{ID: "IN-013", Name: "unsafe-file-name", Code: "UNSAFE_FILE_NAME", Family: "IN", Severity: diag.Warning, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
+		Short: "Input file names are printable.",
+		Full:  "A path with control characters (a terminal escape, a line break), bidirectional or other invisible characters, or invalid UTF-8 can make a log or a review read differently from the file it names. Every report shows such a name escaped (annotations included), and this finding names the file so it can be renamed; the file is still checked.",
+		Bad:   "@@ file mailbox/thread\u202egnp.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n",
+		Good:  "@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n"},
 }

@@ -272,6 +272,12 @@ func scanFile(f *inFile) *fileResult {
 
 func (s *scanner) run() {
 	f := s.f
+	if diag.HasControl(f.disp) {
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-013", Code: "UNSAFE_FILE_NAME", Severity: diag.Warning,
+			Message: "This file's path holds control characters, invisible (bidirectional) characters or invalid UTF-8: reports show them escaped, and code scanning cannot place findings in it.",
+			Hint:    "Rename the file with printable characters only.",
+			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " unsafe name"})
+	}
 	if f.skip != "" {
 		s.skipNote(f.skip)
 		return

@@ -11,7 +11,7 @@ import (
 
 // ourCommand matches the workflow commands brenner-ci means to emit: an
 // annotation with escaped properties, or its overflow notice.
-var ourCommand = regexp.MustCompile(`^::(error|warning|notice) (file=[^,:\n]*,line=\d+,endLine=\d+,(col=\d+,endColumn=\d+,)?)?title=[^:\n]*::`)
+var ourCommand = regexp.MustCompile(`^::(error|warning|notice) (file=[^,:\n]*,(line=\d+,endLine=\d+,(col=\d+,endColumn=\d+,)?)?)?title=[^:\n]*::`)
 
 // TestHostileTextNeverEmitsWorkflowCommands: thread ids, subjects, senders
 // and file names written by an attacker reach standard output and standard
@@ -36,6 +36,10 @@ func TestHostileTextNeverEmitsWorkflowCommands(t *testing.T) {
 	}
 	// A hostile file name too (where the file system allows it).
 	os.WriteFile(filepath.Join(dir, "::warning file=x::y.json"), []byte(`{"thread_id": "::notice::x", "messages": [}`), 0o644)
+	// A file name with a terminal escape, a bell and a bidirectional
+	// override, holding a thread with findings: its annotations carry the
+	// name escaped, and IN-013 names the file.
+	os.WriteFile(filepath.Join(dir, "t\x1b[31mred\a\u202enosj.json"), []byte(`{"thread_id": "RS-20260301-named", "messages": [{"id": 1, "subject": "Re: hi", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`), 0o644)
 	out := filepath.Join(t.TempDir(), "out")
 	runs := [][]string{
 		{"check", "--format", "github", "--out", out, dir},
@@ -56,6 +60,12 @@ func TestHostileTextNeverEmitsWorkflowCommands(t *testing.T) {
 		}
 		if len(stdout)+len(stderr) == 0 {
 			t.Errorf("%v printed nothing", args)
+		}
+		if args[0] == "check" && !strings.Contains(stdout, "IN-013") {
+			t.Errorf("%v: the file name with control characters is not reported (IN-013):\n%s", args, stdout)
+		}
+		if args[0] == "check" && strings.ContainsRune(stdout, '\u202e') {
+			t.Errorf("%v: a bidirectional override reached standard output", args)
 		}
 	}
 }

@@ -105,7 +105,8 @@ func Annotation(r *diag.Report, i int, paths *reporters.Paths) string {
 	}
 	var props []string
 	if f.Pos.File != "" {
-		props = append(props, "file="+EscapeProperty(paths.Display(f.Pos.File)))
+		// A file name is input too: control characters are shown escaped.
+		props = append(props, "file="+EscapeProperty(reporters.Safe(paths.Display(f.Pos.File))))
 		if p := f.Pos.Normalize(); p.Line > 0 {
 			props = append(props, "line="+strconv.Itoa(p.Line), "endLine="+strconv.Itoa(p.EndLine))
 			if p.EndLine == p.Line {
