@@ -114,4 +114,3 @@ func safe(s string, breaks int) string {
 	}
 	return b.String()
 }
-
