@@ -70,8 +70,8 @@ func metaHash(m *Message) uint64 {
 func merge(results []*fileResult) *Batch {
 	b := &Batch{}
 	type build struct {
-		recs     []*rec
-		findings []diag.Finding
+		recs []*rec
+		dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
 	}
 	threads := map[string]*build{}
 	byID := map[string]*rec{}
@@ -127,9 +127,7 @@ func merge(results []*fileResult) *Batch {
 				threads[m.ThreadKey] = t
 			}
 			t.recs = append(t.recs, r)
-			if dup != nil {
-				t.findings = append(t.findings, *dup)
-			}
+			t.dups = append(t.dups, dup)
 		}
 	}
 	keys := make([]string, 0, len(threads))
@@ -140,11 +138,111 @@ func merge(results []*fileResult) *Batch {
 	b.Threads = make([]*ThreadRef, 0, len(keys))
 	for _, k := range keys {
 		t := threads[k]
-		b.Threads = append(b.Threads, finishThread(k, t.recs, t.findings))
+		for _, g := range splitByProject(k, t.recs, t.dups) {
+			b.Threads = append(b.Threads, finishThread(g.key, g.recs, g.findings))
+		}
 	}
 	sort.Strings(b.Agents)
 	b.Agents = compact(b.Agents)
 	return b
+}
+
+// A projectGroup is the messages of one thread id in one project.
+type projectGroup struct {
+	key      string
+	recs     []*rec
+	findings []diag.Finding
+}
+
+// splitByProject keys a thread by project and thread id when its messages
+// name more than one Agent Mail project: a file from another project that
+// reuses the thread id must not join the thread (and, say, KILL its
+// hypotheses). Each project's messages become a thread keyed
+// "<thread id>@<project slug>" ("@unknown-project" for messages that name
+// none), and each such thread gets an IN-014 finding. With one project (or
+// none named) the thread is left as it is.
+func splitByProject(key string, recs []*rec, dups []*diag.Finding) []projectGroup {
+	slugs := map[string]bool{}
+	for _, r := range recs {
+		if sl := projectSlug(r.m.Project); sl != "" {
+			slugs[sl] = true
+		}
+	}
+	if len(slugs) < 2 {
+		g := projectGroup{key: key, recs: recs}
+		for _, d := range dups {
+			if d != nil {
+				g.findings = append(g.findings, *d)
+			}
+		}
+		return []projectGroup{g}
+	}
+	names := make([]string, 0, len(slugs))
+	for sl := range slugs {
+		names = append(names, sl)
+	}
+	sort.Strings(names)
+	byKey := map[string]*projectGroup{}
+	var order []string
+	for i, r := range recs {
+		sl := projectSlug(r.m.Project)
+		if sl == "" {
+			sl = "unknown-project"
+		}
+		gk := key + "@" + sl
+		g := byKey[gk]
+		if g == nil {
+			g = &projectGroup{key: gk}
+			byKey[gk] = g
+			order = append(order, gk)
+			m := r.m
+			g.findings = append(g.findings, diag.Finding{
+				Rule: "IN-014", Code: "THREAD_IN_TWO_PROJECTS", Severity: diag.Error,
+				Message: fmt.Sprintf("Thread id %s is used in %d projects (%s): the messages of each project are checked as a thread of their own (%s), and their artifacts/%s.md would collide.",
+					key, len(names), strings.Join(names, ", "), gk, key),
+				Hint: "Check one project's export at a time, or give the threads distinct ids.",
+				Pos:  diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+				Thread: gk, MsgID: m.ID, Anchor: "thread in projects " + gk,
+			})
+		}
+		g.recs = append(g.recs, r)
+		if d := dups[i]; d != nil {
+			f := *d
+			f.Thread = gk
+			g.findings = append(g.findings, f)
+		}
+	}
+	sort.Strings(order)
+	out := make([]projectGroup, 0, len(order))
+	for _, gk := range order {
+		out = append(out, *byKey[gk])
+	}
+	return out
+}
+
+// projectSlug is the slug of an Agent Mail project as exports name it: the
+// human key (an absolute path) slugified the way Agent Mail does — lower
+// case, every run of other characters than a-z and 0-9 a "-" — or the slug
+// inside a scrubbed "[project path redacted: <slug>]".
+func projectSlug(p string) string {
+	p = strings.TrimSpace(p)
+	if rest, ok := strings.CutPrefix(p, "[project path redacted:"); ok {
+		p = strings.TrimSuffix(strings.TrimSpace(rest), "]")
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(p) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
 }
 
 func compact(s []string) []string {
