@@ -200,8 +200,8 @@ func splitByProject(key string, recs []*rec, dups []*diag.Finding) []projectGrou
 				Rule: "IN-014", Code: "THREAD_IN_TWO_PROJECTS", Severity: diag.Error,
 				Message: fmt.Sprintf("Thread id %s is used in %d projects (%s): the messages of each project are checked as a thread of their own (%s), and their artifacts/%s.md would collide.",
 					key, len(names), strings.Join(names, ", "), gk, key),
-				Hint: "Check one project's export at a time, or give the threads distinct ids.",
-				Pos:  diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+				Hint:   "Check one project's export at a time, or give the threads distinct ids.",
+				Pos:    diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
 				Thread: gk, MsgID: m.ID, Anchor: "thread in projects " + gk,
 			})
 		}
