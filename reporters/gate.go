@@ -72,14 +72,20 @@ func SeverityRank(s diag.Severity) int {
 // MostSevere returns the indexes of the at most n most severe findings of
 // idx (a list of indexes into r.Findings), keeping input order among equal
 // severities, and returned in input order.
+//
+// With n = 0 it returns all of idx, most severe first (stable within a
+// severity).
 func MostSevere(r *diag.Report, idx []int, n int) []int {
-	if len(idx) <= n {
+	if n > 0 && len(idx) <= n {
 		return idx
 	}
 	order := append([]int(nil), idx...)
 	sort.SliceStable(order, func(a, b int) bool {
 		return SeverityRank(r.Findings[order[a]].Severity) < SeverityRank(r.Findings[order[b]].Severity)
 	})
+	if n == 0 {
+		return order
+	}
 	keep := order[:n]
 	sort.Ints(keep)
 	return keep

@@ -4,6 +4,7 @@
 package sarif
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,7 +21,15 @@ import (
 // GitHub code scanning limits (docs: sarif-limits, sarif-support-for-code-scanning).
 const (
 	// MaxResults is the most results GitHub accepts in one run.
-	MaxResults      = 25000
+	MaxResults = 25000
+	// MaxCompressed bounds the gzip-compressed JSON of the results and
+	// notifications of one file, and MaxBytes their raw JSON. GitHub
+	// rejects a SARIF file over 10 MB gzip-compressed (the rules take a few
+	// hundred KB more). 25,000 typical results take about 11 MB raw and
+	// 0.4 MB compressed, so the bounds only bite on hostile input (long,
+	// incompressible or escape-heavy messages) — with the overflow counted.
+	MaxCompressed   = 9 << 20
+	MaxBytes        = 64 << 20
 	maxDescription  = 1024
 	maxRuleName     = 255
 	maxTags         = 20
@@ -105,6 +114,7 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	run.WithColumnKind("unicodeCodePoints")
 	inv := run.AddInvocation(!r.Internal && r.RunError == "")
 	inv.ToolExecutionNotifications = []*gosarif.Notification{}
+	budget := newByteBudget()
 	// Which configuration governed the run (docs/security.md).
 	inv.Properties = gosarif.Properties{"brenner-ci/configuration": reporters.ConfigLine(r)}
 	if r.Config.File != "" {
@@ -132,6 +142,10 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 		msg := fmt.Sprintf("%s (not a code scanning result: %s)", oneLine(f.String()), infos[i].Reason)
 		note := gosarif.NewNotification().WithLevel(level(f.Severity)).WithTextMessage(msg).
 			WithAssociatedRule(gosarif.NewReportingDescriptorReference().WithId(ruleID(f)).WithIndex(index[ruleID(f)]))
+		if !budget.spend(note) {
+			budget.notes++
+			continue
+		}
 		inv.AddTToolExecutionNotification(note)
 	}
 	kept := reporters.MostSevere(r, located, MaxResults)
@@ -141,13 +155,32 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 				"The JSON report and the text output in the job log list every finding.",
 			reporters.Plural(left, "result"), MaxResults, MaxResults)))
 	}
+
+	// Results, most severe first while the byte budget lasts, then back in
+	// report order.
+	built := make(map[int]*gosarif.Result, len(kept))
+	for _, i := range reporters.MostSevere(r, kept, 0) {
+		res := result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths)
+		if !budget.spend(res) {
+			budget.results++
+			continue
+		}
+		built[i] = res
+	}
+	if budget.results+budget.notes > 0 {
+		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
+			"%s and %s left out of this SARIF file to keep it within GitHub's upload limit of 10 MB compressed; the most severe were kept. "+
+				"The JSON report lists every finding.",
+			reporters.Plural(budget.results, "result"), reporters.Plural(budget.notes, "notification"))))
+	}
 	if len(inv.ToolExecutionNotifications) == 0 {
 		inv.ToolExecutionNotifications = nil // omitted, never null
 	}
-
-	run.Results = make([]*gosarif.Result, 0, len(kept))
+	run.Results = make([]*gosarif.Result, 0, len(built))
 	for _, i := range kept {
-		run.Results = append(run.Results, result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths))
+		if res := built[i]; res != nil {
+			run.Results = append(run.Results, res)
+		}
 	}
 	log.AddRun(run)
 	return log, nil
@@ -355,3 +388,41 @@ func nonEmpty(s, def string) string {
 }
 
 func oneLine(s string) string { return reporters.OneLine(s) }
+
+// byteBudget measures what goes into the file: its raw JSON bytes and an
+// upper bound of their gzip-compressed size (what is compressed so far,
+// plus what is pending, counted as if it did not compress).
+type byteBudget struct {
+	raw            int
+	z              *gzip.Writer
+	out            countWriter
+	pending        int
+	results, notes int // left out for want of room
+}
+
+type countWriter struct{ n int }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+func newByteBudget() *byteBudget {
+	b := &byteBudget{}
+	b.z, _ = gzip.NewWriterLevel(&b.out, gzip.BestSpeed)
+	return b
+}
+
+// spend adds v's JSON to the file's size; false (and nothing added) when
+// it would go over MaxBytes raw or MaxCompressed compressed.
+func (b *byteBudget) spend(v any) bool {
+	data, err := json.Marshal(v)
+	if err != nil || b.raw+len(data) > MaxBytes || b.out.n+b.pending+len(data) > MaxCompressed {
+		return false
+	}
+	b.raw += len(data)
+	b.z.Write(data)
+	b.pending += len(data)
+	if b.pending >= 256<<10 {
+		b.z.Flush()
+		b.pending = 0
+	}
+	return true
+}

@@ -2,8 +2,10 @@ package sarif_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -305,4 +307,52 @@ func BenchmarkSARIF25000(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(buf.Len())/1e6, "MB")
+}
+
+// TestSizeBudget: findings whose messages do not compress (hostile input,
+// each at the 2,000-byte echo bound) cannot make a SARIF file GitHub
+// rejects (10 MB gzip-compressed): results are left out, most severe kept,
+// and the overflow is counted.
+func TestSizeBudget(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, 12000)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	for i := range r.Findings {
+		b := make([]byte, 1990)
+		for k := range b {
+			b[k] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		r.Findings[i].Message = string(b)
+	}
+	data := write(t, r)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(data)
+	zw.Close()
+	if z.Len() > 10<<20 {
+		t.Fatalf("SARIF is %d bytes compressed, over GitHub's 10 MB", z.Len())
+	}
+	d := decode(t, data)
+	run := d.Runs[0]
+	if len(run.Results) == 0 || len(run.Results) >= len(r.Findings) {
+		t.Fatalf("%d results of %d findings: the budget did not apply", len(run.Results), len(r.Findings))
+	}
+	var counted bool
+	for _, nt := range run.Invocations[0].Notifications {
+		counted = counted || strings.Contains(nt.Message.Text, "left out of this SARIF file to keep it within GitHub's upload limit")
+	}
+	if !counted {
+		t.Error("the results left out are not counted in a notification")
+	}
+	// Most severe first: no note is kept while an error is left out.
+	e, _, _ := r.Counts()
+	kept := map[string]int{}
+	for _, res := range run.Results {
+		kept[res.Level]++
+	}
+	if kept["note"] > 0 && kept["error"] < e {
+		t.Errorf("kept %v with errors left out", kept)
+	}
+	t.Logf("%d of %d results kept; %d bytes raw, %d compressed", len(run.Results), len(r.Findings), len(data), z.Len())
 }
