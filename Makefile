@@ -26,8 +26,8 @@ fmt:
 # (the sample has deliberate mistakes), so exit code 1 is shown, not fatal; 2 or 3 fail.
 demo: build
 	rm -rf $(DEMO_OUT)
-	./$(BIN) compile testdata/demo --out $(DEMO_OUT)/compiled --compiled-body; c=$$?; [ $$c -le 1 ] || exit $$c
-	./$(BIN) check testdata/demo --out $(DEMO_OUT) --repo-root . ; c=$$?; \
+	./$(BIN) compile testdata/demo --config testdata/demo/.brenner-ci.yaml --out $(DEMO_OUT)/compiled --compiled-body; c=$$?; [ $$c -le 1 ] || exit $$c
+	./$(BIN) check testdata/demo --config testdata/demo/.brenner-ci.yaml --out $(DEMO_OUT) --repo-root . ; c=$$?; \
 	  echo "brenner-ci check exit code: $$c (1 = findings, expected on the sample)"; [ $$c -le 1 ] || exit $$c
 	@ls -l $(DEMO_OUT)
 

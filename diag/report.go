@@ -91,6 +91,10 @@ type Report struct {
 	// Config says which configuration governed the run; every report
 	// states it.
 	Config ConfigInfo
+	// RunID identifies the run's results (reporters.RunID): every report
+	// file of a run carries it, so reports of two runs are never mistaken
+	// for one set.
+	RunID string
 }
 
 // ConfigInfo names the configuration that governed a run and how it was

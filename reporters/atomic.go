@@ -2,28 +2,97 @@ package reporters
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
-// WriteFileAtomic writes a report through a temporary file in the target's
-// directory and renames it into place, so a reader never sees a partial
-// report and a longer old file never leaves stale bytes behind.
-func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
+// Reports and artifacts are written through temporary files in their
+// target's folder (".<name>.tmp-*") and renamed into place, so a reader never
+// sees a partial file. Every temporary file is tracked here: Interrupt (on
+// SIGINT or SIGTERM) removes them all, and a report Set is renamed into
+// place as a whole or not at all, so an interrupted run leaves neither
+// temporary files nor a mix of two runs' reports.
+
+// ErrInterrupted is returned by writes attempted after Interrupt.
+var ErrInterrupted = errors.New("interrupted")
+
+var temps = struct {
+	mu          sync.Mutex
+	files       map[string]bool
+	interrupted bool
+}{files: map[string]bool{}}
+
+// createTemp creates and tracks a temporary file next to path.
+func createTemp(path string) (*os.File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.interrupted {
+		return nil, ErrInterrupted
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err == nil {
+		temps.files[f.Name()] = true
+	}
+	return f, err
+}
+
+// removeTemp removes a tracked temporary file.
+func removeTemp(name string) {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	os.Remove(name)
+	delete(temps.files, name)
+}
+
+// Interrupt removes every temporary file and makes every later write fail
+// with ErrInterrupted. It waits for a Set being renamed into place, so
+// that the set is complete; it returns how many files it removed.
+func Interrupt() int {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	temps.interrupted = true
+	n := 0
+	for name := range temps.files {
+		if os.Remove(name) == nil {
+			n++
+		}
+		delete(temps.files, name)
+	}
+	return n
+}
+
+// A Set is report files written together: each is staged in a temporary
+// file, and Commit renames them all into place in one step that Interrupt
+// does not cut in two.
+type Set struct {
+	staged []staged
+	failed []string // paths whose new version could not be written
+}
+
+type staged struct{ tmp, path string }
+
+// Add writes one file of the set to a temporary file. On error the path is
+// remembered: Commit removes its old version, so that the folder does not
+// hold an earlier run's report beside this run's.
+func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
+	tmp, err := createTemp(path)
 	if err != nil {
+		s.failed = append(s.failed, path)
 		return err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			removeTemp(tmp.Name())
+			s.failed = append(s.failed, path)
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<16)
@@ -39,5 +108,47 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	s.staged = append(s.staged, staged{tmp.Name(), path})
+	return nil
+}
+
+// Commit renames every staged file into place and removes the old version
+// of every file that could not be written. After Interrupt it removes the
+// staged files instead and returns ErrInterrupted.
+func (s *Set) Commit() error {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.interrupted {
+		for _, st := range s.staged {
+			os.Remove(st.tmp)
+			delete(temps.files, st.tmp)
+		}
+		return ErrInterrupted
+	}
+	var errs []error
+	for _, st := range s.staged {
+		if err := os.Rename(st.tmp, st.path); err != nil {
+			os.Remove(st.tmp)
+			errs = append(errs, err)
+		}
+		delete(temps.files, st.tmp)
+	}
+	for _, p := range s.failed {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, fmt.Errorf("removing the previous %s: %w", p, err))
+		}
+	}
+	s.staged, s.failed = nil, nil
+	return errors.Join(errs...)
+}
+
+// WriteFileAtomic writes one file through a temporary file in the target's
+// folder and renames it into place (a Set of one).
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	var s Set
+	if err := s.Add(path, write); err != nil {
+		s.failed = nil // keep the old file: nothing else of this run was written beside it
+		return err
+	}
+	return s.Commit()
 }

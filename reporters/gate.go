@@ -1,6 +1,8 @@
 package reporters
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 
@@ -145,4 +147,24 @@ func ConfigLine(r *diag.Report) string {
 		return "configuration: " + file + " (found below the repository root; relaxations of " + base + " are reported as SP-005)"
 	}
 	return "configuration: " + file
+}
+
+// RunID is a content identifier of a run's results: 16 hex digits of a
+// SHA-256 over the tool version, the configuration, the fail-on level, the
+// run error and every finding's fingerprint, severity and baseline state.
+// It is derived from the data, never the clock, so the same inputs give the
+// same id (and byte-identical reports), and reports of runs with different
+// results carry different ids.
+func RunID(r *diag.Report) string {
+	h := sha256.New()
+	p := PathsFor(r) // repo-relative paths: the same wherever the repository is checked out
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%d\x00%s\x00%d\x00", r.Tool.Version, p.Display(r.Config.File), r.Config.How, p.Display(r.Config.Base), r.FailOn, r.RunError, len(r.Threads))
+	for i := range r.Findings {
+		fp := ""
+		if i < len(r.Fingerprints) {
+			fp = r.Fingerprints[i]
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%t\x00", fp, r.Findings[i].Severity, r.IsNew(i))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -8,4 +8,4 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr)) }

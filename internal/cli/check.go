@@ -103,6 +103,7 @@ func (c *checkCmd) Run(e *env) error {
 	r.Internal = res.Internal
 	r.RepoRoot = run.repoRoot
 	r.Config = configInfo(run.policy)
+	r.RunID = reporters.RunID(r)
 	// Every report file is written before the exit code is chosen.
 	werrs := c.writeReports(e, r)
 	for _, n := range notes {
@@ -332,14 +333,6 @@ func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, base
 // returns the write errors.
 func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	var werrs []string
-	write := func(path string, fn func(io.Writer) error) {
-		if path == "" {
-			return
-		}
-		if err := reporters.WriteFileAtomic(path, fn); err != nil {
-			werrs = append(werrs, err.Error())
-		}
-	}
 	sarifPath, junitPath, mdPath, jsonPath := c.Sarif, c.Junit, c.Markdown, c.JSON
 	if c.Out != "" {
 		def := func(p *string, name string) {
@@ -352,13 +345,12 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 		def(&mdPath, "brenner-ci.md")
 		def(&jsonPath, "brenner-ci.json")
 	}
-	// In GitHub Actions the markdown report is appended to the job summary,
-	// never written over it: earlier steps' summaries stay.
-	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" && os.Getenv("GITHUB_ACTIONS") == "true" && summary != mdPath {
-		if err := appendFile(summary, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }); err != nil {
-			werrs = append(werrs, "job summary: "+err.Error())
-		}
-	}
+	// The report files are one set (reporters.Set): each is written to a
+	// temporary file, then all are renamed into place together, so an
+	// interrupted run leaves the previous run's set whole, and a report
+	// that cannot be written does not leave the previous run's version
+	// beside this run's others. Every report carries the run id.
+	var set reporters.Set
 	written := map[string]string{}
 	for _, rep := range []struct {
 		key, path string
@@ -370,10 +362,26 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 		{"json", jsonPath, func(w io.Writer) error { return jsonreport.Write(w, r) }},
 		{"baseline", c.WriteBaseline, func(w io.Writer) error { return jsonreport.Write(w, r) }},
 	} {
-		n := len(werrs)
-		write(rep.path, rep.fn)
-		if rep.path != "" && len(werrs) == n {
-			written[rep.key] = rep.path
+		if rep.path == "" {
+			continue
+		}
+		if err := set.Add(rep.path, rep.fn); err != nil {
+			werrs = append(werrs, err.Error())
+			continue
+		}
+		written[rep.key] = rep.path
+	}
+	if err := set.Commit(); err != nil {
+		werrs = append(werrs, err.Error())
+		if errors.Is(err, reporters.ErrInterrupted) {
+			return werrs
+		}
+	}
+	// In GitHub Actions the markdown report is appended to the job summary,
+	// never written over it: earlier steps' summaries stay.
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" && os.Getenv("GITHUB_ACTIONS") == "true" && summary != mdPath {
+		if err := appendFile(summary, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }); err != nil {
+			werrs = append(werrs, "job summary: "+err.Error())
 		}
 	}
 	if c.GithubOutput != "" {

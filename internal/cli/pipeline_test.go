@@ -253,7 +253,7 @@ func TestStepSummaryAppended(t *testing.T) {
 	run(t, "check", filepath.Join(demo(t), "mailbox"))
 	data, _ := os.ReadFile(summary)
 	s := string(data)
-	if !strings.HasPrefix(s, "## Earlier step\n\nkept\n") || strings.Count(s, "brenner-ci") < 2 || strings.Count(s, "<!-- brenner-ci") != 2 {
+	if !strings.HasPrefix(s, "## Earlier step\n\nkept\n") || strings.Count(s, "brenner-ci") < 2 || strings.Count(s, "<!-- brenner-ci-report -->") != 2 {
 		t.Errorf("summary not appended twice after the earlier step:\n%s", s)
 	}
 }

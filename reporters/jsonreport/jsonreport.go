@@ -35,6 +35,9 @@ type File struct {
 	Notifications []Notification `json:"notifications"`
 	// Config is the configuration that governed the run.
 	Config Config `json:"config"`
+	// RunID identifies the run's results; every report file of one run
+	// carries the same id.
+	RunID string `json:"run_id"`
 }
 
 // Config names the governing configuration: file ("" with the defaults),
@@ -147,6 +150,7 @@ func Build(r *diag.Report) *File {
 		Notifications: make([]Notification, 0, len(r.Notifications)),
 	}
 	f.Summary.Failed = f.Summary.Gating > 0 || r.RunError != ""
+	f.RunID = r.RunID
 	if r.Config.File != "" {
 		f.Config = Config{File: paths.Display(r.Config.File), How: r.Config.How}
 		if r.Config.Base != "" {

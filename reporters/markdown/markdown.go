@@ -98,6 +98,9 @@ func (m *writer) render() {
 	// Head: never truncated (it is short and fixed in size).
 	var h strings.Builder
 	h.WriteString(Marker + "\n")
+	if r.RunID != "" {
+		h.WriteString("<!-- brenner-ci-run " + r.RunID + " -->\n")
+	}
 	switch {
 	case r.RunError != "":
 		fmt.Fprintf(&h, "## ❌ brenner-ci could not run: %s\n\n", escape(r.RunError))

@@ -117,6 +117,9 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	budget := newByteBudget()
 	// Which configuration governed the run (docs/security.md).
 	inv.Properties = gosarif.Properties{"brenner-ci/configuration": reporters.ConfigLine(r)}
+	if r.RunID != "" {
+		inv.Properties["brenner-ci/run-id"] = r.RunID
+	}
 	if r.Config.File != "" {
 		inv.Properties["brenner-ci/configuration-file"] = paths.Display(r.Config.File)
 		inv.Properties["brenner-ci/configuration-how"] = r.Config.How
