@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/sourcegraph/conc/iter"
@@ -26,6 +27,10 @@ type Engine struct {
 	// enabled lists the rules not disabled everywhere, in registry order.
 	enabled []*Rule
 	on      map[string]bool
+	// ids are the enabled rules' ids, and artifactIDs those of the
+	// artifact-scope ones: one slice shared (read-only) by every thread's
+	// and artifact's summary, so summaries cost nothing per rule.
+	ids, artifactIDs []string
 	// persisted are the batch's persisted artifacts by session id (DR-001).
 	persisted map[string][]*artifact.Parsed
 }
@@ -38,19 +43,20 @@ func NewEngine(cfg *config.Config) *Engine {
 		if !cfg.OffEverywhere(r.ID) {
 			e.enabled = append(e.enabled, r)
 			e.on[r.ID] = true
+			e.ids = append(e.ids, r.ID)
+			if r.Scope == ScopeArtifact && r.Check != nil {
+				e.artifactIDs = append(e.artifactIDs, r.ID)
+			}
 		}
 	}
+	e.ids = slices.Clip(e.ids)
+	e.artifactIDs = slices.Clip(e.artifactIDs)
 	return e
 }
 
 // Enabled returns the ids of the rules evaluated, in registry order.
-func (e *Engine) Enabled() []string {
-	ids := make([]string, len(e.enabled))
-	for i, r := range e.enabled {
-		ids[i] = r.ID
-	}
-	return ids
-}
+// The slice is shared: callers must not modify it.
+func (e *Engine) Enabled() []string { return e.ids }
 
 // run calls a rule's check with c, turning a panic into an internal error.
 func (e *Engine) run(r *Rule, c *Ctx, where string, internal *[]string) {
@@ -250,9 +256,9 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 		r.Findings = append(r.Findings, *evFinding)
 	}
 	c := &Ctx{P: p, Evidence: ev, Thread: artifactSession(p, path)}
+	r.Summary.Rules = e.artifactIDs
 	for _, rule := range e.enabled {
 		if rule.Scope == ScopeArtifact && rule.Check != nil {
-			r.Summary.Rules = append(r.Summary.Rules, rule.ID)
 			e.run(rule, c, "artifact "+path, &r.Internal)
 		}
 	}

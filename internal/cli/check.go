@@ -53,6 +53,7 @@ type checkCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
+	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
 }
 
 // checkRun is what a check run settles before it reads any input.
@@ -67,6 +68,15 @@ type checkRun struct {
 }
 
 func (c *checkCmd) Run(e *env) error {
+	stop, err := startProfiles(c.Profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return c.run(e)
+}
+
+func (c *checkCmd) run(e *env) error {
 	var (
 		res   *rules.Output
 		notes []diag.Notification
@@ -106,7 +116,14 @@ func (c *checkCmd) Run(e *env) error {
 	r.RunID = reporters.RunID(r)
 	// Every report file is written before the exit code is chosen.
 	werrs := c.writeReports(e, r)
-	for _, n := range notes {
+	// Run-level notes on standard error, bounded: a batch of thousands of
+	// threads must not flood the log; the reports hold them all.
+	const maxNotes = 20
+	for i, n := range notes {
+		if i == maxNotes {
+			fmt.Fprintf(e.stderr, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
+			break
+		}
 		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, reporters.Safe(n.Message))
 	}
 	for _, w := range werrs {
