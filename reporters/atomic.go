@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 )
 
@@ -37,11 +39,20 @@ func createTemp(path string) (*os.File, error) {
 	if temps.interrupted {
 		return nil, ErrInterrupted
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err == nil {
-		temps.files[f.Name()] = true
+	// Like os.CreateTemp, but created with mode 0644 (less the umask), as
+	// the file will stay: no chmod afterwards.
+	base := "." + filepath.Base(path) + ".tmp-"
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if os.IsExist(err) && try < 100 {
+			continue
+		}
+		if err == nil {
+			temps.files[name] = true
+		}
+		return f, err
 	}
-	return f, err
 }
 
 // removeTemp removes a tracked temporary file.
@@ -100,9 +111,6 @@ func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
 		return err
 	}
 	if err = tmp.Close(); err != nil {

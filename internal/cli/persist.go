@@ -6,10 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
+
+// safeDirs are the output folders checked in this run: real folders, not
+// links.
+var safeDirs sync.Map
 
 // writeUnder writes data to dir/rel atomically. It refuses a relative path
 // that leaves dir and never follows a symbolic link inside dir, so nothing is
@@ -22,21 +27,32 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return fmt.Errorf("refusing to write %q: it leaves the output folder", rel)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if _, ok := safeDirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 	}
 	// Walk the components below dir: every existing one must be a real
-	// directory (or, for the last, a regular file), never a link.
+	// directory (or, for the last, a regular file), never a link. A folder
+	// checked (or made) once is not checked again in this run: the output
+	// folder is brenner-ci's, not the input's.
 	cur := dir
 	parts := strings.Split(clean, string(filepath.Separator))
 	for i, p := range parts {
 		cur = filepath.Join(cur, p)
+		last := i == len(parts)-1
+		if !last {
+			if _, ok := safeDirs.Load(cur); ok {
+				continue
+			}
+		}
 		fi, err := os.Lstat(cur)
 		if os.IsNotExist(err) {
-			if i < len(parts)-1 {
+			if !last {
 				if err := os.Mkdir(cur, 0o755); err != nil {
 					return err
 				}
+				safeDirs.Store(cur, true)
 			}
 			continue
 		}
@@ -46,8 +62,11 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 		if fi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("refusing to write %s: %s is a symbolic link", filepath.Join(dir, clean), cur)
 		}
-		if i < len(parts)-1 && !fi.IsDir() {
+		if !last && !fi.IsDir() {
 			return fmt.Errorf("refusing to write %s: %s is not a directory", filepath.Join(dir, clean), cur)
+		}
+		if !last {
+			safeDirs.Store(cur, true)
 		}
 	}
 	return reporters.WriteFileAtomic(filepath.Join(dir, clean), write)
