@@ -53,6 +53,7 @@ type checkCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
+	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
 	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
 }
 
@@ -120,6 +121,9 @@ func (c *checkCmd) run(e *env) error {
 	// threads must not flood the log; the reports hold them all.
 	const maxNotes = 20
 	for i, n := range notes {
+		if c.Quiet {
+			break
+		}
 		if i == maxNotes {
 			fmt.Fprintf(e.stderr, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
 			break
@@ -229,6 +233,8 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 		last time.Time
 	}
 	var last time.Time
+	prog := newProgress(c.progressWriter(), len(batch.Threads))
+	defer prog.finish()
 	res := eng.Run(batch, rules.RunOptions{
 		Compile: opt,
 		Jobs:    c.Jobs,
@@ -250,6 +256,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 			if o.art != nil {
 				w.write(ref.Key, o.id, o.art)
 			}
+			prog.tick()
 		},
 	})
 	return res, append(w.notes, res.Notifications...), last, nil
