@@ -51,8 +51,8 @@ func ArtifactPathThread(file string) string {
 func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)) {
 	threads := map[string]*ThreadResult{}
 	for i := range b.Threads {
-		threads[b.Threads[i].ref.key] = &b.Threads[i]
-		if id := b.Threads[i].ref.threadID; id != "" {
+		threads[b.Threads[i].Facts.Key] = &b.Threads[i]
+		if id := b.Threads[i].Facts.ThreadID; id != "" {
 			threads[id] = &b.Threads[i]
 		}
 	}
@@ -83,7 +83,7 @@ func checkArtifactFileName(c *Ctx) {
 		}
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
-			Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos, Thread: tr.ref.key,
+			Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos, Thread: tr.Facts.Key,
 			Anchor: "artifact " + base + " session " + sidText})
 	})
 }
@@ -93,7 +93,7 @@ func checkArtifactFileName(c *Ctx) {
 func checkFrontMatterVersion(c *Ctx) {
 	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
 		ver := front(p, "version")
-		latest := tr.ref.latest
+		latest := tr.Facts.Latest
 		if ver == nil || latest == 0 {
 			return
 		}
@@ -110,8 +110,8 @@ func checkFrontMatterVersion(c *Ctx) {
 			pos = diag.Pos{File: p.File, Line: 1, Col: 1}
 		}
 		c.emit(diag.Finding{
-			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", verText, tr.ref.key, latest),
+			Message: fmt.Sprintf("Artifact front matter says version %s but thread %s's latest COMPILED message is v%d.", verText, tr.Facts.Key, latest),
 			Hint:    fmt.Sprintf("Re-persist the artifact from v%d (brenner-ci check --fix --out DIR), or post the missing COMPILED message.", latest),
-			Pos:     pos, Thread: tr.ref.key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
+			Pos:     pos, Thread: tr.Facts.Key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
 	})
 }

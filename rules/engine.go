@@ -75,7 +75,8 @@ type ThreadResult struct {
 	Comments []diag.Comment
 	// Internal lists rule panics (internal errors) on this thread.
 	Internal []string
-	ref      refInfo
+	// Facts are what the batch rules need of the thread.
+	Facts Facts
 }
 
 // CheckThread runs every enabled message and thread rule on t and passes on
@@ -105,7 +106,7 @@ func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 		}
 	}
 	r.Findings = append(r.Findings, c.out...)
-	r.ref = collectRefs(t)
+	r.Facts = CollectFacts(t)
 	r.Comments = messageComments(t)
 	return r
 }

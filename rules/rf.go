@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -35,52 +34,6 @@ var rfRules = []Rule{
 		Full:  "A reference to a session (thread) that is not among the inputs cannot be checked: include that session's export in the run. (Split from RF-001, which reports with one severity: a missing item in a session that is checked.)",
 		Bad:   "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: Hypotheses\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Gradient\", \"claim\": \"Gradient explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refined\", \"claim\": \"Lineage, refined explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Genealogy\n```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-elsewhere\", \"item\": \"H2\", \"relation\": \"refines\"}]}}\n```\n", Good: "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: Hypotheses\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Gradient\", \"claim\": \"Gradient explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refined\", \"claim\": \"Lineage, refined explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Genealogy\n```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"refines\"}]}}\n```\n",
 		Check: checkUnreachableReferences},
-}
-
-type refEdge struct {
-	from, toSession, toItem, relation string
-	pos                               diag.Pos
-	msgID                             string
-}
-
-type refInfo struct {
-	key, threadID string
-	items         map[string]bool // every item id of the current artifact, killed ones too
-	latest        int             // latest COMPILED version (0 when none)
-	edges         []refEdge
-}
-
-func collectRefs(t *compile.Thread) refInfo {
-	ri := refInfo{key: t.Key, threadID: t.ThreadID, items: map[string]bool{}}
-	if n := len(t.Versions); n > 0 {
-		ri.latest = t.Versions[n-1].N
-	}
-	if t.Current == nil {
-		return ri
-	}
-	if t.Current.RT != nil {
-		ri.items["RT"] = true
-	}
-	for _, sec := range delta.Sections {
-		for _, it := range t.Current.Section(sec) {
-			ri.items[it.ID] = true
-			refs := it.Get("references")
-			if refs == nil || refs.Kind != jsonv.Array {
-				continue
-			}
-			for _, r := range refs.Arr {
-				s, _ := r.Get("session").AsString()
-				item, _ := r.Get("item").AsString()
-				rel, _ := r.Get("relation").AsString()
-				if s == "" || item == "" {
-					continue // RF-003 reports malformed entries
-				}
-				pos, msgID := refPos(t, s, item)
-				ri.edges = append(ri.edges, refEdge{from: it.ID, toSession: s, toItem: item, relation: rel, pos: pos, msgID: msgID})
-			}
-		}
-	}
-	return ri
 }
 
 // refPos finds the delta block that carried a reference, for its position.
@@ -112,23 +65,23 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 }
 
 func checkUnknownReferences(c *Ctx) {
-	reportEdges(c, func(target *refInfo, e refEdge) bool { return target != nil && !target.items[e.toItem] },
+	reportEdges(c, func(target *Facts, e RefFact) bool { return target != nil && target.Item(e.Item) == nil },
 		"which has no such item", "Reference an item id that exists in that session's artifact.")
 }
 
 func checkUnreachableReferences(c *Ctx) {
-	reportEdges(c, func(target *refInfo, _ refEdge) bool { return target == nil },
+	reportEdges(c, func(target *Facts, _ RefFact) bool { return target == nil },
 		"which is not among the inputs, so the reference cannot be checked", "Include the referenced session's export in the run to check it.")
 }
 
 // reportEdges reports every reference for which bad holds (RF-001, RF-004).
-func reportEdges(c *Ctx, bad func(target *refInfo, e refEdge) bool, why, hint string) {
-	c.Batch.refGraph().eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+func reportEdges(c *Ctx, bad func(target *Facts, e RefFact) bool, why, hint string) {
+	c.Batch.refGraph().eachEdge(func(ri *Facts, e RefFact, target *Facts) {
 		if bad(target, e) {
 			c.emit(diag.Finding{
-				Message: fmt.Sprintf("%s references %s in session %s, %s.", e.from, e.toItem, e.toSession, why),
-				Hint:    hint, Pos: e.pos, Thread: ri.key, MsgID: e.msgID,
-				Anchor: fmt.Sprintf("%s->%s:%s", e.from, e.toSession, e.toItem)})
+				Message: fmt.Sprintf("%s references %s in session %s, %s.", e.From, e.Item, e.Session, why),
+				Hint:    hint, Pos: e.Pos, Thread: ri.Key, MsgID: e.MsgID,
+				Anchor: fmt.Sprintf("%s->%s:%s", e.From, e.Session, e.Item)})
 		}
 	})
 }
@@ -147,7 +100,7 @@ func checkCircularReferences(c *Ctx) {
 		e := g.edge[[2]refNode{cyc[0], cyc[1%len(cyc)]}]
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("References form a cycle: %s.", key),
-			Hint:    "Break the loop: a reference chain must end at an origin item.", Pos: e.pos, Thread: cyc[0].s, MsgID: e.msgID,
+			Hint:    "Break the loop: a reference chain must end at an origin item.", Pos: e.Pos, Thread: cyc[0].s, MsgID: e.MsgID,
 			Anchor: key})
 	})
 }
@@ -160,43 +113,48 @@ func (a refNode) less(b refNode) bool { return a.s < b.s || (a.s == b.s && a.i <
 // refGraph is the batch's reference graph: items as nodes, references
 // between sessions of the batch as edges, in thread order.
 type refGraph struct {
-	threads  []ThreadResult
-	sessions map[string]*refInfo // by thread key and thread id
+	facts    []*Facts
+	sessions map[string]*Facts // by thread key and thread id
 	next     map[refNode][]refNode
-	edge     map[[2]refNode]refEdge
+	edge     map[[2]refNode]RefFact
 }
 
 // refGraph builds the batch's reference graph once; the RF rules share it.
 func (b *Batch) refGraph() *refGraph {
-	if b.refs != nil {
-		return b.refs
+	if b.refs == nil {
+		facts := make([]*Facts, len(b.Threads))
+		for i := range b.Threads {
+			facts[i] = &b.Threads[i].Facts
+		}
+		b.refs = newRefGraph(facts)
 	}
-	g := &refGraph{threads: b.Threads, sessions: map[string]*refInfo{}, next: map[refNode][]refNode{}, edge: map[[2]refNode]refEdge{}}
-	for i := range b.Threads {
-		ri := &b.Threads[i].ref
-		g.sessions[ri.key] = ri
-		if ri.threadID != "" {
-			g.sessions[ri.threadID] = ri
+	return b.refs
+}
+
+func newRefGraph(facts []*Facts) *refGraph {
+	g := &refGraph{facts: facts, sessions: map[string]*Facts{}, next: map[refNode][]refNode{}, edge: map[[2]refNode]RefFact{}}
+	for _, f := range facts {
+		g.sessions[f.Key] = f
+		if f.ThreadID != "" {
+			g.sessions[f.ThreadID] = f
 		}
 	}
-	g.eachEdge(func(ri *refInfo, e refEdge, target *refInfo) {
+	g.eachEdge(func(f *Facts, e RefFact, target *Facts) {
 		if target != nil {
-			from, to := refNode{ri.key, e.from}, refNode{target.key, e.toItem}
+			from, to := refNode{f.Key, e.From}, refNode{target.Key, e.Item}
 			g.next[from] = append(g.next[from], to)
 			g.edge[[2]refNode{from, to}] = e
 		}
 	})
-	b.refs = g
 	return g
 }
 
 // eachEdge calls fn for every reference in thread order, with the
 // referenced session (nil when it is not among the inputs).
-func (g *refGraph) eachEdge(fn func(from *refInfo, e refEdge, target *refInfo)) {
-	for i := range g.threads {
-		ri := &g.threads[i].ref
-		for _, e := range ri.edges {
-			fn(ri, e, g.sessions[e.toSession])
+func (g *refGraph) eachEdge(fn func(from *Facts, e RefFact, target *Facts)) {
+	for _, f := range g.facts {
+		for _, e := range f.Refs {
+			fn(f, e, g.sessions[e.Session])
 		}
 	}
 }

@@ -9,12 +9,12 @@ import (
 // makes it does not exhaust the stack, and its closing cycle is found once.
 func TestReferenceCyclesIterative(t *testing.T) {
 	const n = 200000
-	ri := refInfo{key: "S", items: map[string]bool{}}
+	f := Facts{Key: "S"}
 	for i := 0; i < n; i++ {
 		to := fmt.Sprintf("H%d", (i+1)%n)
-		ri.edges = append(ri.edges, refEdge{from: fmt.Sprintf("H%d", i), toSession: "S", toItem: to})
+		f.Refs = append(f.Refs, RefFact{From: fmt.Sprintf("H%d", i), Session: "S", Item: to})
 	}
-	b := &Batch{Threads: []ThreadResult{{ref: ri}}}
+	b := &Batch{Threads: []ThreadResult{{Facts: f}}}
 	var got [][]refNode
 	b.refGraph().cycles(func(c []refNode) { got = append(got, c) })
 	if len(got) != 1 || len(got[0]) != n {

@@ -122,9 +122,9 @@ func checkThreadIDCollision(c *Ctx) {
 	first := map[string]*ThreadResult{}
 	for i := range c.Batch.Threads {
 		tr := &c.Batch.Threads[i]
-		id := tr.ref.threadID
+		id := tr.Facts.ThreadID
 		if id == "" {
-			id = tr.ref.key
+			id = tr.Facts.Key
 		}
 		k := strings.ToLower(id)
 		prev, ok := first[k]
@@ -132,9 +132,9 @@ func checkThreadIDCollision(c *Ctx) {
 			first[k] = tr
 			continue
 		}
-		pid := prev.ref.threadID
+		pid := prev.Facts.ThreadID
 		if pid == "" {
-			pid = prev.ref.key
+			pid = prev.Facts.Key
 		}
 		if pid == id {
 			continue
@@ -142,7 +142,7 @@ func checkThreadIDCollision(c *Ctx) {
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Thread id %q differs from thread %q only in case: both would be artifacts/%s.md on a case-insensitive file system (Windows, macOS); the second artifact is not written.", id, pid, id),
 			Hint:    "Use one spelling of the thread id (ids are lower case by convention).",
-			Pos:     diag.Pos{File: tr.Summary.File, Line: 1, Col: 1}, Thread: tr.ref.key, Anchor: "case collision " + strings.ToLower(id)})
+			Pos:     diag.Pos{File: tr.Summary.File, Line: 1, Col: 1}, Thread: tr.Facts.Key, Anchor: "case collision " + strings.ToLower(id)})
 	}
 }
 
