@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -20,15 +24,21 @@ type Facts struct {
 	index    map[string]int
 }
 
-// ItemFact is one item of a thread's current artifact.
+// ItemFact is one item of a thread's current artifact. It keeps a short
+// name (for graph labels) and, for hypotheses, a hash of the normalised
+// claim (ClaimKey), not the texts, so that facts stay small.
 type ItemFact struct {
-	ID         string `json:"id"`
-	Section    string `json:"section"`
-	Name       string `json:"name,omitempty"`
-	Claim      string `json:"claim,omitempty"` // hypotheses: the claim
-	Killed     bool   `json:"killed,omitempty"`
-	KillReason string `json:"kill_reason,omitempty"`
+	ID       string   `json:"id"`
+	Section  string   `json:"section"`
+	Name     string   `json:"name,omitempty"` // at most maxFactName bytes
+	ClaimKey uint64   `json:"claim_key,omitempty"`
+	Killed   bool     `json:"killed,omitempty"`
+	Pos      diag.Pos `json:"pos"` // hypotheses: the ADD block's claim, when found
+	MsgID    string   `json:"message_id,omitempty"`
 }
+
+// maxFactName bounds the item names kept in facts.
+const maxFactName = 80
 
 // RefFact is one entry of an item's references: From refers to Item of
 // Session with Relation; Pos and MsgID locate the delta block carrying it.
@@ -69,8 +79,14 @@ func CollectFacts(t *compile.Thread) Facts {
 	}
 	for _, sec := range delta.Sections {
 		for _, it := range t.Current.Section(sec) {
-			f.Items = append(f.Items, ItemFact{ID: it.ID, Section: sec, Name: it.Str("name"), Claim: it.Str("claim"),
-				Killed: it.Killed, KillReason: it.KillReason})
+			fact := ItemFact{ID: it.ID, Section: sec, Name: clipName(it.Str("name")), Killed: it.Killed}
+			if sec == "hypothesis_slate" {
+				if claim := it.Str("claim"); claim != "" {
+					fact.ClaimKey = ClaimKey(claim)
+					fact.Pos, fact.MsgID = claimPos(t, claim)
+				}
+			}
+			f.Items = append(f.Items, fact)
 			refs := it.Get("references")
 			if refs == nil || refs.Kind != jsonv.Array {
 				continue
@@ -88,4 +104,59 @@ func CollectFacts(t *compile.Thread) Facts {
 		}
 	}
 	return f
+}
+
+// ClaimKey is a hash of a claim's normalised text: letters and digits
+// only, lower case, words separated by one space. Two claims that differ
+// only in case, white space or punctuation have the same key.
+func ClaimKey(claim string) uint64 {
+	h := uint64(14695981039346656037)
+	space := false
+	wrote := false
+	for _, r := range strings.ToLower(claim) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if space && wrote {
+				h = (h ^ ' ') * 1099511628211
+			}
+			space = false
+			for _, b := range []byte(string(r)) {
+				h = (h ^ uint64(b)) * 1099511628211
+			}
+			wrote = true
+		} else {
+			space = true
+		}
+	}
+	if !wrote {
+		return 0
+	}
+	return h
+}
+
+func clipName(s string) string {
+	if len(s) <= maxFactName {
+		return s
+	}
+	cut := maxFactName
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// claimPos finds the hypothesis ADD block whose claim is claim.
+func claimPos(t *compile.Thread, claim string) (diag.Pos, string) {
+	for _, m := range t.Msgs {
+		for j := range m.Blocks {
+			b := &m.Blocks[j]
+			if b.Delta == nil || b.Delta.Payload == nil || b.Delta.Section != "hypothesis_slate" {
+				continue
+			}
+			v := b.Delta.Payload.Get("claim")
+			if s, _ := v.AsString(); s == claim {
+				return m.BodyPos(b.BodyOffset(v.Off), b.BodyOffset(v.End)).Normalize(), m.ID
+			}
+		}
+	}
+	return diag.Pos{}, ""
 }

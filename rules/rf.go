@@ -34,6 +34,18 @@ var rfRules = []Rule{
 		Full:  "A reference to a session (thread) that is not among the inputs cannot be checked: include that session's export in the run. (Split from RF-001, which reports with one severity: a missing item in a session that is checked.)",
 		Bad:   "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: Hypotheses\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Gradient\", \"claim\": \"Gradient explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refined\", \"claim\": \"Lineage, refined explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Genealogy\n```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-elsewhere\", \"item\": \"H2\", \"relation\": \"refines\"}]}}\n```\n", Good: "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: Hypotheses\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Gradient\", \"claim\": \"Gradient explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refined\", \"claim\": \"Lineage, refined explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Genealogy\n```delta\n{\"operation\": \"EDIT\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H2\", \"relation\": \"refines\"}]}}\n```\n",
 		Check: checkUnreachableReferences},
+	{ID: "RF-005", Name: "builds-on-killed", Code: "BUILDS_ON_KILLED", Family: "RF", Severity: diag.Warning, Scope: ScopeBatch, Spec: specDF + ", Cross-Session References (Hypothesis Genealogy)",
+		Short: "Items do not build on killed items.",
+		Full:  "An item whose references say it extends, refines or replicates an item that was KILLed in its session builds on an idea the team already ruled out. Reported when the referenced session is among the inputs and the referencing item is active; refutes, supersedes and informed_by are fine.",
+		Bad:   "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Kill H1\n```delta\n{\"operation\": \"KILL\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"reason\": \"Refuted by T1\"}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refined\", \"claim\": \"Lineage with timing explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"], \"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H1\", \"relation\": \"refines\"}]}}\n```\n",
+		Good:  "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Kill H1\n```delta\n{\"operation\": \"KILL\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"reason\": \"Refuted by T1\"}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage, refuted\", \"claim\": \"Lineage with timing explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"], \"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H1\", \"relation\": \"refutes\"}]}}\n```\n",
+		Check: checkBuildsOnKilled},
+	{ID: "RF-006", Name: "reproposes-killed", Code: "REPROPOSES_KILLED", Family: "RF", Severity: diag.Note, Scope: ScopeBatch, Spec: specDF + ", Cross-Session References (Avoiding Duplicate Work)",
+		Short: "A hypothesis does not repeat one killed in a referenced session.",
+		Full:  "\"Avoiding Duplicate Work — prevent re-proposing killed hypotheses\": an active hypothesis whose claim equals, after normalisation (case, white space and punctuation ignored), the claim of a hypothesis killed in a session its thread references is reported at its claim. Only exact normalised equality counts, so a reworded claim is not caught.",
+		Bad:   "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Kill H1\n```delta\n{\"operation\": \"KILL\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"reason\": \"Refuted by T1\"}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage again\", \"claim\": \"lineage explains fate.\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"], \"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H1\", \"relation\": \"informed_by\"}]}}\n```\n",
+		Good:  "@@ thread RS-20251228-initial\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Lineage explains fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ DELTA[gpt]: Kill H1\n```delta\n{\"operation\": \"KILL\", \"section\": \"hypothesis_slate\", \"target_id\": \"H1\", \"payload\": {\"reason\": \"Refuted by T1\"}}\n```\n@@ thread RS-20251230-cell-fate\n@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Position\", \"claim\": \"Positional cues explain fate\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"], \"references\": [{\"session\": \"RS-20251228-initial\", \"item\": \"H1\", \"relation\": \"informed_by\"}]}}\n```\n",
+		Check: checkReproposesKilled},
 }
 
 // refPos finds the delta block that carried a reference, for its position.
@@ -216,6 +228,67 @@ func (g *refGraph) cycles(fn func([]refNode)) {
 				if !reported[key] {
 					reported[key] = true
 					fn(cyc)
+				}
+			}
+		}
+	}
+}
+
+// buildsOn are the relations that build on the referenced item.
+var buildsOn = map[string]bool{"extends": true, "refines": true, "replicates": true}
+
+// checkBuildsOnKilled (RF-005): an active item extends, refines or
+// replicates a killed one.
+func checkBuildsOnKilled(c *Ctx) {
+	c.Batch.refGraph().eachEdge(func(f *Facts, e RefFact, target *Facts) {
+		if target == nil || !buildsOn[e.Relation] {
+			return
+		}
+		to := target.Item(e.Item)
+		if to == nil || !to.Killed {
+			return
+		}
+		if from := f.Item(e.From); from != nil && from.Killed {
+			return
+		}
+		c.emit(diag.Finding{
+			Message: fmt.Sprintf("%s %s %s of session %s, which was killed there.", e.From, e.Relation, e.Item, e.Session),
+			Hint:    "Say why the killed idea is worth building on, refer to it as refutes or informed_by, or build on a surviving item.",
+			Pos:     e.Pos, Thread: f.Key, MsgID: e.MsgID, Anchor: fmt.Sprintf("%s %s killed %s:%s", e.From, e.Relation, e.Session, e.Item)})
+	})
+}
+
+// checkReproposesKilled (RF-006): an active hypothesis repeats the claim of
+// one killed in a session its thread references.
+func checkReproposesKilled(c *Ctx) {
+	g := c.Batch.refGraph()
+	for _, f := range g.facts {
+		// The sessions f references, in first-reference order.
+		var targets []*Facts
+		seen := map[*Facts]bool{f: true}
+		for _, e := range f.Refs {
+			if t := g.sessions[e.Session]; t != nil && !seen[t] {
+				seen[t] = true
+				targets = append(targets, t)
+			}
+		}
+		if len(targets) == 0 {
+			continue
+		}
+		for i := range f.Items {
+			it := &f.Items[i]
+			if it.Killed || it.ClaimKey == 0 {
+				continue
+			}
+			for _, t := range targets {
+				for k := range t.Items {
+					old := &t.Items[k]
+					if old.Killed && old.ClaimKey == it.ClaimKey {
+						c.emit(diag.Finding{
+							Message: fmt.Sprintf("%s repeats the claim of %s, which was killed in session %s.", it.ID, old.ID, t.Key),
+							Hint:    "Say what is new since the kill, or drop the hypothesis.",
+							Pos:     it.Pos, Thread: f.Key, MsgID: it.MsgID, Anchor: fmt.Sprintf("%s repeats killed %s:%s", it.ID, t.Key, old.ID)})
+					}
 				}
 			}
 		}
