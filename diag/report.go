@@ -95,6 +95,9 @@ type Report struct {
 	// file of a run carries it, so reports of two runs are never mistaken
 	// for one set.
 	RunID string
+	// Genealogy is the reference graph of the run's sessions (nil: not
+	// computed); the markdown report draws it when it is small.
+	Genealogy *Genealogy
 }
 
 // ConfigInfo names the configuration that governed a run and how it was

@@ -329,6 +329,8 @@ func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []strin
 // findings pipeline (no configuration, suppression, order or de-duplication
 // applied yet), the comments that may suppress them, and run-level notes.
 type Output struct {
+	// Genealogy is the reference graph of the run's threads.
+	Genealogy     diag.Genealogy
 	Findings      []diag.Finding
 	Comments      []diag.Comment
 	Threads       []diag.Thread
@@ -397,7 +399,13 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Output {
 	for i := range threads {
 		out.add(threads[i].Summary, threads[i].Findings, threads[i].Comments, threads[i].Internal)
 	}
-	fs, internal := e.CheckBatch(&Batch{Threads: threads, Artifacts: arts})
+	batch := &Batch{Threads: threads, Artifacts: arts}
+	fs, internal := e.CheckBatch(batch)
+	facts := make([]*Facts, len(threads))
+	for i := range threads {
+		facts[i] = &threads[i].Facts
+	}
+	out.Genealogy = Genealogy(facts)
 	out.Findings = append(out.Findings, fs...)
 	for _, msg := range internal {
 		out.internal(msg)

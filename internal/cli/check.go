@@ -112,6 +112,7 @@ func (c *checkCmd) run(e *env) error {
 		r.Time = run.epoch
 	}
 	r.Internal = res.Internal
+	r.Genealogy = &res.Genealogy
 	r.RepoRoot = run.repoRoot
 	r.Config = configInfo(run.policy)
 	r.RunID = reporters.RunID(r)

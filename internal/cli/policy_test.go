@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // policyRepo is a repository whose root configuration fails on warnings and
@@ -94,5 +96,28 @@ func TestPinnedConfigIgnoresOthers(t *testing.T) {
 	// error (exit 2), not a silent pass.
 	if code, _, _ := run(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox")); code != 2 {
 		t.Errorf("discovered broken configuration: exit %d, want 2", code)
+	}
+}
+
+// TestGraphCommand: graph writes the genealogy of the references among the
+// inputs in each format; the markdown report embeds it.
+func TestGraphCommand(t *testing.T) {
+	dir := filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", "RF-005", "fail")
+	for format, want := range map[string]string{
+		"mermaid": "-->|refines|",
+		"dot":     `[label="refines"]`,
+		"json":    `"relation": "refines"`,
+	} {
+		code, out, stderr := run(t, "graph", "--format", format, dir)
+		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "Lineage") {
+			t.Errorf("graph --format %s: exit %d, output lacks %q:\n%s%s", format, code, want, out, stderr)
+		}
+	}
+	if code, _, _ := run(t, "graph", t.TempDir()); code != 2 {
+		t.Errorf("graph of an empty folder: exit %d, want 2", code)
+	}
+	_, md, _ := run(t, "check", "--format", "markdown", dir)
+	if !strings.Contains(md, "### Session genealogy") || !strings.Contains(md, "```mermaid\nflowchart LR") {
+		t.Errorf("the markdown report does not draw the genealogy:\n%s", md)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/genealogy"
 )
 
 const (
@@ -146,6 +147,7 @@ func (m *writer) render() {
 	m.rules(reserve)
 	shown := m.findings(reserve)
 	notes := m.notifications(reserve)
+	m.genealogy(reserve)
 	if shown < len(r.Findings) || notes < len(r.Notifications) {
 		m.add(m.omitted(len(r.Findings)-shown, len(r.Findings), len(r.Notifications)-notes))
 	}
@@ -519,4 +521,21 @@ func nonBlank(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// genealogy draws the session genealogy as a Mermaid block (GitHub renders
+// it) when the run has cross-session references and the graph is small;
+// otherwise it says how to get the graph.
+func (m *writer) genealogy(reserve int) {
+	g := m.r.Genealogy
+	if g == nil || len(g.Edges) == 0 {
+		return
+	}
+	head := fmt.Sprintf("### Session genealogy\n\n%s between %s.\n\n",
+		reporters.Plural(len(g.Edges), "cross-session reference"), reporters.Plural(len(g.Sessions), "session"))
+	more := "The full graph: `brenner-ci graph --format mermaid|dot|json PATH…`.\n\n"
+	if mer, ok := genealogy.Embeddable(g); ok && m.addIf(head+"```mermaid\n"+mer+"```\n\n", reserve) {
+		return
+	}
+	m.addIf(head+"The graph is too large to draw here. "+more, reserve)
 }

@@ -1,0 +1,95 @@
+package genealogy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+func sample(hostile string) *diag.Genealogy {
+	return &diag.Genealogy{
+		Sessions: []diag.GenSession{
+			{Key: "RS-20260101-origin", Input: true, Items: []diag.GenItem{{ID: "H1", Name: hostile, Killed: true, Known: true}}},
+			{Key: "RS-20260301-follow" + hostile, Input: true, Items: []diag.GenItem{{ID: "H2", Name: "Lineage", Known: true}}},
+			{Key: "RS-20251201-elsewhere", Input: false, Items: []diag.GenItem{{ID: "T9"}}},
+		},
+		Edges: []diag.GenEdge{
+			{FromSession: "RS-20260301-follow" + hostile, From: "H2", ToSession: "RS-20260101-origin", To: "H1", Relation: "refines|x" + hostile},
+			{FromSession: "RS-20260301-follow" + hostile, From: "H2", ToSession: "RS-20251201-elsewhere", To: "T9", Relation: "informed_by"},
+		},
+	}
+}
+
+// TestLabelsCannotBreakOut: names and ids from the input cannot close the
+// markdown code block, end a Mermaid label, start a new statement or inject
+// markup, in Mermaid or DOT.
+func TestLabelsCannotBreakOut(t *testing.T) {
+	hostile := "x\"]\n```\nend\n  click s0n0 \"javascript:alert(1)\"\n<script>`;{}|#\\"
+	g := sample(hostile)
+	for name, out := range map[string]string{"mermaid": Mermaid(g), "dot": DOT(g)} {
+		for _, bad := range []string{"```", "`", "<script", "javascript:alert(1)\"", "\\\"", "{}", "|x"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s output carries %q:\n%s", name, bad, out)
+			}
+		}
+		// Every line is one statement of ours.
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "click") || strings.TrimSpace(line) == "x" {
+				t.Errorf("%s: input became a statement: %q", name, line)
+			}
+		}
+	}
+	m := Mermaid(g)
+	for _, want := range []string{"-->|refinesx", "-->|informed_by|", "class s0n0 killed", "(not among the inputs)", "class s2n0 unknown"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("mermaid lacks %q:\n%s", want, m)
+		}
+	}
+}
+
+func TestLabelIsBounded(t *testing.T) {
+	if l := label(strings.Repeat("word ", 100)); len([]rune(l)) > maxLabel+1 || !strings.HasSuffix(l, "…") {
+		t.Errorf("label %q (%d runes)", l, len([]rune(l)))
+	}
+	if relation("") != "references" || relation("Refines!") != "refines" {
+		t.Error("relation labels")
+	}
+}
+
+func TestEmbeddable(t *testing.T) {
+	if _, ok := Embeddable(&diag.Genealogy{}); ok {
+		t.Error("an empty graph is embedded")
+	}
+	if _, ok := Embeddable(sample("n")); !ok {
+		t.Error("a small graph is not embedded")
+	}
+	big := &diag.Genealogy{Sessions: []diag.GenSession{{Key: "S", Input: true}}}
+	for i := range MaxEmbedEdges + 1 {
+		id := fmt.Sprintf("H%d", i)
+		big.Sessions[0].Items = append(big.Sessions[0].Items, diag.GenItem{ID: id, Known: true})
+		big.Edges = append(big.Edges, diag.GenEdge{FromSession: "S", From: id, ToSession: "S", To: "H0", Relation: "extends"})
+	}
+	if _, ok := Embeddable(big); ok {
+		t.Errorf("a graph of %d edges is embedded", len(big.Edges))
+	}
+}
+
+func TestJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, sample("n")); err != nil {
+		t.Fatal(err)
+	}
+	var back diag.Genealogy
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back.Sessions) != 3 || len(back.Edges) != 2 {
+		t.Errorf("round trip: %v %+v", err, back)
+	}
+	buf.Reset()
+	WriteJSON(&buf, &diag.Genealogy{})
+	if !strings.Contains(buf.String(), `"sessions": []`) || !strings.Contains(buf.String(), `"edges": []`) {
+		t.Errorf("empty graph: %s", buf.String())
+	}
+}
