@@ -353,6 +353,15 @@ type RunOptions struct {
 // compared with them), then every thread concurrently, then the batch rules.
 // Output order never depends on scheduling.
 func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Output {
+	out, batch := e.RunThreads(b, opt)
+	e.Finish(out, batch)
+	return out
+}
+
+// RunThreads is Run without the batch rules: it checks the persisted
+// artifacts and every thread, and returns their raw results with the batch
+// the batch rules need (Finish). A shard of a sharded run stops here.
+func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) {
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -399,18 +408,22 @@ func (e *Engine) Run(b *mailbox.Batch, opt RunOptions) *Output {
 	for i := range threads {
 		out.add(threads[i].Summary, threads[i].Findings, threads[i].Comments, threads[i].Internal)
 	}
-	batch := &Batch{Threads: threads, Artifacts: arts}
+	return out, &Batch{Threads: threads, Artifacts: arts}
+}
+
+// Finish runs the batch rules on batch and adds their findings and the
+// genealogy graph to out.
+func (e *Engine) Finish(out *Output, batch *Batch) {
 	fs, internal := e.CheckBatch(batch)
-	facts := make([]*Facts, len(threads))
-	for i := range threads {
-		facts[i] = &threads[i].Facts
+	facts := make([]*Facts, len(batch.Threads))
+	for i := range batch.Threads {
+		facts[i] = &batch.Threads[i].Facts
 	}
 	out.Genealogy = Genealogy(facts)
 	out.Findings = append(out.Findings, fs...)
 	for _, msg := range internal {
 		out.internal(msg)
 	}
-	return out
 }
 
 func (o *Output) add(t diag.Thread, fs []diag.Finding, cs []diag.Comment, internal []string) {

@@ -542,3 +542,22 @@ func (ps *parseState) finish() {
 func ReadBack(a *Artifact) *Artifact {
 	return ParseMarkdown(a.Render(), "").Art
 }
+
+// SessionID returns the session_id of a markdown artifact's front matter as
+// ParseMarkdown reads it ("" when there is none), parsing nothing else:
+// enough to tell which thread a persisted artifact belongs to.
+func SessionID(src []byte) (id string) {
+	defer func() {
+		if recover() != nil {
+			id = ""
+		}
+	}()
+	if body.Guard(string(src)) != "" {
+		return ""
+	}
+	p := &Parsed{Art: New(""), ByID: map[string][]*ParsedItem{}}
+	ps := &parseState{src: src, li: diag.NewLineIndex(src), p: p}
+	ps.frontMatter()
+	ps.frontArt()
+	return p.Art.SessionID
+}

@@ -18,3 +18,6 @@ type ThreadRef struct {
 func (r *ThreadRef) Findings() []diag.Finding {
 	return append([]diag.Finding(nil), r.findings...)
 }
+
+// ThreadID is the thread's thread_id ("" when its messages name none).
+func (r *ThreadRef) ThreadID() string { return r.threadID }

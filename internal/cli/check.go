@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -53,6 +54,7 @@ type checkCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
+	Shard         string        `help:"Check shard I of N (1 ≤ I ≤ N) only and write a shard file (--json FILE, or DIR/brenner-ci.shard.json with --out) for brenner-ci merge: threads are split by a hash of their thread id, persisted artifacts go with their thread." placeholder:"I/N"`
 	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
 	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
 }
@@ -88,23 +90,44 @@ func (c *checkCmd) run(e *env) error {
 	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.unsafeOut {
 		return err // no report is written through a symbolic link
 	}
+	if err == nil && c.Shard != "" {
+		return c.runShard(e, run)
+	}
 	if err == nil {
 		eng = rules.NewEngine(run.cfg)
 		res, notes, last, err = c.runEngine(eng, run)
 		notes = append(c.policyNotes(run), notes...)
 	}
 	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) {
-			// A usage or configuration error exits 2, but every report is
-			// still written, carrying the problem as a run-level
-			// notification, so a CI job's artifacts always exist.
-			r := c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{})
-			r.RunError = err.Error()
-			c.writeReports(e, r)
-		}
+		c.reportRunError(e, err)
 		return err
 	}
+	return c.finish(e, run, eng, res, notes, last)
+}
+
+// reportRunError writes every report for a run that could not run: a usage
+// or configuration error exits 2, but the reports still exist, carrying the
+// problem as a run-level notification, so a CI job's artifacts always exist.
+func (c *checkCmd) reportRunError(e *env, err error) {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		r := c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{})
+		r.RunError = err.Error()
+		c.writeReports(e, r)
+	}
+}
+
+// finish runs the findings pipeline on the engine's output, writes every
+// report and chooses the exit code (check, and merge of shards).
+func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.Output, notes []diag.Notification, last time.Time) error {
+	// Notes in one canonical order, whatever produced them (a thread's
+	// artifact write, an internal error, a shard).
+	sort.SliceStable(notes, func(i, j int) bool {
+		if notes[i].Level != notes[j].Level {
+			return notes[i].Level < notes[j].Level
+		}
+		return notes[i].Message < notes[j].Message
+	})
 	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Baseline: run.baseline,
 		Ran: enabledSet(eng), Policy: run.policy})
 	r := c.report(res.Threads, findings, run.baseline, notes, run.failOn, last)
@@ -208,16 +231,35 @@ func (c *checkCmd) setup() (*checkRun, error) {
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
 func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, []diag.Notification, time.Time, error) {
-	// Output is never input: the --out folder and the report files are not
-	// read, even when they lie inside the checked paths.
+	batch, err := c.scan(run)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	res, b, notes, last := c.runThreads(eng, run, batch)
+	eng.Finish(res, b)
+	return res, append(notes, res.Notifications...), last, nil
+}
+
+// scan reads the inputs. Output is never input: the --out folder and the
+// report files are not read, even when they lie inside the checked paths.
+func (c *checkCmd) scan(run *checkRun) (*mailbox.Batch, error) {
 	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline}
 	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)})
 	if err != nil {
-		return nil, nil, time.Time{}, usagef("%v", err)
+		return nil, usagef("%v", err)
 	}
 	if err := nothingFound(batch, run.paths); err != nil {
-		return nil, nil, time.Time{}, err
+		return nil, err
 	}
+	return batch, nil
+}
+
+// runThreads runs the engine on the artifacts and threads of batch (not the
+// batch rules), writing each thread's artifact (and, with --fix, its fixed
+// copies) when --out is set. It returns the raw output and the batch for
+// the batch rules, the artifact writer's notes and the instant of the last message
+// (the report's time when SOURCE_DATE_EPOCH is unset).
+func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {
 	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch, ThreadTimeout: c.ThreadTimeout}
 	if run.cfg != nil {
 		opt.Agents = run.cfg.Agents
@@ -236,7 +278,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	var last time.Time
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
-	res := eng.Run(batch, rules.RunOptions{
+	res, b := eng.RunThreads(batch, rules.RunOptions{
 		Compile: opt,
 		Jobs:    c.Jobs,
 		OnThread: func(t *compile.Thread) any {
@@ -260,7 +302,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 			prog.tick()
 		},
 	})
-	return res, append(w.notes, res.Notifications...), last, nil
+	return res, b, w.notes, last
 }
 
 // artifactWriter writes compiled artifacts under --out (and --fix copies).

@@ -74,6 +74,7 @@ type cliArgs struct {
 	Compile     compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
 	Check       checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
 	Rules       rulesCmd         `cmd:"" help:"List every rule with its metadata."`
+	Merge       mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
 	Graph       graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
 	Version     versionCmd       `cmd:"" help:"Print the version."`
 }

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
+)
+
+// shardCorpus copies fixtures that exercise the batch rules (references
+// across sessions, a killed item built on, artifacts paired with their
+// threads, an emptied artifact, one thread id in two projects) and the demo
+// into one folder.
+func shardCorpus(t *testing.T) string {
+	t.Helper()
+	root := testutil.ModuleRoot(t)
+	dir := t.TempDir()
+	for i, src := range []string{
+		"testdata/demo",
+		"testdata/rules/RF-005/fail", "testdata/rules/RF-002/fail", "testdata/rules/RF-001/fail",
+		"testdata/rules/DR-001/fail", "testdata/rules/DR-002/fail", "testdata/rules/DR-003/fail",
+		"testdata/rules/AP-010/fail", "testdata/rules/IN-014/fail", "testdata/rules/TH-008/fail",
+	} {
+		dst := filepath.Join(dir, fmt.Sprintf("p%02d", i))
+		cp := exec.Command("cp", "-R", filepath.Join(root, filepath.FromSlash(src)), dst)
+		if out, err := cp.CombinedOutput(); err != nil {
+			t.Fatalf("cp %s: %v\n%s", src, err, out)
+		}
+	}
+	return dir
+}
+
+// TestShardsMergeToOneRun: merging N shards gives byte-identical SARIF,
+// JUnit, markdown and JSON to one unsharded run, for several N; a missing
+// or duplicated shard is an error.
+func TestShardsMergeToOneRun(t *testing.T) {
+	if _, err := exec.LookPath("cp"); err != nil {
+		t.Skip("skipping: cp is not installed")
+	}
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	one := filepath.Join(t.TempDir(), "one")
+	code, stdout, stderr := run(t, "check", "--repo-root", corpus, "--out", one, ".")
+	if code > 1 {
+		t.Fatalf("unsharded check: exit %d\n%s%s", code, stdout, stderr)
+	}
+	reports := []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"}
+	for _, n := range []int{1, 3, 7} {
+		var files []string
+		for i := 1; i <= n; i++ {
+			// Each shard writes its threads' artifacts too, as the
+			// unsharded run does (their write notes must agree).
+			outDir := t.TempDir()
+			f := filepath.Join(outDir, "brenner-ci.shard.json")
+			if code, out, errs := run(t, "check", "--repo-root", corpus, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", outDir, "."); code != 0 {
+				t.Fatalf("shard %d/%d: exit %d\n%s%s", i, n, code, out, errs)
+			}
+			files = append(files, f)
+		}
+		merged := filepath.Join(t.TempDir(), "merged")
+		mcode, mout, merrs := run(t, append([]string{"merge", "--repo-root", corpus, "--out", merged}, files...)...)
+		if mcode != code {
+			t.Errorf("%d shards: merge exit %d, unsharded %d\n%s%s", n, mcode, code, mout, merrs)
+		}
+		if mout != stdout {
+			t.Errorf("%d shards: merge stdout differs from the unsharded run:\n%s\n---\n%s", n, mout, stdout)
+		}
+		for _, name := range reports {
+			a, err1 := os.ReadFile(filepath.Join(one, name))
+			b, err2 := os.ReadFile(filepath.Join(merged, name))
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v %v", name, err1, err2)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%d shards: %s differs from the unsharded run's (%d vs %d bytes)", n, name, len(b), len(a))
+			}
+		}
+		if n == 3 {
+			// Missing and duplicated shards are errors, not partial reports.
+			if code, _, errs := run(t, "merge", "--repo-root", corpus, files[0], files[1]); code != 2 || !strings.Contains(errs, "missing") {
+				t.Errorf("a missing shard: exit %d, %s", code, errs)
+			}
+			if code, _, errs := run(t, "merge", "--repo-root", corpus, files[0], files[1], files[1], files[2]); code != 2 || !strings.Contains(errs, "twice") {
+				t.Errorf("a duplicated shard: exit %d, %s", code, errs)
+			}
+		}
+	}
+}

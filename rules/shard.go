@@ -1,0 +1,361 @@
+package rules
+
+// Sharding: a nightly audit outgrows one machine, so `check --shard i/N`
+// checks one part of the threads and writes a shard file, and `merge` runs
+// the batch rules on the shard files, then the findings pipeline and the
+// reporters, so that N shards give the reports of one unsharded run.
+//
+// Every shard scans every input (cheap: metadata only), so all shards agree
+// on the batch: the threads, their order, which artifact belongs to which
+// thread. A thread goes to the shard of a hash of its thread id; a persisted
+// artifact goes with the thread it is paired with; a file-level input
+// finding goes to the shard of a hash of its path.
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+// ShardFormat names the shard file format; ShardFormatVersion is its version.
+const (
+	ShardFormat        = "brenner-ci-shard"
+	ShardFormatVersion = 1
+)
+
+// ShardOf returns the shard (0 ≤ shard < n) of key.
+func ShardOf(key string, n int) int {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return int(h.Sum64() % uint64(n))
+}
+
+// Part is the part of a batch one shard checks. Order gives every kept
+// artifact and thread its place in the unsharded run (artifacts first, in
+// input order, then threads in key order), so a merge restores it.
+type Part struct {
+	Batch *mailbox.Batch
+	// ArtifactOrder and ThreadOrder are aligned with the kept
+	// Markdown+ArtifactJSON files and Threads.
+	ArtifactOrder, ThreadOrder []int
+}
+
+// Partition returns shard i (0-based) of n of b.
+func Partition(b *mailbox.Batch, i, n int) *Part {
+	// The shard key of every thread id and key: its thread id when it has
+	// one (all projects' threads of one id stay together), else its key.
+	// Lower case: threads whose artifact files would be one file on a
+	// case-insensitive file system (TH-008) are written by one shard, which
+	// sees the clash.
+	keyOf := make(map[string]string, 2*len(b.Threads))
+	for _, t := range b.Threads {
+		k := t.Key
+		if id := t.ThreadID(); id != "" {
+			k = id
+		}
+		k = strings.ToLower(k)
+		keyOf[t.Key] = k
+		if id := t.ThreadID(); id != "" {
+			keyOf[id] = k
+		}
+	}
+	part := &Part{Batch: &mailbox.Batch{Agents: b.Agents, Files: b.Files}}
+	pb := part.Batch
+	order := 0
+	artifactKey := func(path string, fromJSON bool) string {
+		sid := artifactFileSession(path, fromJSON)
+		// Paired as persistedThreads pairs: by session_id when that is a
+		// thread of the batch, else by file name.
+		if k, ok := keyOf[sid]; ok && sid != "" {
+			return k
+		}
+		if k, ok := keyOf[ArtifactPathThread(path)]; ok {
+			return k
+		}
+		if sid != "" {
+			return strings.ToLower(sid)
+		}
+		return strings.ToLower(ArtifactPathThread(path))
+	}
+	for _, p := range b.Markdown {
+		if ShardOf(artifactKey(p, false), n) == i {
+			pb.Markdown = append(pb.Markdown, p)
+			part.ArtifactOrder = append(part.ArtifactOrder, order)
+		}
+		order++
+	}
+	for _, p := range b.ArtifactJSON {
+		if ShardOf(artifactKey(p, true), n) == i {
+			pb.ArtifactJSON = append(pb.ArtifactJSON, p)
+			part.ArtifactOrder = append(part.ArtifactOrder, order)
+		}
+		order++
+	}
+	for _, t := range b.Threads {
+		if ShardOf(keyOf[t.Key], n) == i {
+			pb.Threads = append(pb.Threads, t)
+			part.ThreadOrder = append(part.ThreadOrder, order)
+		}
+		order++
+	}
+	for _, f := range b.Findings {
+		if ShardOf(f.Pos.File, n) == i {
+			pb.Findings = append(pb.Findings, f)
+		}
+	}
+	return part
+}
+
+// artifactFileSession is the session id a persisted artifact file declares
+// ("" when none or unreadable).
+func artifactFileSession(path string, fromJSON bool) string {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if fromJSON {
+		if p := artifact.ParseJSONObject(src, path); p != nil && p.Art != nil {
+			return p.Art.SessionID
+		}
+		return ""
+	}
+	return artifact.SessionID(src)
+}
+
+// Shard is a shard file: one shard's raw results (before the batch rules
+// and the findings pipeline) and what the batch rules need of its threads
+// and artifacts.
+type Shard struct {
+	Format        string `json:"format"`
+	FormatVersion int    `json:"format_version"`
+	Tool          string `json:"tool_version"`
+	// Index is 1-based: shard Index of Count.
+	Index int `json:"shard"`
+	Count int `json:"shards"`
+	// Config identifies the configuration (a hash of its file, "" with the
+	// defaults) and Rules the rules it enabled: every shard of a merge must
+	// agree on both.
+	Config string   `json:"config"`
+	Rules  []string `json:"rules"`
+	Inputs []string `json:"inputs"`
+	// Last is the instant of the last message of the shard's threads.
+	Last          time.Time           `json:"last"`
+	Findings      []diag.Finding      `json:"findings"`
+	Comments      []diag.Comment      `json:"comments"`
+	Notifications []diag.Notification `json:"notifications"`
+	Internal      bool                `json:"internal"`
+	Threads       []ShardThread       `json:"threads"`
+	Artifacts     []ShardArtifact     `json:"artifacts"`
+}
+
+// ShardThread is one thread summary of a shard (an artifact's summary too:
+// the report lists both), with its place in the unsharded run and, for
+// threads, its facts.
+type ShardThread struct {
+	Order    int         `json:"order"`
+	Summary  diag.Thread `json:"summary"`
+	Artifact bool        `json:"artifact,omitempty"`
+	// NoRules is set when no rule was evaluated on it (an artifact path
+	// holding no artifact); otherwise its rules are the engine's.
+	NoRules bool   `json:"no_rules,omitempty"`
+	Facts   *Facts `json:"facts,omitempty"`
+}
+
+// ShardArtifact is what the batch rules read of a persisted artifact: its
+// front matter's session_id and version.
+type ShardArtifact struct {
+	Order          int          `json:"order"`
+	File           string       `json:"file"`
+	FromJSON       bool         `json:"from_json,omitempty"`
+	Skipped        bool         `json:"skipped,omitempty"`
+	HasFrontMatter bool         `json:"has_front_matter,omitempty"`
+	FrontPos       diag.Pos     `json:"front_pos"`
+	Front          []ShardFront `json:"front,omitempty"`
+}
+
+// ShardFront is one front matter field the batch rules read.
+type ShardFront struct {
+	Key    string   `json:"key"`
+	Value  any      `json:"value"`
+	Raw    string   `json:"raw,omitempty"`
+	Pos    diag.Pos `json:"pos"`
+	KeyPos diag.Pos `json:"key_pos"`
+}
+
+// batchFrontKeys are the front matter keys the batch rules read.
+var batchFrontKeys = map[string]bool{"session_id": true, "version": true}
+
+// NewShard records a shard's results: out and batch from RunThreads on
+// part.
+func NewShard(out *Output, batch *Batch, part *Part) *Shard {
+	s := &Shard{Format: ShardFormat, FormatVersion: ShardFormatVersion,
+		Findings: out.Findings, Comments: out.Comments, Notifications: out.Notifications, Internal: out.Internal}
+	// out.Threads lists the artifacts kept (not skipped), then the threads.
+	ai := 0
+	for i := range batch.Artifacts {
+		a := &batch.Artifacts[i]
+		sa := ShardArtifact{Order: part.ArtifactOrder[i], Skipped: a.Skipped}
+		if p := a.Parsed; p != nil {
+			sa.File, sa.FromJSON, sa.HasFrontMatter, sa.FrontPos = p.File, p.FromJSON, p.HasFrontMatter, p.FrontPos
+			for _, f := range p.Front {
+				if batchFrontKeys[f.Key] {
+					sa.Front = append(sa.Front, ShardFront{Key: f.Key, Value: scalarValue(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
+				}
+			}
+		}
+		s.Artifacts = append(s.Artifacts, sa)
+		if !a.Skipped {
+			sum := out.Threads[ai]
+			none := len(sum.Rules) == 0
+			sum.Rules = nil // the merge's engine has the same rules
+			s.Threads = append(s.Threads, ShardThread{Order: part.ArtifactOrder[i], Summary: sum, Artifact: true, NoRules: none})
+			ai++
+		}
+	}
+	for i := range batch.Threads {
+		sum := batch.Threads[i].Summary
+		sum.Rules = nil
+		f := batch.Threads[i].Facts
+		s.Threads = append(s.Threads, ShardThread{Order: part.ThreadOrder[i], Summary: sum, Facts: &f})
+	}
+	return s
+}
+
+// scalarValue keeps a front matter value the batch rules can read back
+// from JSON: strings, numbers, booleans; other values are dropped (their
+// Raw text stays).
+func scalarValue(v any) any {
+	switch v.(type) {
+	case string, int, int64, float64, bool:
+		return v
+	}
+	return nil
+}
+
+// Merge checks that shards are the N shards of one run — same tool,
+// configuration, rules, inputs and count, each index once — and rebuilds
+// the run's raw output and batch, in the unsharded run's order, for
+// Engine.Finish. It also returns the instant of the last message.
+func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
+	if len(shards) == 0 {
+		return nil, nil, time.Time{}, fmt.Errorf("no shard files")
+	}
+	first := shards[0]
+	seen := map[int]bool{}
+	for _, s := range shards {
+		switch {
+		case s.Format != ShardFormat || s.FormatVersion != ShardFormatVersion:
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: not a brenner-ci shard file of format version %d", s.Index, s.Count, ShardFormatVersion)
+		case s.Count != first.Count:
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d and shard %d/%d come from runs with different shard counts", first.Index, first.Count, s.Index, s.Count)
+		case s.Tool != first.Tool || s.Config != first.Config || !equal(s.Rules, first.Rules) || !equal(s.Inputs, first.Inputs):
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d and shard %d/%d come from different runs (tool version, configuration, rules or inputs differ)", first.Index, first.Count, s.Index, s.Count)
+		case s.Index < 1 || s.Index > s.Count:
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: index out of range", s.Index, s.Count)
+		case seen[s.Index]:
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d is given twice", s.Index, s.Count)
+		}
+		seen[s.Index] = true
+	}
+	var missing []int
+	for i := 1; i <= first.Count; i++ {
+		if !seen[i] {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, time.Time{}, fmt.Errorf("shards %v of %d are missing: a partial merge would report a partial run", missing, first.Count)
+	}
+	if !equal(first.Rules, e.Enabled()) {
+		return nil, nil, time.Time{}, fmt.Errorf("the shards were checked with other rules enabled than this configuration enables: merge with the shards' configuration")
+	}
+	out := &Output{}
+	var last time.Time
+	var threads []ShardThread
+	var arts []ShardArtifact
+	for _, s := range shards {
+		out.Findings = append(out.Findings, s.Findings...)
+		out.Comments = append(out.Comments, s.Comments...)
+		out.Notifications = append(out.Notifications, s.Notifications...)
+		out.Internal = out.Internal || s.Internal
+		threads = append(threads, s.Threads...)
+		arts = append(arts, s.Artifacts...)
+		if s.Last.After(last) {
+			last = s.Last
+		}
+	}
+	sort.Slice(threads, func(i, j int) bool { return threads[i].Order < threads[j].Order })
+	sort.Slice(arts, func(i, j int) bool { return arts[i].Order < arts[j].Order })
+	batch := &Batch{}
+	for _, a := range arts {
+		p := &artifact.Parsed{File: a.File, FromJSON: a.FromJSON, HasFrontMatter: a.HasFrontMatter, FrontPos: a.FrontPos}
+		for _, f := range a.Front {
+			p.Front = append(p.Front, artifact.FrontField{Key: f.Key, Value: jsonScalar(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
+		}
+		if a.File == "" {
+			p = nil
+		}
+		batch.Artifacts = append(batch.Artifacts, ArtifactResult{Parsed: p, Skipped: a.Skipped})
+	}
+	for _, t := range threads {
+		sum := t.Summary
+		switch {
+		case t.NoRules:
+			sum.Rules = nil
+		case t.Artifact:
+			sum.Rules = e.artifactIDs
+		default:
+			sum.Rules = e.ids
+		}
+		out.Threads = append(out.Threads, sum)
+		if t.Facts != nil {
+			batch.Threads = append(batch.Threads, ThreadResult{Summary: sum, Facts: *t.Facts})
+		}
+	}
+	return out, batch, last, nil
+}
+
+// jsonScalar turns a number read back from JSON into the int the YAML
+// decoder gave, when it is integral.
+func jsonScalar(v any) any {
+	if f, ok := v.(float64); ok && f == float64(int(f)) {
+		return int(f)
+	}
+	return v
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadShard reads a shard file.
+func ReadShard(path string) (*Shard, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Shard
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: not a shard file: %v", path, err)
+	}
+	if s.Format != ShardFormat {
+		return nil, fmt.Errorf("%s: not a brenner-ci shard file (format %q)", path, s.Format)
+	}
+	return &s, nil
+}
