@@ -3,6 +3,7 @@ package gen
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,4 +98,57 @@ func WriteArtifacts(dir string, jobs int) (int, error) {
 		n++
 	})
 	return n, errors.Join(errs...)
+}
+
+// Cached returns a folder holding the corpus described by opt, written by
+// WriteCorpus under os.TempDir()/brenner-ci-bench on first use and reused
+// afterwards (benchmarks share it across runs). The folder's name carries a
+// hash of the first and last threads' bytes, so a change to the generator
+// gives a new folder; only a complete corpus (with its marker file) is ever
+// found there.
+func Cached(opt Options) (string, error) {
+	h := fnv.New64a()
+	if opt.Threads > 0 {
+		h.Write(Generate(opt, 0).JSON)
+		h.Write(Generate(opt, opt.Threads-1).JSON)
+	}
+	dir := filepath.Join(os.TempDir(), "brenner-ci-bench",
+		fmt.Sprintf("gen-s%d-n%d-f%g-r%d-%016x", opt.Seed, opt.Threads, opt.FaultRate, opt.Rounds, h.Sum64()))
+	marker := filepath.Join(dir, ".complete") // hidden: never read as input
+	if _, err := os.Stat(marker); err == nil {
+		return dir, nil
+	}
+	// Written beside it and renamed into place, so that concurrent test
+	// binaries never see (or remove) each other's half-written corpus.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".partial-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := WriteCorpus(tmp, opt); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(dir); err == nil {
+		// An interrupted or concurrent writer left or made one: a complete
+		// corpus is kept, anything else replaced.
+		if _, err := os.Stat(marker); err == nil {
+			return dir, nil
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(marker); serr == nil {
+			return dir, nil
+		}
+		return "", err
+	}
+	return dir, nil
 }

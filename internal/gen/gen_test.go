@@ -152,3 +152,23 @@ func lines(fs []diag.Finding) string {
 	}
 	return b.String()
 }
+
+func TestCached(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	opt := gen.Options{Seed: 11, Threads: 4}
+	dir, err := gen.Cached(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := gen.Cached(opt)
+	if err != nil || again != dir {
+		t.Fatalf("second call: %s, %v; want %s", again, err, dir)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "threads"))
+	if err != nil || len(ents) != 4 {
+		t.Fatalf("%d threads, %v", len(ents), err)
+	}
+	if other, _ := gen.Cached(gen.Options{Seed: 12, Threads: 4}); other == dir {
+		t.Error("another seed shares the folder")
+	}
+}
