@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test vet fmt demo bench docs clean fuzz
+.PHONY: all build test vet fmt demo bench bench-10k docs clean fuzz
 
 all: build
 
@@ -52,8 +52,22 @@ fuzz:
 	  $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
+# Benchmarks: every package's, and the stage and end-to-end ones of bench/
+# (ingest, load, delta extraction, merge, compile, rules, each reporter, the
+# engine and the check command with --jobs 1 and 2) on corpora that
+# internal/gen writes once to $$TMPDIR/brenner-ci-bench; each reports threads/s.
+# BENCH_THREADS sets the corpus sizes (comma separated; it becomes
+# $$BRENNER_BENCH_THREADS), BENCHTIME go test's -benchtime. The default runs
+# 1,000 threads in a few minutes on 2 cores; 10,000 threads one iteration each:
+#   make bench BENCH_THREADS=1000,10000 BENCHTIME=1x   (or: make bench-10k)
+# A corpus for manual runs: go run ./internal/gen/cmd/gencorpus -n 10000 -out DIR
+BENCH_THREADS ?= 1000
+BENCHTIME     ?= 1s
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	BRENNER_BENCH_THREADS=$(BENCH_THREADS) $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+bench-10k:
+	$(MAKE) bench BENCH_THREADS=1000,10000 BENCHTIME=1x
 
 # Regenerate docs/rules.md from the rule registry.
 docs: build

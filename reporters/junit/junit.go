@@ -1,7 +1,8 @@
 // Package junit writes a report as JUnit XML valid against the Apache Ant
-// schema (Windy Road JUnit.xsd): one <testsuite> per thread, one passing or
-// failing <testcase> per rule evaluated on it, plus a suite for findings that
-// belong to no thread.
+// schema (Windy Road JUnit.xsd): a "threads" suite with one testcase per
+// thread (one per failing rule on a failing thread) and an "inputs" suite
+// with one testcase per input file holding findings that belong to no
+// thread. Its size is linear in threads plus findings, never threads × rules.
 package junit
 
 import (
@@ -20,10 +21,15 @@ const (
 	// Hostname is written instead of the machine's name so that reports are
 	// reproducible.
 	Hostname = "brenner-ci"
+	// ThreadsSuite names the suite holding the testcases of every thread
+	// (and persisted artifact).
+	ThreadsSuite = "threads"
 	// InputsSuite names the suite of findings that belong to no known thread,
 	// and of the run's notifications.
 	InputsSuite = "inputs"
-	timeFormat  = "2006-01-02T15:04:05" // the schema forbids a zone
+	// PassName names the one testcase of a thread on which no rule fails.
+	PassName   = "all rules"
+	timeFormat = "2006-01-02T15:04:05" // the schema forbids a zone
 )
 
 type suite struct {
@@ -40,13 +46,21 @@ type testcase struct {
 	errorText       []string
 }
 
-// Write writes r as <testsuites>. Errors and warnings fail their rule's
-// testcase; the schema allows one <failure> per testcase, so it carries the
-// first finding's message and lists every finding of the rule in its text.
-// Notes do not fail a testcase; they are listed in the suite's <system-out>.
-// An internal error (r.Internal) is an <error> testcase in the inputs suite.
+// Write writes r as <testsuites> holding at most two suites, so that the
+// report grows with the findings, not with threads × rules:
 //
-// It is long on purpose: the XML document written top to bottom, one suite per input, sharing one rule index.
+//   - "threads": one testcase per thread (classname: the thread key). A
+//     thread on which no rule fails has one passing testcase, "all rules";
+//     a failing thread has one failing testcase per failing rule instead.
+//   - "inputs": findings that belong to no known thread, one testcase per
+//     input file (classname "inputs", name: the file), plus the run's
+//     notifications and an <error> testcase when the run could not complete.
+//
+// Errors and warnings fail a testcase; the schema allows one <failure> per
+// testcase, so it carries the first finding's message and lists every
+// finding of the testcase in its text. Notes fail nothing; they are listed in
+// the suite's <system-out>. Per-thread counts (messages, blocks, versions)
+// are in the JSON report, not here.
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.PathsFor(r)
@@ -60,7 +74,7 @@ func Write(w io.Writer, r *diag.Report) error {
 
 	// Group findings by thread.
 	byThread := map[string][]int{}
-	known := map[string]bool{}
+	known := make(map[string]bool, len(r.Threads))
 	for _, t := range r.Threads {
 		known[t.Key] = true
 	}
@@ -74,32 +88,27 @@ func Write(w io.Writer, r *diag.Report) error {
 	}
 
 	var suites []*suite
-	seenKey := map[string]bool{}
-	for ti, t := range r.Threads {
-		s := &suite{name: nonBlank(t.Key, fmt.Sprintf("thread-%d", ti)), pkg: "threads"}
-		if t.File != "" {
-			s.pkg = paths.Display(t.File)
-		}
-		s.props = [][2]string{
+	if len(r.Threads) > 0 {
+		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: [][2]string{
 			{"brenner-ci.version", r.Tool.Version},
-			{"thread.key", t.Key},
-			{"thread.file", paths.Display(t.File)},
-			{"thread.messages", strconv.Itoa(t.Messages)},
-			{"thread.blocks", strconv.Itoa(t.Blocks)},
-			{"thread.valid", strconv.Itoa(t.Valid)},
-			{"thread.invalid", strconv.Itoa(t.Invalid)},
-			{"thread.applied", strconv.Itoa(t.Applied)},
-			{"thread.version", strconv.Itoa(t.Version)},
+			{"threads", strconv.Itoa(len(r.Threads))},
 			{"fail-on", reporters.FailOnName(r.FailOn)},
+		}}
+		// A thread key repeated in r.Threads gets its findings once, at its
+		// first entry; a repeat's classname carries its occurrence number so
+		// that no two testcases share a classname and a name.
+		seen := make(map[string]int, len(r.Threads))
+		for ti, t := range r.Threads {
+			seen[t.Key]++
+			classname := nonBlank(t.Key, fmt.Sprintf("thread-%d", ti))
+			var idx []int
+			if n := seen[t.Key]; n == 1 {
+				idx = byThread[t.Key]
+			} else {
+				classname = fmt.Sprintf("%s (%d)", classname, n)
+			}
+			threadCases(s, r, t.Rules, idx, classname, names, paths)
 		}
-		// A thread key repeated in r.Threads gets its findings once, in its
-		// first suite.
-		var idx []int
-		if !seenKey[t.Key] {
-			idx = byThread[t.Key]
-			seenKey[t.Key] = true
-		}
-		fillCases(s, r, t.Rules, idx, t.Key, names, paths)
 		suites = append(suites, s)
 	}
 	if len(orphans) > 0 || len(r.Notifications) > 0 || r.Internal || r.RunError != "" {
@@ -108,7 +117,7 @@ func Write(w io.Writer, r *diag.Report) error {
 			{"inputs", strings.Join(r.Inputs, " ")},
 			{"fail-on", reporters.FailOnName(r.FailOn)},
 		}}
-		fillCases(s, r, nil, orphans, InputsSuite, names, paths)
+		inputCases(s, r, orphans, paths)
 		for _, n := range r.Notifications {
 			line := n.Level.String() + ": " + n.Message
 			if n.Rule != "" {
@@ -144,25 +153,66 @@ func Write(w io.Writer, r *diag.Report) error {
 	return bw.Flush()
 }
 
-// fillCases adds one testcase per rule in rules (in that order), then one
-// per further rule that has findings in idx (in order of first finding).
-func fillCases(s *suite, r *diag.Report, rules []string, idx []int, classname string, names map[string]string, paths *reporters.Paths) {
-	byRule := map[string]*testcase{}
-	add := func(id string) *testcase {
-		if tc, ok := byRule[id]; ok {
-			return tc
-		}
-		tc := &testcase{name: strings.TrimSpace(id + " " + names[id]), classname: classname}
-		byRule[id] = tc
-		s.cases = append(s.cases, tc)
-		return tc
-	}
-	for _, id := range rules {
-		add(id)
-	}
+// threadCases adds a thread's testcases to s: one per rule with an error or
+// a warning among idx (rules in the order of rules, then further rules in
+// order of first finding), or one passing testcase when there is none. Notes
+// go to the suite's <system-out>.
+func threadCases(s *suite, r *diag.Report, rules []string, idx []int, classname string, names map[string]string, paths *reporters.Paths) {
+	var failing map[string]*testcase
+	var extra []string // failing rules not in rules, in order of first finding
 	for _, i := range idx {
 		f := &r.Findings[i]
-		tc := add(f.Rule)
+		if f.Severity != diag.Error && f.Severity != diag.Warning {
+			s.out = append(s.out, findingLine(f, paths))
+			continue
+		}
+		if failing == nil {
+			failing = map[string]*testcase{}
+		}
+		tc, ok := failing[f.Rule]
+		if !ok {
+			tc = &testcase{name: strings.TrimSpace(f.Rule + " " + names[f.Rule]), classname: classname}
+			failing[f.Rule] = tc
+			extra = append(extra, f.Rule)
+		}
+		tc.failures = append(tc.failures, i)
+	}
+	if len(failing) == 0 {
+		s.cases = append(s.cases, &testcase{name: PassName, classname: classname})
+		return
+	}
+	listed := make(map[string]bool, len(rules))
+	for _, id := range rules {
+		if tc, ok := failing[id]; ok && !listed[id] {
+			listed[id] = true
+			s.cases = append(s.cases, tc)
+		}
+	}
+	for _, id := range extra {
+		if !listed[id] {
+			listed[id] = true
+			s.cases = append(s.cases, failing[id])
+		}
+	}
+}
+
+// inputCases adds one testcase per input file among the findings idx (in
+// order of first finding; "<input>" for findings without a file). A file
+// with an error or a warning fails; notes go to the suite's <system-out>.
+func inputCases(s *suite, r *diag.Report, idx []int, paths *reporters.Paths) {
+	byFile := map[string]*testcase{}
+	for _, i := range idx {
+		f := &r.Findings[i]
+		name := "<input>"
+		if f.Pos.File != "" {
+			name = paths.Display(f.Pos.File)
+		}
+		tc, ok := byFile[name]
+		if !ok {
+			tc = &testcase{name: name, classname: InputsSuite}
+			byFile[name] = tc
+			s.cases = append(s.cases, tc)
+		}
 		if f.Severity == diag.Error || f.Severity == diag.Warning {
 			tc.failures = append(tc.failures, i)
 		} else {

@@ -3,6 +3,7 @@ package junit_test
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,34 +60,41 @@ func TestStructure(t *testing.T) {
 	if err := xml.Unmarshal(write(t, r), &s); err != nil {
 		t.Fatal(err)
 	}
-	// alpha, beta, gamma, inputs
-	if len(s.Suites) != 4 {
-		t.Fatalf("want 4 suites, got %d", len(s.Suites))
+	if len(s.Suites) != 2 {
+		t.Fatalf("want 2 suites (threads, inputs), got %d", len(s.Suites))
 	}
-	alpha, beta, gamma, inputs := s.Suites[0], s.Suites[1], s.Suites[2], s.Suites[3]
-	if alpha.Tests != 3 || alpha.Failures != 2 || alpha.Cases[2].Name != "MB-001 body-markup" || len(alpha.Cases[2].Failure) != 0 {
-		t.Errorf("alpha: %+v", alpha)
+	threads, inputs := s.Suites[0], s.Suites[1]
+	// alpha fails MG-001 and TH-002 (one testcase each, MB-001 passes and is
+	// not listed); beta fails XX-999 only (MB-001 has notes, SP-001 nothing);
+	// gamma passes: one testcase.
+	type tc struct{ classname, name string }
+	want := []tc{{"alpha", "MG-001 invalid-target"}, {"alpha", "TH-002 thread-id-mismatch"}, {"beta", "XX-999"}, {"gamma <&>", junit.PassName}}
+	if threads.Name != junit.ThreadsSuite || threads.Tests != len(want) || threads.Failures != 3 || len(threads.Cases) != len(want) {
+		t.Fatalf("threads: %+v", threads)
 	}
-	if f := alpha.Cases[0].Failure; len(f) != 1 || f[0].Type != "MG-001" || !strings.Contains(f[0].Text, "threads/alpha.json:4:5: error: Delta targets H9") {
+	for i, w := range want {
+		if c := threads.Cases[i]; c.Classname != w.classname || c.Name != w.name {
+			t.Errorf("testcase %d: %s / %s, want %s / %s", i, c.Classname, c.Name, w.classname, w.name)
+		}
+	}
+	if f := threads.Cases[0].Failure; len(f) != 1 || f[0].Type != "MG-001" || !strings.Contains(f[0].Text, "threads/alpha.json:4:5: error: Delta targets H9") {
 		t.Errorf("alpha MG-001 failure: %+v", f)
 	}
-	// beta: MB-001 (notes only: passes), SP-001 (passes), XX-999 (not evaluated by
-	// the registry, but it has a warning, so it gets a failing testcase).
-	if beta.Tests != 3 || beta.Failures != 1 || beta.Cases[2].Name != "XX-999" {
-		t.Errorf("beta: %+v", beta)
+	if len(threads.Cases[3].Failure) != 0 {
+		t.Errorf("gamma fails: %+v", threads.Cases[3])
 	}
-	if !strings.Contains(beta.Out, "artifacts/beta.md:3:1: note: Body uses a | pipe") || strings.Contains(beta.Out, "\x01") {
-		t.Errorf("beta notes not in system-out: %q", beta.Out)
+	if !strings.Contains(threads.Out, "artifacts/beta.md:3:1: note: Body uses a | pipe") || strings.Contains(threads.Out, "\x01") {
+		t.Errorf("beta notes not in system-out: %q", threads.Out)
 	}
-	if gamma.Name != "gamma <&>" || gamma.Failures != 0 || gamma.Tests != 1 {
-		t.Errorf("gamma: %+v", gamma)
-	}
-	// inputs: IN-001 findings without a (known) thread.
-	if inputs.Name != "inputs" || inputs.Tests != 1 || inputs.Failures != 1 || len(inputs.Cases[0].Failure) != 1 {
+	// inputs: findings without a (known) thread, one testcase per file; the
+	// note-only file passes.
+	if inputs.Name != "inputs" || inputs.Tests != 4 || inputs.Failures != 3 {
 		t.Fatalf("inputs: %+v", inputs)
 	}
-	if got := strings.Count(inputs.Cases[0].Failure[0].Text, "\n") + 1; got != 3 {
-		t.Errorf("inputs failure lists %d findings, want 3 (error + 2 warnings): %q", got, inputs.Cases[0].Failure[0].Text)
+	for i, name := range []string{"<input>", "../outside/x.json", "threads/empty.json", "threads/gone.json"} {
+		if c := inputs.Cases[i]; c.Name != name || c.Classname != junit.InputsSuite || (len(c.Failure) == 0) != (name == "threads/empty.json") {
+			t.Errorf("inputs testcase %d: %+v, want %s", i, c, name)
+		}
 	}
 	if !strings.Contains(inputs.Out, "note: Input file is empty") || !strings.Contains(inputs.Out, `config: unknown key "colour"`) {
 		t.Errorf("inputs system-out: %q", inputs.Out)
@@ -98,9 +106,70 @@ func TestStructure(t *testing.T) {
 	if err := xml.Unmarshal(write(t, r), &s2); err != nil {
 		t.Fatal(err)
 	}
-	if in := s2.Suites[3]; in.Errors != 1 || !strings.Contains(in.Err, "rule TH-002 panicked") {
+	if in := s2.Suites[1]; in.Errors != 1 || !strings.Contains(in.Err, "rule TH-002 panicked") {
 		t.Errorf("internal error not reported: %+v", in)
 	}
+}
+
+// TestScale: the report grows with threads plus failing rules, not with
+// threads × rules evaluated; one file's findings of several rules make one
+// testcase; a repeated thread key gets a distinct classname.
+func TestScale(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, 0)
+	var rules []string
+	for i := 0; i < 120; i++ {
+		rules = append(rules, fmt.Sprintf("RR-%03d", i))
+	}
+	r.Threads = nil
+	const n = 1000
+	for i := 0; i < n; i++ {
+		r.Threads = append(r.Threads, diag.Thread{Key: fmt.Sprintf("T-%04d", i), File: "threads/alpha.json", Rules: rules})
+	}
+	r.Threads = append(r.Threads, r.Threads[0])
+	// Thread 7 fails two rules (three findings), thread 9 has a note only.
+	r.Findings = []diag.Finding{
+		{Rule: "RR-005", Severity: diag.Error, Message: "e1", Thread: "T-0007", Pos: diag.Pos{File: "threads/alpha.json", Line: 1}},
+		{Rule: "RR-001", Severity: diag.Warning, Message: "w1", Thread: "T-0007", Pos: diag.Pos{File: "threads/alpha.json", Line: 2}},
+		{Rule: "RR-005", Severity: diag.Error, Message: "e2", Thread: "T-0007", Pos: diag.Pos{File: "threads/alpha.json", Line: 3}},
+		{Rule: "RR-002", Severity: diag.Note, Message: "n1", Thread: "T-0009", Pos: diag.Pos{File: "threads/alpha.json", Line: 4}},
+		{Rule: "IN-001", Severity: diag.Error, Message: "bad", Pos: diag.Pos{File: "threads/gone.json"}},
+		{Rule: "IN-009", Severity: diag.Warning, Message: "big", Pos: diag.Pos{File: "threads/gone.json"}},
+	}
+	r.Fingerprints = diag.Fingerprints(r.Findings)
+	out := write(t, r)
+	var s suites
+	if err := xml.Unmarshal(out, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Suites) != 2 {
+		t.Fatalf("want 2 suites, got %d", len(s.Suites))
+	}
+	th := s.Suites[0]
+	if th.Tests != n+2 || th.Failures != 2 || len(th.Cases) != n+2 {
+		t.Fatalf("threads suite: %d tests, %d failures, %d cases; want %d, 2", th.Tests, th.Failures, len(th.Cases), n+2)
+	}
+	// T-0007: RR-001 before RR-005 (registry order), RR-005 lists both findings.
+	if c := th.Cases[7]; c.Classname != "T-0007" || c.Name != "RR-001" {
+		t.Errorf("case 7: %+v", c)
+	}
+	if c := th.Cases[8]; c.Name != "RR-005" || len(c.Failure) != 1 || c.Failure[0].Message != "e1 (and 1 more)" {
+		t.Errorf("case 8: %+v", c)
+	}
+	if last := th.Cases[len(th.Cases)-1]; last.Classname != "T-0000 (2)" || last.Name != junit.PassName {
+		t.Errorf("repeated key: %+v", last)
+	}
+	if in := s.Suites[1]; in.Tests != 1 || in.Failures != 1 || in.Cases[0].Name != "threads/gone.json" {
+		t.Errorf("inputs: %+v", in)
+	}
+	if len(out) > 150*n {
+		t.Errorf("report of %d threads is %d bytes", n, len(out))
+	}
+	file := filepath.Join(t.TempDir(), "report.xml")
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fixture.Check(t, file, "junit")
 }
 
 func TestXSD(t *testing.T) {

@@ -1,0 +1,383 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/compile/subject"
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cli"
+	"github.com/brenner-ci/brenner-ci/internal/gen"
+	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/reporters/github"
+	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
+	"github.com/brenner-ci/brenner-ci/reporters/junit"
+	"github.com/brenner-ci/brenner-ci/reporters/markdown"
+	"github.com/brenner-ci/brenner-ci/reporters/sarif"
+	"github.com/brenner-ci/brenner-ci/reporters/text"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// Seed and FaultRate of every benchmark corpus.
+const (
+	seed      = 1
+	faultRate = 0.2
+)
+
+// sizes are the thread counts benchmarked: $BRENNER_BENCH_THREADS, or 1000.
+func sizes(b *testing.B) []int {
+	env := os.Getenv("BRENNER_BENCH_THREADS")
+	if env == "" {
+		return []int{1000}
+	}
+	var out []int
+	for _, f := range strings.Split(env, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			b.Fatalf("BRENNER_BENCH_THREADS=%q: %q is not a thread count", env, f)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// corpus is a generated corpus and what the stages before a benchmarked one
+// make of it, each computed once per test binary.
+type corpus struct {
+	n   int
+	dir string
+
+	batchOnce  sync.Once
+	batch      *mailbox.Batch
+	loadOnce   sync.Once
+	loaded     []*mailbox.Thread
+	compOnce   sync.Once
+	compiled   []*compile.Thread
+	reportOnce sync.Once
+	report     *diag.Report
+}
+
+var (
+	corporaMu sync.Mutex
+	corpora   = map[int]*corpus{}
+)
+
+func getCorpus(b *testing.B, n int) *corpus {
+	b.Helper()
+	corporaMu.Lock()
+	defer corporaMu.Unlock()
+	if c, ok := corpora[n]; ok {
+		return c
+	}
+	dir, err := gen.Cached(gen.Options{Seed: seed, Threads: n, FaultRate: faultRate})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &corpus{n: n, dir: dir}
+	corpora[n] = c
+	return c
+}
+
+func (c *corpus) scan(b *testing.B) *mailbox.Batch {
+	c.batchOnce.Do(func() {
+		batch, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(batch.Threads) != c.n {
+			b.Fatalf("scan found %d threads, want %d", len(batch.Threads), c.n)
+		}
+		c.batch = batch
+	})
+	return c.batch
+}
+
+func (c *corpus) load(b *testing.B) []*mailbox.Thread {
+	c.loadOnce.Do(func() {
+		for _, ref := range c.scan(b).Threads {
+			t, err := ref.Load()
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.loaded = append(c.loaded, t)
+		}
+	})
+	return c.loaded
+}
+
+func (c *corpus) compile(b *testing.B) []*compile.Thread {
+	c.compOnce.Do(func() {
+		for _, t := range c.load(b) {
+			c.compiled = append(c.compiled, compile.Compile(t, compile.Options{}))
+		}
+	})
+	return c.compiled
+}
+
+// reportOf builds the report the check command writes (engine, findings
+// pipeline, report model), with a fixed time.
+func (c *corpus) reportOf(b *testing.B) *diag.Report {
+	c.reportOnce.Do(func() {
+		eng := rules.NewEngine(nil)
+		res := eng.Run(c.scan(b), rules.RunOptions{})
+		on := map[string]bool{}
+		for _, id := range eng.Enabled() {
+			on[id] = true
+		}
+		fs := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Ran: func(id string) bool { return on[id] }})
+		const docs = "https://github.com/brenner-ci/brenner-ci/blob/main/docs/rules.md"
+		r := &diag.Report{
+			Tool:     diag.Tool{Name: "brenner-ci", Version: "bench", InfoURI: "https://github.com/brenner-ci/brenner-ci", DocsURL: docs},
+			Threads:  res.Threads,
+			Findings: fs.Findings, Fingerprints: fs.Fingerprints, Notifications: res.Notifications,
+			Category: "brenner-ci/", FailOn: diag.Error, RepoRoot: c.dir, Inputs: []string{c.dir},
+			Time: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		}
+		for _, m := range rules.All() {
+			r.Rules = append(r.Rules, m.Report(docs))
+		}
+		c.report = r
+	})
+	return c.report
+}
+
+// each runs fn as a sub-benchmark per size and reports threads/s.
+func each(b *testing.B, fn func(b *testing.B, c *corpus)) {
+	for _, n := range sizes(b) {
+		b.Run(fmt.Sprintf("threads=%d", n), func(b *testing.B) {
+			c := getCorpus(b, n)
+			fn(b, c)
+		})
+	}
+}
+
+// loop runs body b.N times (b.Loop) and reports threads/s.
+func loop(b *testing.B, c *corpus, body func()) {
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		body()
+		iters++
+	}
+	b.ReportMetric(float64(c.n*iters)/b.Elapsed().Seconds(), "threads/s")
+}
+
+// BenchmarkIngest: mailbox.Scan of the corpus folder (every file read and
+// tokenised, messages grouped into threads), GOMAXPROCS files at a time.
+func BenchmarkIngest(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		loop(b, c, func() {
+			if _, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkLoad: ThreadRef.Load of every thread (bodies read and decoded),
+// one at a time.
+func BenchmarkLoad(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		batch := c.scan(b)
+		loop(b, c, func() {
+			for _, ref := range batch.Threads {
+				if _, err := ref.Load(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+}
+
+// BenchmarkExtract: delta extraction as compile does it, for every DELTA
+// message body: the markdown parse (goldmark) and delta.Analyze.
+func BenchmarkExtract(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		var bodies []string
+		for _, t := range c.load(b) {
+			for _, m := range t.Messages {
+				if m.HasBody && subject.Parse(m.Subject).Kind == subject.Delta {
+					bodies = append(bodies, m.Body)
+				}
+			}
+		}
+		blocks := 0
+		loop(b, c, func() {
+			blocks = 0
+			for _, s := range bodies {
+				bs, _ := delta.Analyze(body.Parse(s))
+				blocks += len(bs)
+			}
+		})
+		b.ReportMetric(float64(blocks)/float64(c.n), "blocks/thread")
+	})
+}
+
+// mergeInput is one thread's valid deltas in merge order and the messages
+// at which COMPILED snapshots are taken.
+type mergeInput struct {
+	id       string
+	deltas   []artifact.Applied
+	compiled []int // message indexes of COMPILED messages
+}
+
+// BenchmarkMerge: applying every valid delta of a thread to a new artifact
+// in order, with a snapshot (Clone) at every COMPILED message, as compile
+// does; extraction is done beforehand.
+func BenchmarkMerge(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		var ins []mergeInput
+		for _, t := range c.compile(b) {
+			in := mergeInput{id: t.ID()}
+			for i, m := range t.Msgs {
+				if m.Subject.Kind == subject.Compiled {
+					in.compiled = append(in.compiled, i)
+				}
+				for j := range m.Blocks {
+					if bl := &m.Blocks[j]; bl.Valid() {
+						in.deltas = append(in.deltas, artifact.Applied{Delta: bl.Delta, Agent: m.From, At: m.Created, Msg: i, MsgID: m.ID, Block: j})
+					}
+				}
+			}
+			ins = append(ins, in)
+		}
+		loop(b, c, func() {
+			for k := range ins {
+				in := &ins[k]
+				art := artifact.New(in.id)
+				next := 0
+				for _, ci := range in.compiled {
+					for ; next < len(in.deltas) && in.deltas[next].Msg < ci; next++ {
+						art.Apply(in.deltas[next])
+					}
+					_ = art.Clone()
+					art.EndRound()
+				}
+				for ; next < len(in.deltas); next++ {
+					art.Apply(in.deltas[next])
+				}
+				_ = art.Check()
+			}
+		})
+	})
+}
+
+// BenchmarkCompile: compile.Compile of every loaded thread (every body
+// parsed, deltas extracted and merged, snapshots, section minimums).
+func BenchmarkCompile(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		threads := c.load(b)
+		loop(b, c, func() {
+			for _, t := range threads {
+				compile.Compile(t, compile.Options{})
+			}
+		})
+	})
+}
+
+// BenchmarkRules: every enabled thread rule on every compiled thread, then
+// the batch rules on the results.
+func BenchmarkRules(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		threads := c.compile(b)
+		eng := rules.NewEngine(nil)
+		findings := 0
+		loop(b, c, func() {
+			res := make([]rules.ThreadResult, len(threads))
+			findings = 0
+			for i, t := range threads {
+				res[i] = eng.CheckThread(t)
+				findings += len(res[i].Findings)
+			}
+			fs, _ := eng.CheckBatch(&rules.Batch{Threads: res})
+			findings += len(fs)
+		})
+		b.ReportMetric(float64(findings), "findings")
+	})
+}
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// BenchmarkReporters: each reporter writing the report of the whole corpus
+// (to a byte counter); MB is the report's size.
+func BenchmarkReporters(b *testing.B) {
+	for _, rep := range []struct {
+		name  string
+		write func(io.Writer, *diag.Report) error
+	}{
+		{"sarif", sarif.Write},
+		{"junit", junit.Write},
+		{"json", jsonreport.Write},
+		{"markdown", func(w io.Writer, r *diag.Report) error { return markdown.Write(w, r, 65000) }},
+		{"text", text.Write},
+		{"github", github.Write},
+	} {
+		b.Run(rep.name, func(b *testing.B) {
+			each(b, func(b *testing.B, c *corpus) {
+				r := c.reportOf(b)
+				var w countWriter
+				loop(b, c, func() {
+					w.n = 0
+					if err := rep.write(&w, r); err != nil {
+						b.Fatal(err)
+					}
+				})
+				b.ReportMetric(float64(w.n)/1e6, "MB")
+			})
+		})
+	}
+}
+
+// BenchmarkEngine: scan, compile and every rule (rules.Engine.Run) and the
+// findings pipeline, without reports, with 1 and 2 jobs.
+func BenchmarkEngine(b *testing.B) {
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			each(b, func(b *testing.B, c *corpus) {
+				loop(b, c, func() {
+					batch, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{Jobs: jobs})
+					if err != nil {
+						b.Fatal(err)
+					}
+					res := rules.NewEngine(nil).Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: jobs})
+					pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments})
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkCheck: the check command end to end, in-process, writing all
+// four reports (SARIF, JUnit, markdown, JSON), with 1 and 2 jobs.
+func BenchmarkCheck(b *testing.B) {
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			each(b, func(b *testing.B, c *corpus) {
+				out := b.TempDir()
+				args := []string{"check", c.dir, "--jobs", strconv.Itoa(jobs), "--repo-root", c.dir, "--fail-on", "none",
+					"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
+					"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+				loop(b, c, func() {
+					if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
+						b.Fatalf("check exited %d", code)
+					}
+				})
+			})
+		})
+	}
+}
