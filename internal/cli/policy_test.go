@@ -69,6 +69,10 @@ func TestConfigBelowRootCannotTurnTheGateOff(t *testing.T) {
 	if rep.Config.File != "mailbox/.brenner-ci.yaml" || rep.Config.How != "below-root" || rep.Config.Base != ".brenner-ci.yaml" {
 		t.Errorf("JSON config = %+v", rep.Config)
 	}
+	junit, _ := os.ReadFile(filepath.Join(out, "brenner-ci.junit.xml"))
+	if !strings.Contains(string(junit), `<property name="configuration" value="configuration: mailbox/.brenner-ci.yaml (found below the repository root`) {
+		t.Errorf("the JUnit report does not name the configuration")
+	}
 	sarif, _ := os.ReadFile(filepath.Join(out, "brenner-ci.sarif"))
 	if !strings.Contains(string(sarif), `"brenner-ci/configuration-file":"mailbox/.brenner-ci.yaml"`) {
 		t.Errorf("the SARIF invocation does not name the configuration")

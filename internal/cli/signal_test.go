@@ -19,9 +19,10 @@ import (
 func runIDs(t *testing.T, out string) map[string]string {
 	t.Helper()
 	pats := map[string]*regexp.Regexp{
-		"brenner-ci.sarif": regexp.MustCompile(`"brenner-ci/run-id":"([0-9a-f]{16})"`),
-		"brenner-ci.json":  regexp.MustCompile(`"run_id": "([0-9a-f]{16})"`),
-		"brenner-ci.md":    regexp.MustCompile(`<!-- brenner-ci-run ([0-9a-f]{16}) -->`),
+		"brenner-ci.sarif":     regexp.MustCompile(`"brenner-ci/run-id":"([0-9a-f]{16})"`),
+		"brenner-ci.json":      regexp.MustCompile(`"run_id": "([0-9a-f]{16})"`),
+		"brenner-ci.md":        regexp.MustCompile(`<!-- brenner-ci-run ([0-9a-f]{16}) -->`),
+		"brenner-ci.junit.xml": regexp.MustCompile(`<property name="run-id" value="([0-9a-f]{16})"/>`),
 	}
 	ids := map[string]string{}
 	for name, re := range pats {

@@ -90,6 +90,7 @@ func Write(w io.Writer, r *diag.Report) error {
 	var suites []*suite
 	if len(r.Threads) > 0 {
 		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: [][2]string{
+			{"run-id", r.RunID}, {"configuration", reporters.ConfigLine(r)},
 			{"brenner-ci.version", r.Tool.Version},
 			{"threads", strconv.Itoa(len(r.Threads))},
 			{"fail-on", reporters.FailOnName(r.FailOn)},
@@ -113,6 +114,7 @@ func Write(w io.Writer, r *diag.Report) error {
 	}
 	if len(orphans) > 0 || len(r.Notifications) > 0 || r.Internal || r.RunError != "" {
 		s := &suite{name: InputsSuite, pkg: InputsSuite, props: [][2]string{
+			{"run-id", r.RunID}, {"configuration", reporters.ConfigLine(r)},
 			{"brenner-ci.version", r.Tool.Version},
 			{"inputs", strings.Join(r.Inputs, " ")},
 			{"fail-on", reporters.FailOnName(r.FailOn)},
