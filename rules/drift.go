@@ -33,9 +33,6 @@ var drRules = []Rule{
 		Good:  "@@ DELTA[gpt]: H1\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Lineage\", \"claim\": \"Fate follows division history\", \"mechanism\": \"Determinants are partitioned\", \"anchors\": [\"§42\"]}}\n```\n@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history\n**Mechanism**: Determinants are partitioned\n**Anchors**: §42\n"},
 }
 
-// Persisted registers the persisted artifacts of the batch so that threads
-// checked afterwards are compared with them (DR-001). Call it before
-// CheckThread; results are keyed by session id.
 // frontVersion returns the front-matter version of a parsed artifact.
 func frontVersion(p *artifact.Parsed) (int, bool) {
 	for _, f := range p.Front {

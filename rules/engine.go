@@ -31,8 +31,6 @@ type Engine struct {
 	// artifact-scope ones: one slice shared (read-only) by every thread's
 	// and artifact's summary, so summaries cost nothing per rule.
 	ids, artifactIDs []string
-	// persisted are the batch's persisted artifacts by session id (DR-001).
-	persisted map[string][]*artifact.Parsed
 }
 
 // NewEngine returns an engine for cfg (nil: defaults). A rule is skipped only
@@ -80,8 +78,9 @@ type ThreadResult struct {
 }
 
 // CheckThread runs every enabled message and thread rule on t and passes on
-// the compiler's findings of enabled rules.
-func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
+// the compiler's findings of enabled rules. persisted are the thread's
+// persisted artifacts, for DR-001 (nil: none among the inputs).
+func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) ThreadResult {
 	r := ThreadResult{Summary: diag.Thread{
 		Key: t.Key, File: t.File(), Messages: len(t.Msgs), Blocks: t.Stats.Blocks, Valid: t.Stats.Valid,
 		Invalid: t.Stats.Invalid, Applied: t.Stats.Applied, Version: t.Version, Rules: e.Enabled(),
@@ -91,7 +90,7 @@ func (e *Engine) CheckThread(t *compile.Thread) ThreadResult {
 			r.Findings = append(r.Findings, f)
 		}
 	}
-	c := &Ctx{T: t, Thread: t.Key, Persisted: e.persisted[t.ID()]}
+	c := &Ctx{T: t, Thread: t.Key, Persisted: persisted}
 	for _, rule := range e.enabled {
 		switch {
 		case rule.Check == nil:
@@ -367,17 +366,45 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	out := &Output{}
-	arts := e.checkArtifacts(b, jobs)
-	e.setPersisted(arts)
+	ins, owner := e.pairArtifacts(b, jobs)
+	arts := make([]ArtifactResult, len(ins))
+	done := make([]bool, len(ins))
+	owned := map[string][]int{} // thread key → its artifacts (indexes into ins)
+	var alone []int
+	for i, o := range owner {
+		if o < 0 {
+			alone = append(alone, i)
+		} else {
+			owned[b.Threads[o].Key] = append(owned[b.Threads[o].Key], i)
+		}
+	}
+	// Artifacts of no thread among the inputs: checked first, concurrently.
+	e.checkArtifactsAt(ins, alone, arts, done, jobs)
 
 	type res struct {
-		r ThreadResult
-		v any
+		r    ThreadResult
+		v    any
+		arts []ArtifactResult // the thread's persisted artifacts, aligned with owned[key]
 	}
 	var threads []ThreadResult
 	out.Findings = append(out.Findings, b.Findings...)
 	compile.Each(b, opt.Compile, jobs, func(t *compile.Thread) res {
-		o := res{r: e.CheckThread(t)}
+		// A thread's persisted artifacts are parsed in its own task and
+		// dropped with it (only their front matter is kept), so memory does
+		// not grow with the artifacts of the whole batch.
+		var o res
+		var persisted []*artifact.Parsed
+		for _, i := range owned[t.Key] {
+			a := e.checkArtifact(ins[i].path, ins[i].json, ins[i].atPath)
+			if p := a.Parsed; p != nil && p.Art != nil && !p.FromJSON {
+				persisted = append(persisted, p)
+			}
+			o.arts = append(o.arts, a)
+		}
+		o.r = e.CheckThread(t, persisted)
+		for k := range o.arts {
+			o.arts[k].Parsed = frontOnly(o.arts[k].Parsed)
+		}
 		if opt.OnThread != nil {
 			o.v = opt.OnThread(t)
 		}
@@ -395,11 +422,22 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 			out.Findings = append(out.Findings, compile.LoadError(ref, err))
 			return
 		}
+		for k, i := range owned[ref.Key] {
+			arts[i], done[i] = o.arts[k], true
+		}
 		threads = append(threads, o.r)
 		if opt.Collect != nil {
 			opt.Collect(ref, o.v)
 		}
 	})
+	// Artifacts whose thread could not be checked are checked alone.
+	var left []int
+	for i := range ins {
+		if !done[i] {
+			left = append(left, i)
+		}
+	}
+	e.checkArtifactsAt(ins, left, arts, done, jobs)
 	for i := range arts {
 		if !arts[i].Skipped {
 			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)
@@ -440,49 +478,82 @@ func (o *Output) internal(msg string) {
 	o.Notifications = append(o.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
 }
 
-// checkArtifacts checks the persisted artifacts concurrently. A parsed
-// artifact is kept whole only when its thread is in the batch (DR-001
-// compares them); otherwise only its front matter is kept, so that a nightly
-// audit of many artifacts stays small.
-func (e *Engine) checkArtifacts(b *mailbox.Batch, jobs int) []ArtifactResult {
-	type artIn struct {
-		path string
-		json bool
-	}
-	var ins []artIn
-	for _, p := range b.Markdown {
-		ins = append(ins, artIn{p, false})
-	}
-	for _, p := range b.ArtifactJSON {
-		ins = append(ins, artIn{p, true})
-	}
-	threadIDs := make(map[string]bool, len(b.Threads))
-	for _, t := range b.Threads {
-		threadIDs[t.Key] = true
-	}
-	return iter.Mapper[artIn, ArtifactResult]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) ArtifactResult {
-		name := ArtifactPathThread(in.path)
-		atPath := !in.json && mailbox.IsArtifactPath(in.path) && (threadIDs[name] || validThreadID(name))
-		r := e.checkArtifact(in.path, in.json, atPath)
-		if p := r.Parsed; p != nil && !threadIDs[artifactSession(p, p.File)] {
-			r.Parsed = &artifact.Parsed{File: p.File, FromJSON: p.FromJSON, Origin: p.Origin,
-				HasFrontMatter: p.HasFrontMatter, FrontPos: p.FrontPos, Front: p.Front}
-		}
-		return r
-	})
+// artIn is one persisted artifact input.
+type artIn struct {
+	path   string
+	json   bool
+	atPath bool // at the artifact path of a thread (DR-003)
 }
 
-// setPersisted indexes the batch's persisted artifacts by session id.
-func (e *Engine) setPersisted(arts []ArtifactResult) {
-	e.persisted = map[string][]*artifact.Parsed{}
-	for i := range arts {
-		p := arts[i].Parsed
-		if p == nil || p.Art == nil || p.FromJSON {
-			continue
-		}
-		id := artifactSession(p, p.File)
-		e.persisted[id] = append(e.persisted[id], p)
+// pairArtifacts lists the batch's artifact inputs (markdown, then JSON
+// artifact objects, in input order) and, for each, the index in b.Threads
+// of the thread DR-001 compares it with: the first thread whose id is the
+// artifact's session_id, or its file name's thread when it has none; -1
+// when that thread is not among the inputs (or for JSON artifact objects,
+// which are not compared). Only the front matter is read here.
+func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]artIn, []int) {
+	var ins []artIn
+	for _, p := range b.Markdown {
+		ins = append(ins, artIn{path: p})
 	}
+	for _, p := range b.ArtifactJSON {
+		ins = append(ins, artIn{path: p, json: true})
+	}
+	threadKeys := make(map[string]bool, len(b.Threads))
+	byID := make(map[string]int, len(b.Threads))
+	for i, t := range b.Threads {
+		threadKeys[t.Key] = true
+		id := t.ThreadID()
+		if id == "" {
+			id = t.Key
+		}
+		if _, ok := byID[id]; !ok {
+			byID[id] = i
+		}
+	}
+	owner := iter.Mapper[artIn, int]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) int {
+		name := ArtifactPathThread(in.path)
+		in.atPath = !in.json && mailbox.IsArtifactPath(in.path) && (threadKeys[name] || validThreadID(name))
+		if in.json {
+			return -1
+		}
+		sid := ""
+		if src, err := os.ReadFile(in.path); err == nil {
+			sid = artifact.SessionID(src)
+		}
+		if sid == "" {
+			sid = name
+		}
+		if i, ok := byID[sid]; ok {
+			return i
+		}
+		return -1
+	})
+	return ins, owner
+}
+
+// checkArtifactsAt checks the artifacts ins[idx] concurrently into arts,
+// keeping only their front matter.
+func (e *Engine) checkArtifactsAt(ins []artIn, idx []int, arts []ArtifactResult, done []bool, jobs int) {
+	res := iter.Mapper[int, ArtifactResult]{MaxGoroutines: jobs}.Map(idx, func(i *int) ArtifactResult {
+		in := ins[*i]
+		r := e.checkArtifact(in.path, in.json, in.atPath)
+		r.Parsed = frontOnly(r.Parsed)
+		return r
+	})
+	for k, i := range idx {
+		arts[i], done[i] = res[k], true
+	}
+}
+
+// frontOnly is what the batch rules read of a parsed artifact: its file
+// and front matter.
+func frontOnly(p *artifact.Parsed) *artifact.Parsed {
+	if p == nil {
+		return nil
+	}
+	return &artifact.Parsed{File: p.File, FromJSON: p.FromJSON, Origin: p.Origin,
+		HasFrontMatter: p.HasFrontMatter, FrontPos: p.FrontPos, Front: p.Front}
 }
 
 // MessageComments lists the HTML comments of every message body of t, for
