@@ -298,7 +298,7 @@ func BenchmarkRules(b *testing.B) {
 			res := make([]rules.ThreadResult, len(threads))
 			findings = 0
 			for i, t := range threads {
-				res[i] = eng.CheckThread(t)
+				res[i] = eng.CheckThread(t, nil)
 				findings += len(res[i].Findings)
 			}
 			fs, _ := eng.CheckBatch(&rules.Batch{Threads: res})
