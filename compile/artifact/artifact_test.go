@@ -254,8 +254,12 @@ func TestEditMerge(t *testing.T) {
 		t.Errorf("replace: %s", got)
 	}
 	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"score":{"cost":1}}`)
-	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"cost":1}` {
-		t.Errorf("score is assigned whole: %s", got)
+	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"likelihood_ratio":3,"cost":1}` {
+		t.Errorf("score is merged key by key: %s", got)
+	}
+	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"score":{"speed":2},"score_replace":true}`)
+	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"speed":2}` {
+		t.Errorf("score_replace: %s", got)
 	}
 }
 

@@ -56,6 +56,12 @@ const MaxHypotheses = 6
 // arrayFields are merged by union on EDIT unless replaced.
 var arrayFields = map[string]bool{"anchors": true, "conflicts_with": true, "references": true}
 
+// objectFields are merged key by key on EDIT unless replaced: "Only fields
+// in payload are updated; other fields remain unchanged"
+// (artifact_delta_spec_v0.1.md), so an EDIT of one prediction cell or one
+// score part keeps the others.
+var objectFields = map[string]bool{"predictions": true, "expected_outcomes": true, "score": true}
+
 // forbiddenKeys are dropped from every payload (prototype pollution in the
 // reference implementation; meaningless here, but never stored).
 var forbiddenKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
@@ -110,6 +116,7 @@ func (m *merger) event(rule string, sev diag.Severity, anchor, field, msg, hint 
 //     A 7th active hypothesis is rejected (MG-003) and consumes no id.
 //   - EDIT needs an existing item of that section (MG-001) that is not killed
 //     (MG-002, skipped). anchors, conflicts_with and references are unioned
+//     and predictions, expected_outcomes and score are merged key by key,
 //     unless "<field>_replace": true or "replace": true; other fields are
 //     assigned whole. The first research_thread EDIT creates the RT. Two EDITs
 //     in the same round setting one field to different values raise MG-008;
@@ -319,26 +326,48 @@ func (m *merger) edit() (string, bool) {
 				continue
 			}
 			in := p.Map[k]
-			if arrayFields[k] && !replaceAll && !flagTrue(p, k+"_replace") {
-				it.Fields.Set(k, union(it.Fields.Get(k), in, k == "references"))
-				continue
+			replace := replaceAll || flagTrue(p, k+"_replace")
+			old := it.Fields.Get(k)
+			switch {
+			case arrayFields[k] && !replace:
+				it.Fields.Set(k, union(old, in, k == "references"))
+			case objectFields[k] && !replace && in.Kind == jsonv.Object && (old.IsNull() || old.Kind == jsonv.Object):
+				cur := jsonv.NewObject()
+				if !old.IsNull() {
+					cur = old.Clone()
+				}
+				for _, sk := range in.Keys {
+					cur.Set(sk, m.write(it, anchor, k, sk, in.Map[sk]))
+				}
+				it.Fields.Set(k, cur)
+			default:
+				it.Fields.Set(k, m.write(it, anchor, k, "", in))
 			}
-			nv := in.Clone()
-			key := sec + "\x00" + it.ID + "\x00" + k
-			if w, ok := m.a.writes[key]; ok && w.Round == m.a.round && !jsonv.Equal(w.Value, nv) {
-				m.event(RuleConflict, diag.Warning, anchor+" "+k, k,
-					fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
-						it.ID, k, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
-					"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
-			}
-			m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block}
-			it.Fields.Set(k, nv)
 		}
 		if sec == delta.PredictionsTable && p.Has("predictions") {
 			m.checkPredictions(it, p, anchor)
 		}
 	}
 	return it.ID, true
+}
+
+// write records an EDIT's write of field k (sub-key sk of an object field,
+// when not "") of item it, reports a conflicting write of the same round
+// (MG-008), and returns the value to store.
+func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.Value {
+	nv := in.Clone()
+	name, key := k, it.Section+"\x00"+it.ID+"\x00"+k
+	if sk != "" {
+		name, key = k+"."+sk, key+"\x00"+sk
+	}
+	if w, ok := m.a.writes[key]; ok && w.Round == m.a.round && !jsonv.Equal(w.Value, nv) {
+		m.event(RuleConflict, diag.Warning, anchor+" "+name, k,
+			fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
+				it.ID, name, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
+			"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
+	}
+	m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block}
+	return nv
 }
 
 // brief quotes a value for a message, cut to 80 bytes.

@@ -26,3 +26,46 @@ func TestKillWithoutPayload(t *testing.T) {
 		t.Errorf("rendering:\n%s", out)
 	}
 }
+
+// TestEditMergesObjectFields: artifact_delta_spec_v0.1.md, EDIT: "Only
+// fields in payload are updated; other fields remain unchanged". An EDIT of
+// one prediction cell, expected outcome or score part keeps the others;
+// "<field>_replace": true (or "replace": true) replaces the object.
+func TestEditMergesObjectFields(t *testing.T) {
+	s := newSeq(t)
+	for _, n := range []string{"a", "b", "c"} {
+		s.add(delta.HypothesisSlate, hyp(n))
+	}
+	s.add(delta.PredictionsTable, `{"condition":"c","predictions":{"H1":"up","H2":"down","H3":"flat"}}`)
+	s.add(delta.DiscriminativeTests, `{"name":"t","expected_outcomes":{"H1":"x","H2":"y"},"score":{"likelihood_ratio":3,"cost":2,"speed":2,"ambiguity":1}}`)
+	s.do("B", delta.OpEdit, delta.PredictionsTable, "P1", `{"predictions":{"H2":"unchanged"}}`)
+	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"expected_outcomes":{"H3":"z"},"score":{"cost":1}}`)
+	p1 := s.a.Find(delta.PredictionsTable, "P1")
+	t1 := s.a.Find(delta.DiscriminativeTests, "T1")
+	for _, c := range []struct{ got, want string }{
+		{p1.Get("predictions").Text(), `{"H1":"up","H2":"unchanged","H3":"flat"}`},
+		{t1.Get("expected_outcomes").Text(), `{"H1":"x","H2":"y","H3":"z"}`},
+		{t1.Get("score").Text(), `{"likelihood_ratio":3,"cost":1,"speed":2,"ambiguity":1}`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %s, want %s", c.got, c.want)
+		}
+	}
+	if rules(s.ev) != "" {
+		t.Errorf("events %s", rules(s.ev))
+	}
+	s.do("B", delta.OpEdit, delta.PredictionsTable, "P1", `{"predictions":{"H1":"down"},"predictions_replace":true}`)
+	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"score":{"cost":3},"replace":true}`)
+	if got := p1.Get("predictions").Text() + t1.Get("score").Text(); got != `{"H1":"down"}{"cost":3}` {
+		t.Errorf("replace: %s", got)
+	}
+	if p1.Fields.Has("predictions_replace") || t1.Fields.Has("replace") {
+		t.Errorf("replace flags stored: %v %v", p1.Fields.Keys, t1.Fields.Keys)
+	}
+	// A non-object value replaces; an object over a non-object replaces too.
+	s.do("B", delta.OpEdit, delta.PredictionsTable, "P1", `{"predictions":"see T1"}`)
+	s.do("B", delta.OpEdit, delta.PredictionsTable, "P1", `{"predictions":{"H3":"up"}}`)
+	if got := p1.Get("predictions").Text(); got != `{"H3":"up"}` {
+		t.Errorf("object over a string: %s", got)
+	}
+}
