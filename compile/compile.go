@@ -144,7 +144,11 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	}
 	t.Known = knownAgents(t, opt)
 	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks))
-	art, lastMsg := t.merge(artifact.New(id), deltas)
+	art := artifact.New(id)
+	if k, question, context := t.kickoffQuestion(); k != nil {
+		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
+	}
+	art, lastMsg := t.merge(art, deltas)
 	art.Version = t.Version
 	art.CompiledBy = "brenner-ci"
 	switch {
@@ -387,3 +391,24 @@ func problemsBefore(ps []diag.Local, end int) []diag.Local {
 	}
 	return out
 }
+
+// kickoffQuestion returns the thread's first KICKOFF with a non-empty
+// "## Research Question" section, that question and its "## Context" (white
+// space folded): "will become the RT if this is a research session"
+// (message_body_schema_v0.1.md, KICKOFF).
+func (t *Thread) kickoffQuestion() (*Msg, string, string) {
+	for _, m := range t.Msgs {
+		if m.Subject.Kind != subject.Kickoff || m.Doc == nil {
+			continue
+		}
+		q := fold(m.Doc.SectionText(m.Doc.Find(2, "research question")))
+		if q == "" {
+			continue
+		}
+		return m, q, fold(m.Doc.SectionText(m.Doc.Find(2, "context")))
+	}
+	return nil, "", ""
+}
+
+// fold joins the lines of a section into one line.
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -370,6 +370,24 @@ func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.V
 	return nv
 }
 
+// SeedRT sets the research thread from the session's KICKOFF: its
+// "## Research Question" (the statement) and "## Context" ("One-sentence
+// problem statement - will become the RT", message_body_schema_v0.1.md). It
+// does nothing when the statement is empty or the RT exists; later EDITs
+// change it as usual. A seed is not a delta: it credits no contributor and
+// raises no conflict.
+func (a *Artifact) SeedRT(statement, context, by string, at time.Time) {
+	if a.RT != nil || strings.TrimSpace(statement) == "" {
+		return
+	}
+	f := jsonv.NewObject()
+	f.Set("statement", &jsonv.Value{Kind: jsonv.String, Str: statement})
+	if strings.TrimSpace(context) != "" {
+		f.Set("context", &jsonv.Value{Kind: jsonv.String, Str: context})
+	}
+	a.RT = &Item{ID: "RT", Section: delta.ResearchThread, Fields: f, AddedBy: by, AddedAt: at}
+}
+
 // brief quotes a value for a message, cut to 80 bytes.
 func brief(v *jsonv.Value) string {
 	s := v.Text()

@@ -69,3 +69,29 @@ func TestEditMergesObjectFields(t *testing.T) {
 		t.Errorf("object over a string: %s", got)
 	}
 }
+
+// TestSeedRT: the KICKOFF's research question seeds the RT; an EDIT changes
+// it as usual, a second seed or an empty question changes nothing, and the
+// seed credits no contributor.
+func TestSeedRT(t *testing.T) {
+	s := newSeq(t)
+	s.a.SeedRT("", "c", "K", t0)
+	if s.a.RT != nil {
+		t.Fatal("an empty question seeded the RT")
+	}
+	s.a.SeedRT("Lineage or gradient?", "Invariant lineage.", "K", t0)
+	s.a.SeedRT("Other?", "", "K", t0)
+	if got := s.a.RT.Fields.Text(); got != `{"statement":"Lineage or gradient?","context":"Invariant lineage."}` {
+		t.Fatalf("seeded RT %s", got)
+	}
+	if len(s.a.Contributors) != 0 {
+		t.Errorf("the seed credited %d contributors", len(s.a.Contributors))
+	}
+	s.do("B", delta.OpEdit, delta.ResearchThread, "RT", `{"statement":"Sharper?","anchors":["§1"]}`)
+	if got := s.a.RT.Fields.Text(); got != `{"statement":"Sharper?","context":"Invariant lineage.","anchors":["§1"]}` {
+		t.Errorf("after EDIT %s", got)
+	}
+	if rules(s.ev) != "" {
+		t.Errorf("events %s", rules(s.ev))
+	}
+}
