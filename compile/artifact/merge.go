@@ -47,6 +47,7 @@ const (
 	RuleNoScaleCheck   = "MG-005"
 	RuleBelowMinimum   = "MG-006"
 	RuleConflict       = "MG-008"
+	RuleNoAltFraming   = "MG-009"
 	RuleInvalidFieldDL = "DL-006"
 )
 
@@ -549,6 +550,8 @@ var minimums = func() []*schema.Section {
 // Check reports the sections of the artifact below their minimum (MG-006
 // BELOW_MINIMUM, one warning per section). The hypothesis slate also needs an
 // active third alternative and the assumption ledger an active scale check.
+// Critiques, when there are any, need one that offers an alternative
+// framing (MG-009).
 func (a *Artifact) Check() []Event {
 	var out []Event
 	for _, mn := range minimums {
@@ -587,6 +590,23 @@ func (a *Artifact) Check() []Event {
 			Rule: RuleBelowMinimum, Severity: diag.Warning,
 			Message: msg, Hint: mn.MinHint, Msg: -1, Block: -1, Field: "",
 			Anchor: "BELOW_MINIMUM " + mn.ID, Applied: true,
+		})
+	}
+	if n := len(a.Active(delta.AdversarialCritique)); n > 0 && !a.HasAlternativeFraming() {
+		msg := fmt.Sprintf("None of the %d active critiques offers a specific alternative framing.", n)
+		if n == 1 {
+			msg = "The active critique does not offer a specific alternative framing."
+		}
+		for _, it := range a.Section(delta.AdversarialCritique) {
+			if it.Killed && IsAlternativeFraming(it) {
+				msg += fmt.Sprintf(" %s, which did, was killed by %s.", it.ID, it.KilledBy)
+				break
+			}
+		}
+		out = append(out, Event{
+			Rule: RuleNoAltFraming, Severity: diag.Warning, Message: msg,
+			Hint: "Adversarial Critique: \"Real third alternative: At least one must offer a specific alternative framing\" (artifact_delta_spec_v0.1.md); ADD a critique with \"real_third_alternative\": true that names the alternative.",
+			Msg:  -1, Block: -1, Anchor: "NO_ALTERNATIVE_FRAMING " + delta.AdversarialCritique, Applied: true,
 		})
 	}
 	return out

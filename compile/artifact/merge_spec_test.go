@@ -95,3 +95,32 @@ func TestSeedRT(t *testing.T) {
 		t.Errorf("events %s", rules(s.ev))
 	}
 }
+
+// TestCheckAlternativeFraming: artifact_delta_spec_v0.1.md, Adversarial
+// Critique: "Real third alternative: At least one must offer a specific
+// alternative framing". MG-009 when critiques exist and none does (flag or
+// name, as WC-001); none without critiques (MG-006 reports those).
+func TestCheckAlternativeFraming(t *testing.T) {
+	has := func(a *Artifact) bool { return strings.Contains(rules(a.Check()), RuleNoAltFraming) }
+	s := newSeq(t)
+	if has(s.a) {
+		t.Error("MG-009 without critiques")
+	}
+	s.add(delta.AdversarialCritique, `{"name":"Batch effects","attack":"a"}`)
+	if !has(s.a) {
+		t.Error("no MG-009 with one plain critique")
+	}
+	s.add(delta.AdversarialCritique, `{"name":"An alternative framing: timing","attack":"a"}`)
+	if has(s.a) {
+		t.Error("MG-009 although C2's name offers an alternative framing")
+	}
+	s.do("B", delta.OpKill, delta.AdversarialCritique, "C2", `{"reason":"r"}`)
+	ev := s.a.Check()
+	if got := rules(ev); got == "" || !strings.Contains(ev[len(ev)-1].Message, "C2, which did, was killed by B") {
+		t.Errorf("after the KILL of C2: %+v", ev)
+	}
+	s.add(delta.AdversarialCritique, `{"name":"Clock","attack":"a","real_third_alternative":true}`)
+	if has(s.a) {
+		t.Error("MG-009 although C3 has real_third_alternative")
+	}
+}
