@@ -11,7 +11,7 @@ import (
 )
 
 // compileFixture compiles the one thread of a fixture file.
-func compileFixture(t *testing.T, path string) *compile.Thread {
+func compileFixture(t *testing.T, path string, agents ...string) *compile.Thread {
 	t.Helper()
 	b, err := mailbox.Scan([]string{path}, mailbox.ScanOptions{Jobs: 1})
 	if err != nil || len(b.Threads) != 1 {
@@ -21,7 +21,7 @@ func compileFixture(t *testing.T, path string) *compile.Thread {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compile.Compile(mt, compile.Options{})
+	return compile.Compile(mt, compile.Options{Agents: agents})
 }
 
 // TestKickoffSeedsRT: message_body_schema_v0.1.md, KICKOFF: "## Research

@@ -94,11 +94,16 @@ type Artifact struct {
 
 // fieldWrite is one EDIT's write of one field.
 type fieldWrite struct {
-	Agent string
-	Value *jsonv.Value
-	Round int // the round (see EndRound) the write happened in
-	Msg   int
-	Block int
+	Agent    string
+	Value    *jsonv.Value
+	Round    int // the round (see EndRound) the write happened in
+	Msg      int
+	Block    int
+	At       time.Time
+	Priority int
+	// Tied holds the values of an unresolved conflict (MG-010), in the
+	// order applied; empty otherwise.
+	Tied []tiedValue
 }
 
 // New returns an empty artifact for a session.
@@ -135,6 +140,7 @@ func (a *Artifact) Clone() *Artifact {
 	c.writes = make(map[string]fieldWrite, len(a.writes))
 	for k, w := range a.writes {
 		w.Value = w.Value.Clone()
+		w.Tied = append([]tiedValue(nil), w.Tied...)
 		c.writes[k] = w
 	}
 	return &c

@@ -21,6 +21,10 @@ type Applied struct {
 	Msg   int       // message index in the thread
 	MsgID string    // message id, when known
 	Block int       // block index in the message
+	// Priority is the agent's priority (config agents: order; higher wins),
+	// 0 when none is defined. It decides EDITs of one field at the same
+	// instant from different messages; without it they are a CONFLICT.
+	Priority int
 }
 
 // Event is a merge problem. Msg, Block and MsgID locate the delta (-1 for
@@ -48,6 +52,7 @@ const (
 	RuleBelowMinimum   = "MG-006"
 	RuleConflict       = "MG-008"
 	RuleNoAltFraming   = "MG-009"
+	RuleUnresolved     = "MG-010"
 	RuleInvalidFieldDL = "DL-006"
 )
 
@@ -353,22 +358,81 @@ func (m *merger) edit() (string, bool) {
 }
 
 // write records an EDIT's write of field k (sub-key sk of an object field,
-// when not "") of item it, reports a conflicting write of the same round
-// (MG-008), and returns the value to store.
+// when not "") of item it, reports a conflicting write of the same round,
+// and returns the value to store. Conflict Resolution Policy
+// (artifact_delta_spec_v0.1.md): the later timestamp wins (MG-008); at the
+// same instant, from two messages, the higher agent priority wins (MG-008);
+// with equal priorities the field becomes a CONFLICT marker holding every
+// value and needs human review (MG-010). Writes of one message are ordered
+// by their blocks.
 func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.Value {
 	nv := in.Clone()
 	name, key := k, it.Section+"\x00"+it.ID+"\x00"+k
 	if sk != "" {
 		name, key = k+"."+sk, key+"\x00"+sk
 	}
-	if w, ok := m.a.writes[key]; ok && w.Round == m.a.round && !jsonv.Equal(w.Value, nv) {
+	nw := fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block, At: m.d.At, Priority: m.d.Priority}
+	w, ok := m.a.writes[key]
+	if !ok || w.Round != m.a.round {
+		m.a.writes[key] = nw
+		return nv
+	}
+	tied := !w.At.IsZero() && w.At.Equal(m.d.At) && w.Msg != m.d.Msg
+	same := jsonv.Equal(w.Value, nv)
+	switch {
+	case tied && w.Priority == m.d.Priority && (!same || len(w.Tied) > 0):
+		nw.Tied = append([]tiedValue(nil), w.Tied...)
+		if len(nw.Tied) == 0 {
+			nw.Tied = []tiedValue{{w.Agent, w.Value}}
+		}
+		if !hasTied(nw.Tied, nv) {
+			nw.Tied = append(nw.Tied, tiedValue{m.d.Agent, nv.Clone()})
+		}
+		var vals []string
+		for _, tv := range nw.Tied {
+			vals = append(vals, fmt.Sprintf("%s (%s)", tv.Value.Text(), tv.Agent))
+		}
+		if !hasTied(w.Tied, nv) {
+			m.event(RuleUnresolved, diag.Error, anchor+" "+name, k,
+				fmt.Sprintf("Conflicting EDITs of %s %s at the same instant (%s): %s set %s (message %d, block %d), %s set %s, and no agent priority decides; the field is marked CONFLICT and needs human review.",
+					it.ID, name, FormatTime(m.d.At), w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
+				"Conflict Resolution Policy: \"If no resolution is possible, mark the field as CONFLICT and require human review\" (artifact_delta_spec_v0.1.md); send one EDIT with the intended value, or rank the agents in .brenner-ci.yaml agents: (first listed wins).")
+		}
+		m.a.writes[key] = nw
+		return &jsonv.Value{Kind: jsonv.String, Str: ConflictMarker + strings.Join(vals, " vs ")}
+	case same:
+	case tied:
+		m.event(RuleConflict, diag.Warning, anchor+" "+name, k,
+			fmt.Sprintf("Conflicting EDITs of %s %s at the same instant: %s set %s (message %d, block %d), %s set %s; %s has the higher agent priority, so its value wins.",
+				it.ID, name, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv), m.d.Agent),
+			"Conflict Resolution Policy: \"If timestamps are identical, use agent priority order (if defined)\" (artifact_delta_spec_v0.1.md; priority: .brenner-ci.yaml agents:, first listed wins); review the field and send one EDIT with the intended value.")
+	default:
 		m.event(RuleConflict, diag.Warning, anchor+" "+name, k,
 			fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
 				it.ID, name, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
 			"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
 	}
-	m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block}
+	m.a.writes[key] = nw
 	return nv
+}
+
+// ConflictMarker starts the value of a field that tied EDITs left
+// unresolved: "CONFLICT: <value> (<agent>) vs <value> (<agent>)".
+const ConflictMarker = "CONFLICT: "
+
+// tiedValue is one value of an unresolved conflict and its agent.
+type tiedValue struct {
+	Agent string
+	Value *jsonv.Value
+}
+
+func hasTied(ts []tiedValue, v *jsonv.Value) bool {
+	for _, t := range ts {
+		if jsonv.Equal(t.Value, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // SeedRT sets the research thread from the session's KICKOFF: its

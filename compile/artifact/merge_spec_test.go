@@ -3,8 +3,10 @@ package artifact
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // TestKillWithoutPayload: artifact_delta_spec_v0.1.md, Field Definitions:
@@ -122,5 +124,76 @@ func TestCheckAlternativeFraming(t *testing.T) {
 	s.add(delta.AdversarialCritique, `{"name":"Clock","attack":"a","real_third_alternative":true}`)
 	if has(s.a) {
 		t.Error("MG-009 although C3 has real_third_alternative")
+	}
+}
+
+// tie applies an EDIT of H1's claim from agent at instant t0+1h as message msg.
+func tie(t *testing.T, a *Artifact, agent string, prio, msg int, claim string) []Event {
+	t.Helper()
+	d := &delta.Delta{Op: delta.OpEdit, Section: delta.HypothesisSlate, Target: "H1", Payload: obj(t, `{"claim":"`+claim+`"}`)}
+	_, ev := a.Apply(Applied{Delta: d, Agent: agent, At: t0.Add(time.Hour), Msg: msg, Priority: prio})
+	return ev
+}
+
+// TestTiedEdits: artifact_delta_spec_v0.1.md, Resolution Hierarchy: "2.
+// Agent priority: If timestamps are identical, use agent priority order (if
+// defined)" and "4. Explicit conflict marker: If no resolution is possible,
+// mark the field as CONFLICT and require human review".
+func TestTiedEdits(t *testing.T) {
+	s := newSeq(t)
+	s.add(delta.HypothesisSlate, hyp("h"))
+
+	// No priority: CONFLICT with both values, MG-010 (an error).
+	a := s.a.Clone()
+	tie(t, a, "A", 0, 10, "one")
+	ev := tie(t, a, "B", 0, 11, "two")
+	if len(ev) != 1 || ev[0].Rule != RuleUnresolved || ev[0].Severity != diag.Error || ev[0].Field != "claim" {
+		t.Fatalf("events %+v", ev)
+	}
+	h := a.Find(delta.HypothesisSlate, "H1")
+	if got := h.Str("claim"); got != `CONFLICT: "one" (A) vs "two" (B)` {
+		t.Errorf("claim %q", got)
+	}
+	// A third tied value joins the marker; a repeated one changes nothing.
+	tie(t, a, "C", 0, 12, "three")
+	if ev := tie(t, a, "D", 0, 13, "one"); len(ev) != 0 {
+		t.Errorf("repeated value: %+v", ev)
+	}
+	if got := h.Str("claim"); got != `CONFLICT: "one" (A) vs "two" (B) vs "three" (C)` {
+		t.Errorf("claim %q", got)
+	}
+	if !strings.Contains(string(a.Render()), `**Claim**: CONFLICT: "one" (A) vs "two" (B) vs "three" (C)`) {
+		t.Errorf("rendering:\n%s", a.Render())
+	}
+	// A later EDIT resolves it.
+	d := &delta.Delta{Op: delta.OpEdit, Section: delta.HypothesisSlate, Target: "H1", Payload: obj(t, `{"claim":"agreed"}`)}
+	a.Apply(Applied{Delta: d, Agent: "A", At: t0.Add(2 * time.Hour), Msg: 14})
+	if got := h.Str("claim"); got != "agreed" {
+		t.Errorf("after a later EDIT: %q", got)
+	}
+
+	// Priority decides: the higher one (applied last) wins, MG-008 warning.
+	a = s.a.Clone()
+	tie(t, a, "A", 1, 10, "one")
+	ev = tie(t, a, "B", 2, 11, "two")
+	if len(ev) != 1 || ev[0].Rule != RuleConflict || ev[0].Severity != diag.Warning || !strings.Contains(ev[0].Message, "higher agent priority") {
+		t.Fatalf("events %+v", ev)
+	}
+	if got := a.Find(delta.HypothesisSlate, "H1").Str("claim"); got != "two" {
+		t.Errorf("claim %q", got)
+	}
+
+	// Two blocks of one message are ordered: the later block wins (MG-008).
+	a = s.a.Clone()
+	tie(t, a, "A", 0, 10, "one")
+	ev = tie(t, a, "A", 0, 10, "two")
+	if len(ev) != 1 || ev[0].Rule != RuleConflict {
+		t.Fatalf("events %+v", ev)
+	}
+	// Equal values at the same instant are no conflict.
+	a = s.a.Clone()
+	tie(t, a, "A", 0, 10, "one")
+	if ev := tie(t, a, "B", 0, 11, "one"); len(ev) != 0 {
+		t.Errorf("equal values: %+v", ev)
 	}
 }
