@@ -91,6 +91,8 @@ type Thread struct {
 	Stats    Stats
 	// Known is the set of known agents (MG-007); empty when none are known.
 	Known map[string]bool
+	// priority ranks agents by config agents: order (see agentPriority).
+	priority map[string]int
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -142,9 +144,15 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		}
 		t.Msgs[i] = msg
 	}
+	t.priority = agentPriority(opt.Agents)
+	orderTies(t.Msgs, t.priority)
 	t.Known = knownAgents(t, opt)
 	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks))
-	art, lastMsg := t.merge(artifact.New(id), deltas)
+	art := artifact.New(id)
+	if k, question, context := t.kickoffQuestion(); k != nil {
+		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
+	}
+	art, lastMsg := t.merge(art, deltas)
 	art.Version = t.Version
 	art.CompiledBy = "brenner-ci"
 	switch {
@@ -281,7 +289,8 @@ func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 			Anchor: "agent " + agent,
 		})
 	}
-	applied, events := art.Apply(artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block})
+	applied, events := art.Apply(artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
+		Priority: t.priority[strings.ToLower(agent)]})
 	if applied {
 		t.Stats.Applied++
 	}
@@ -386,4 +395,76 @@ func problemsBefore(ps []diag.Local, end int) []diag.Local {
 		}
 	}
 	return out
+}
+
+// kickoffQuestion returns the thread's first KICKOFF with a non-empty
+// "## Research Question" section, that question and its "## Context" (white
+// space folded): "will become the RT if this is a research session"
+// (message_body_schema_v0.1.md, KICKOFF).
+func (t *Thread) kickoffQuestion() (*Msg, string, string) {
+	for _, m := range t.Msgs {
+		if m.Subject.Kind != subject.Kickoff || m.Doc == nil {
+			continue
+		}
+		q := fold(m.Doc.SectionText(m.Doc.Find(2, "research question")))
+		if q == "" {
+			continue
+		}
+		return m, q, fold(m.Doc.SectionText(m.Doc.Find(2, "context")))
+	}
+	return nil, "", ""
+}
+
+// fold joins the lines of a section into one line.
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// agentPriority ranks the agents of config agents: for conflict resolution
+// ("If timestamps are identical, use agent priority order (if defined)",
+// artifact_delta_spec_v0.1.md): the first listed agent has the highest
+// priority. Agents not listed have priority 0.
+func agentPriority(agents []string) map[string]int {
+	p := map[string]int{}
+	for i, a := range agents {
+		if k := strings.ToLower(strings.TrimSpace(a)); k != "" && p[k] == 0 {
+			p[k] = len(agents) - i
+		}
+	}
+	return p
+}
+
+// orderTies orders DELTA messages posted at the same instant by what they
+// are, not by where they are in the export: by agent priority, lowest first
+// (the highest priority is applied last, so its EDIT wins), then sender,
+// body and message id. Other messages keep their places. Messages without a
+// valid timestamp are never tied. So the merge is a function of the deltas:
+// swapping two tied messages in an export gives the same artifact.
+func orderTies(msgs []*Msg, priority map[string]int) {
+	for i := 0; i < len(msgs); {
+		j := i + 1
+		for j < len(msgs) && !msgs[i].Created.IsZero() && msgs[j].Created.Equal(msgs[i].Created) {
+			j++
+		}
+		var places []int
+		var tied []*Msg
+		for k := i; k < j; k++ {
+			if msgs[k].Subject.Kind == subject.Delta {
+				places = append(places, k)
+				tied = append(tied, msgs[k])
+			}
+		}
+		if len(tied) > 1 {
+			sort.SliceStable(tied, func(a, b int) bool {
+				x, y := tied[a], tied[b]
+				fx, fy := strings.TrimSpace(x.From), strings.TrimSpace(y.From)
+				if px, py := priority[strings.ToLower(fx)], priority[strings.ToLower(fy)]; px != py {
+					return px < py
+				}
+				return cmp.Or(strings.Compare(fx, fy), strings.Compare(x.Body, y.Body), strings.Compare(x.ID, y.ID)) < 0
+			})
+			for n, k := range places {
+				msgs[k] = tied[n]
+			}
+		}
+		i = j
+	}
 }

@@ -108,6 +108,15 @@ func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, diag.
 	// anchors string from a one-element list, and other renderers keep a
 	// killed hypothesis's cells where ours writes N/A.
 	back := artifact.ReadBack(want)
+	// A killed hypothesis's prediction cells render as N/A whatever their
+	// value, and an EDIT that leaves one out keeps it (objects merge key by
+	// key), where other renderers drop it: those cells are not compared.
+	killed := map[string]bool{}
+	for _, h := range want.Section(delta.HypothesisSlate) {
+		if h.Killed {
+			killed[strings.ToLower(h.ID)] = true
+		}
+	}
 	var diffs []string
 	var first diag.Pos
 	mark := func(id string) {
@@ -159,9 +168,9 @@ func diffArtifacts(want *artifact.Artifact, p *artifact.Parsed) ([]string, diag.
 					diffs = append(diffs, id+" is "+state)
 					mark(id)
 				}
-				fs := changedFields(w, g)
+				fs := changedFields(w, g, killed)
 				if b := backItems[id]; b != nil && len(fs) > 0 {
-					fs = intersect(fs, changedFields(b, g))
+					fs = intersect(fs, changedFields(b, g, killed))
 				}
 				if len(fs) > 0 {
 					diffs = append(diffs, fmt.Sprintf("%s changed %s", id, strings.Join(fs, ", ")))
@@ -205,8 +214,8 @@ func itemsOf(a *artifact.Artifact, sec string) map[string]*artifact.Item {
 }
 
 // changedFields names the payload fields whose values differ (white space
-// folded in strings).
-func changedFields(w, g *artifact.Item) []string {
+// folded in strings; prediction cells of killed hypotheses left out).
+func changedFields(w, g *artifact.Item, killed map[string]bool) []string {
 	keys := map[string]bool{}
 	var order []string
 	add := func(v *jsonv.Value) {
@@ -225,6 +234,9 @@ func changedFields(w, g *artifact.Item) []string {
 	var out []string
 	for _, k := range order {
 		wv, gv := w.Get(k), g.Get(k)
+		if k == "predictions" {
+			wv, gv = liveCells(wv, killed), liveCells(gv, killed)
+		}
 		if !renderedField[k] && (wv == nil || gv == nil) {
 			// A field the artifact format does not lay out (references,
 			// flags, extra keys) may be left out of a persisted file.
@@ -245,6 +257,21 @@ var renderedField = map[string]bool{
 	"expected_outcomes": true, "potency_check": true, "feasibility": true, "score": true, "load": true,
 	"test": true, "status": true, "calculation": true, "implication": true, "observation": true,
 	"conflicts_with": true, "resolution_plan": true, "attack": true, "evidence": true, "current_status": true,
+}
+
+// liveCells returns a predictions object without the cells of killed
+// hypotheses (v itself when it is not an object or has none).
+func liveCells(v *jsonv.Value, killed map[string]bool) *jsonv.Value {
+	if v == nil || v.Kind != jsonv.Object {
+		return v
+	}
+	out := jsonv.NewObject()
+	for _, k := range v.Keys {
+		if !killed[strings.ToLower(k)] {
+			out.Set(k, v.Map[k])
+		}
+	}
+	return out
 }
 
 func sameValue(a, b *jsonv.Value) bool {

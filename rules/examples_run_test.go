@@ -24,7 +24,8 @@ import (
 // becomes input (see the Rule type's doc comment):
 //
 //   - "@@" lines make a script: "@@ SUBJECT | FROM | to: A, B | ack" starts a
-//     message (FROM, recipients and ack_required optional), "@@ thread ID"
+//     message (FROM, recipients and ack_required optional; "tie" gives it
+//     the previous message's created_ts), "@@ thread ID"
 //     starts another thread file, "@@ file PATH" a file with the lines that
 //     follow as its content, "@@ flag --thread-timeout=D" the command-line
 //     flag;
@@ -60,6 +61,7 @@ type exMsg struct {
 	Created     string   `json:"created_ts"`
 	AckRequired *bool    `json:"ack_required,omitempty"`
 	Body        string   `json:"body_md"`
+	tie         bool     // same created_ts as the previous message
 }
 
 type exThread struct {
@@ -84,6 +86,9 @@ func writeExample(t *testing.T, r *rules.Rule, ex, dir string) {
 		n++
 		m.ID, m.Thread = 100+n, th.ID
 		m.Created = time.Date(2025, 12, 30, 10, n, 0, 0, time.UTC).Format(time.RFC3339)
+		if m.tie && len(th.Msgs) > 0 {
+			m.Created = th.Msgs[len(th.Msgs)-1].Created
+		}
 		if m.From == "" {
 			m.From = "GreenDog"
 		}
@@ -126,6 +131,8 @@ func writeExample(t *testing.T, r *rules.Rule, ex, dir string) {
 				for _, p := range parts[1:] {
 					p = strings.TrimSpace(p)
 					switch {
+					case p == "tie":
+						m.tie = true
 					case p == "ack":
 						yes := true
 						m.AckRequired = &yes
@@ -215,6 +222,7 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	eng := rules.NewEngine(cfg)
 	copt := compile.Options{ArchiveAgents: batch.Agents}
 	if cfg != nil {
+		copt.Agents = cfg.Agents
 		copt.MaxMessages, copt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
 	}
 	if d, err := os.ReadFile(filepath.Join(dir, ".thread-timeout")); err == nil {

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // TestReferenceCyclesIterative: a reference chain as long as the input
@@ -22,5 +24,16 @@ func TestReferenceCyclesIterative(t *testing.T) {
 	}
 	if got[0][0] != (refNode{"S", "H0"}) {
 		t.Errorf("cycle starts at %v, want its smallest node", got[0][0])
+	}
+}
+
+// TestUnknownReferenceIsSoftFail: delta_output_format_v0.1.md, Reference
+// Validation: "Log warnings for references to non-existent sessions/items
+// (soft fail)".
+func TestUnknownReferenceIsSoftFail(t *testing.T) {
+	for _, id := range []string{"RF-001", "RF-004"} {
+		if r := Lookup(id); r == nil || r.Severity == diag.Error {
+			t.Errorf("%s must not be an error (soft fail)", id)
+		}
 	}
 }

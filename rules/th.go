@@ -56,6 +56,11 @@ var thRules = []Rule{
 		Bad:   "@@ thread RS-20260102-ab\n@@ INFO: status\n# Status\n\nOn track.\n@@ thread rs-20260102-AB\n@@ INFO: status\n# Status\n\nOn track.\n",
 		Good:  "@@ thread RS-20260102-ab\n@@ INFO: status\n# Status\n\nOn track.\n@@ thread RS-20260102-cd\n@@ INFO: status\n# Status\n\nOn track.\n",
 		Check: checkThreadIDCollision},
+	{ID: "TH-009", Name: "rs-slug-length", Code: "RS_SLUG_LENGTH", Family: "TH", Severity: diag.Note, Scope: ScopeThread, Spec: "thread_subject_conventions_v0.1.md, Research Sessions (Human-Initiated)",
+		Short: "A research thread's slug is 10-40 characters.",
+		Full:  "The conventions ask for a slug of 2-5 words, \"10-40 characters total\", after RS-YYYYMMDD-. A slug outside that length is noted; whether the id is valid is TH-001's (its pattern allows 2-40 characters), so an id that TH-001 reports gets no TH-009.",
+		Bad:   "RS-20251230-fate", Good: "RS-20251230-cell-fate-coords",
+		Check: checkSlugLength},
 }
 
 var (
@@ -238,3 +243,31 @@ func checkDescriptionLength(c *Ctx) {
 // ids are too general for that; a bead thread is recognised when it is
 // among the inputs).
 func validThreadID(s string) bool { return rsID.MatchString(s) || coordID.MatchString(s) }
+
+// Research slugs "should be 10-40 characters total" (thread_subject_conventions_v0.1.md).
+const minSlug, maxSlug = 10, 40
+
+// checkSlugLength (TH-009): the slug of a valid research thread id is
+// outside 10-40 characters.
+func checkSlugLength(c *Ctx) {
+	tid := c.T.ThreadID
+	m := threadIDMsg(c.T)
+	if tid == "" || m == nil || !rsID.MatchString(tid) {
+		return
+	}
+	if slug, ok := slugLengthOK(tid); !ok {
+		n := len(slug)
+		c.report(m, m.Pos("thread_id"), fmt.Sprintf("Thread id slug %q is %d characters long; the conventions ask for %d-%d.", slug, n, minSlug, maxSlug),
+			"Use a descriptive slug of 2-5 lower-case words, e.g. RS-20251230-gradient-vs-lineage.", "slug "+tid)
+	}
+}
+
+// slugLengthOK returns the slug of a research thread id (RS-YYYYMMDD-slug)
+// and whether its length is within 10-40 characters.
+func slugLengthOK(tid string) (string, bool) {
+	slug := strings.TrimPrefix(tid, "RS-")
+	if _, rest, ok := strings.Cut(slug, "-"); ok {
+		slug = rest
+	}
+	return slug, len(slug) >= minSlug && len(slug) <= maxSlug
+}

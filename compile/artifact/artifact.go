@@ -94,11 +94,16 @@ type Artifact struct {
 
 // fieldWrite is one EDIT's write of one field.
 type fieldWrite struct {
-	Agent string
-	Value *jsonv.Value
-	Round int // the round (see EndRound) the write happened in
-	Msg   int
-	Block int
+	Agent    string
+	Value    *jsonv.Value
+	Round    int // the round (see EndRound) the write happened in
+	Msg      int
+	Block    int
+	At       time.Time
+	Priority int
+	// Tied holds the values of an unresolved conflict (MG-010), in the
+	// order applied; empty otherwise.
+	Tied []tiedValue
 }
 
 // New returns an empty artifact for a session.
@@ -135,6 +140,7 @@ func (a *Artifact) Clone() *Artifact {
 	c.writes = make(map[string]fieldWrite, len(a.writes))
 	for k, w := range a.writes {
 		w.Value = w.Value.Clone()
+		w.Tied = append([]tiedValue(nil), w.Tied...)
 		c.writes[k] = w
 	}
 	return &c
@@ -202,9 +208,32 @@ func (a *Artifact) Counts() map[string][2]int {
 }
 
 var (
-	thirdAltName = regexp.MustCompile(`(?i)third\s+alternative`)
-	scaleName    = regexp.MustCompile(`(?i)\b(scale|physics)\b`)
+	thirdAltName   = regexp.MustCompile(`(?i)third\s+alternative`)
+	scaleName      = regexp.MustCompile(`(?i)\b(scale|physics)\b`)
+	altFramingName = regexp.MustCompile(`(?i)third\s+alternative|alternative\s+framing`)
 )
+
+// IsAlternativeFraming reports whether a critique offers a specific
+// alternative framing (the "real third alternative"):
+// "real_third_alternative": true, or a name with "third alternative" or
+// "alternative framing" (as the artifact linter's WC-001 reads it).
+func IsAlternativeFraming(it *Item) bool {
+	if v := it.Get("real_third_alternative"); v != nil && v.Kind == jsonv.Bool && v.Bool {
+		return true
+	}
+	return altFramingName.MatchString(it.Str("name"))
+}
+
+// HasAlternativeFraming reports whether an active critique offers an
+// alternative framing.
+func (a *Artifact) HasAlternativeFraming() bool {
+	for _, it := range a.Active(delta.AdversarialCritique) {
+		if IsAlternativeFraming(it) {
+			return true
+		}
+	}
+	return false
+}
 
 // IsThirdAlternative reports whether a hypothesis is the third alternative:
 // "third_alternative": true, or a name matching /third\s+alternative/i.

@@ -254,8 +254,12 @@ func TestEditMerge(t *testing.T) {
 		t.Errorf("replace: %s", got)
 	}
 	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"score":{"cost":1}}`)
-	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"cost":1}` {
-		t.Errorf("score is assigned whole: %s", got)
+	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"likelihood_ratio":3,"cost":1}` {
+		t.Errorf("score is merged key by key: %s", got)
+	}
+	s.do("B", delta.OpEdit, delta.DiscriminativeTests, "T1", `{"score":{"speed":2},"score_replace":true}`)
+	if got := s.a.Find(delta.DiscriminativeTests, "T1").Get("score").Text(); got != `{"speed":2}` {
+		t.Errorf("score_replace: %s", got)
 	}
 }
 
@@ -319,11 +323,12 @@ func TestCheck(t *testing.T) {
 	s.add(delta.DiscriminativeTests, `{}`)
 	s.add(delta.AdversarialCritique, `{}`)
 	s.add(delta.AdversarialCritique, `{}`)
-	if got := rules(s.a.Check()); got != "MG-006,MG-006" {
-		t.Fatalf("no third alternative, no scale check: %q", got)
+	if got := rules(s.a.Check()); got != "MG-006,MG-006,MG-009" {
+		t.Fatalf("no third alternative, no scale check, no alternative framing: %q", got)
 	}
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H3", `{"third_alternative":true}`)
 	s.do("B", delta.OpEdit, delta.AssumptionLedger, "A3", `{"name":"Scale check"}`)
+	s.do("B", delta.OpEdit, delta.AdversarialCritique, "C2", `{"real_third_alternative":true}`)
 	if ev := s.a.Check(); len(ev) != 0 {
 		t.Fatalf("complete artifact: %+v", ev)
 	}

@@ -21,6 +21,10 @@ type Applied struct {
 	Msg   int       // message index in the thread
 	MsgID string    // message id, when known
 	Block int       // block index in the message
+	// Priority is the agent's priority (config agents: order; higher wins),
+	// 0 when none is defined. It decides EDITs of one field at the same
+	// instant from different messages; without it they are a CONFLICT.
+	Priority int
 }
 
 // Event is a merge problem. Msg, Block and MsgID locate the delta (-1 for
@@ -47,6 +51,8 @@ const (
 	RuleNoScaleCheck   = "MG-005"
 	RuleBelowMinimum   = "MG-006"
 	RuleConflict       = "MG-008"
+	RuleNoAltFraming   = "MG-009"
+	RuleUnresolved     = "MG-010"
 	RuleInvalidFieldDL = "DL-006"
 )
 
@@ -55,6 +61,12 @@ const MaxHypotheses = 6
 
 // arrayFields are merged by union on EDIT unless replaced.
 var arrayFields = map[string]bool{"anchors": true, "conflicts_with": true, "references": true}
+
+// objectFields are merged key by key on EDIT unless replaced: "Only fields
+// in payload are updated; other fields remain unchanged"
+// (artifact_delta_spec_v0.1.md), so an EDIT of one prediction cell or one
+// score part keeps the others.
+var objectFields = map[string]bool{"predictions": true, "expected_outcomes": true, "score": true}
 
 // forbiddenKeys are dropped from every payload (prototype pollution in the
 // reference implementation; meaningless here, but never stored).
@@ -110,6 +122,7 @@ func (m *merger) event(rule string, sev diag.Severity, anchor, field, msg, hint 
 //     A 7th active hypothesis is rejected (MG-003) and consumes no id.
 //   - EDIT needs an existing item of that section (MG-001) that is not killed
 //     (MG-002, skipped). anchors, conflicts_with and references are unioned
+//     and predictions, expected_outcomes and score are merged key by key,
 //     unless "<field>_replace": true or "replace": true; other fields are
 //     assigned whole. The first research_thread EDIT creates the RT. Two EDITs
 //     in the same round setting one field to different values raise MG-008;
@@ -319,26 +332,125 @@ func (m *merger) edit() (string, bool) {
 				continue
 			}
 			in := p.Map[k]
-			if arrayFields[k] && !replaceAll && !flagTrue(p, k+"_replace") {
-				it.Fields.Set(k, union(it.Fields.Get(k), in, k == "references"))
-				continue
+			replace := replaceAll || flagTrue(p, k+"_replace")
+			old := it.Fields.Get(k)
+			switch {
+			case arrayFields[k] && !replace:
+				it.Fields.Set(k, union(old, in, k == "references"))
+			case objectFields[k] && !replace && in.Kind == jsonv.Object && (old.IsNull() || old.Kind == jsonv.Object):
+				cur := jsonv.NewObject()
+				if !old.IsNull() {
+					cur = old.Clone()
+				}
+				for _, sk := range in.Keys {
+					cur.Set(sk, m.write(it, anchor, k, sk, in.Map[sk]))
+				}
+				it.Fields.Set(k, cur)
+			default:
+				it.Fields.Set(k, m.write(it, anchor, k, "", in))
 			}
-			nv := in.Clone()
-			key := sec + "\x00" + it.ID + "\x00" + k
-			if w, ok := m.a.writes[key]; ok && w.Round == m.a.round && !jsonv.Equal(w.Value, nv) {
-				m.event(RuleConflict, diag.Warning, anchor+" "+k, k,
-					fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
-						it.ID, k, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
-					"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
-			}
-			m.a.writes[key] = fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block}
-			it.Fields.Set(k, nv)
 		}
 		if sec == delta.PredictionsTable && p.Has("predictions") {
 			m.checkPredictions(it, p, anchor)
 		}
 	}
 	return it.ID, true
+}
+
+// write records an EDIT's write of field k (sub-key sk of an object field,
+// when not "") of item it, reports a conflicting write of the same round,
+// and returns the value to store. Conflict Resolution Policy
+// (artifact_delta_spec_v0.1.md): the later timestamp wins (MG-008); at the
+// same instant, from two messages, the higher agent priority wins (MG-008);
+// with equal priorities the field becomes a CONFLICT marker holding every
+// value and needs human review (MG-010). Writes of one message are ordered
+// by their blocks.
+func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.Value {
+	nv := in.Clone()
+	name, key := k, it.Section+"\x00"+it.ID+"\x00"+k
+	if sk != "" {
+		name, key = k+"."+sk, key+"\x00"+sk
+	}
+	nw := fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block, At: m.d.At, Priority: m.d.Priority}
+	w, ok := m.a.writes[key]
+	if !ok || w.Round != m.a.round {
+		m.a.writes[key] = nw
+		return nv
+	}
+	tied := !w.At.IsZero() && w.At.Equal(m.d.At) && w.Msg != m.d.Msg
+	same := jsonv.Equal(w.Value, nv)
+	switch {
+	case tied && w.Priority == m.d.Priority && (!same || len(w.Tied) > 0):
+		nw.Tied = append([]tiedValue(nil), w.Tied...)
+		if len(nw.Tied) == 0 {
+			nw.Tied = []tiedValue{{w.Agent, w.Value}}
+		}
+		if !hasTied(nw.Tied, nv) {
+			nw.Tied = append(nw.Tied, tiedValue{m.d.Agent, nv.Clone()})
+		}
+		var vals []string
+		for _, tv := range nw.Tied {
+			vals = append(vals, fmt.Sprintf("%s (%s)", tv.Value.Text(), tv.Agent))
+		}
+		if !hasTied(w.Tied, nv) {
+			m.event(RuleUnresolved, diag.Error, anchor+" "+name, k,
+				fmt.Sprintf("Conflicting EDITs of %s %s at the same instant (%s): %s set %s (message %d, block %d), %s set %s, and no agent priority decides; the field is marked CONFLICT and needs human review.",
+					it.ID, name, FormatTime(m.d.At), w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
+				"Conflict Resolution Policy: \"If no resolution is possible, mark the field as CONFLICT and require human review\" (artifact_delta_spec_v0.1.md); send one EDIT with the intended value, or rank the agents in .brenner-ci.yaml agents: (first listed wins).")
+		}
+		m.a.writes[key] = nw
+		return &jsonv.Value{Kind: jsonv.String, Str: ConflictMarker + strings.Join(vals, " vs ")}
+	case same:
+	case tied:
+		m.event(RuleConflict, diag.Warning, anchor+" "+name, k,
+			fmt.Sprintf("Conflicting EDITs of %s %s at the same instant: %s set %s (message %d, block %d), %s set %s; %s has the higher agent priority, so its value wins.",
+				it.ID, name, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv), m.d.Agent),
+			"Conflict Resolution Policy: \"If timestamps are identical, use agent priority order (if defined)\" (artifact_delta_spec_v0.1.md; priority: .brenner-ci.yaml agents:, first listed wins); review the field and send one EDIT with the intended value.")
+	default:
+		m.event(RuleConflict, diag.Warning, anchor+" "+name, k,
+			fmt.Sprintf("Conflicting EDITs of %s %s: %s set %s (message %d, block %d), then %s set %s; the later value wins.",
+				it.ID, name, w.Agent, brief(w.Value), w.Msg, w.Block, m.d.Agent, brief(nv)),
+			"Conflict Resolution Policy: \"Later timestamp wins (last-write-wins for simple fields)\" (artifact_delta_spec_v0.1.md); review the field and send one EDIT with the intended value.")
+	}
+	m.a.writes[key] = nw
+	return nv
+}
+
+// ConflictMarker starts the value of a field that tied EDITs left
+// unresolved: "CONFLICT: <value> (<agent>) vs <value> (<agent>)".
+const ConflictMarker = "CONFLICT: "
+
+// tiedValue is one value of an unresolved conflict and its agent.
+type tiedValue struct {
+	Agent string
+	Value *jsonv.Value
+}
+
+func hasTied(ts []tiedValue, v *jsonv.Value) bool {
+	for _, t := range ts {
+		if jsonv.Equal(t.Value, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// SeedRT sets the research thread from the session's KICKOFF: its
+// "## Research Question" (the statement) and "## Context" ("One-sentence
+// problem statement - will become the RT", message_body_schema_v0.1.md). It
+// does nothing when the statement is empty or the RT exists; later EDITs
+// change it as usual. A seed is not a delta: it credits no contributor and
+// raises no conflict.
+func (a *Artifact) SeedRT(statement, context, by string, at time.Time) {
+	if a.RT != nil || strings.TrimSpace(statement) == "" {
+		return
+	}
+	f := jsonv.NewObject()
+	f.Set("statement", &jsonv.Value{Kind: jsonv.String, Str: statement})
+	if strings.TrimSpace(context) != "" {
+		f.Set("context", &jsonv.Value{Kind: jsonv.String, Str: context})
+	}
+	a.RT = &Item{ID: "RT", Section: delta.ResearchThread, Fields: f, AddedBy: by, AddedAt: at}
 }
 
 // brief quotes a value for a message, cut to 80 bytes.
@@ -502,6 +614,8 @@ var minimums = func() []*schema.Section {
 // Check reports the sections of the artifact below their minimum (MG-006
 // BELOW_MINIMUM, one warning per section). The hypothesis slate also needs an
 // active third alternative and the assumption ledger an active scale check.
+// Critiques, when there are any, need one that offers an alternative
+// framing (MG-009).
 func (a *Artifact) Check() []Event {
 	var out []Event
 	for _, mn := range minimums {
@@ -540,6 +654,23 @@ func (a *Artifact) Check() []Event {
 			Rule: RuleBelowMinimum, Severity: diag.Warning,
 			Message: msg, Hint: mn.MinHint, Msg: -1, Block: -1, Field: "",
 			Anchor: "BELOW_MINIMUM " + mn.ID, Applied: true,
+		})
+	}
+	if n := len(a.Active(delta.AdversarialCritique)); n > 0 && !a.HasAlternativeFraming() {
+		msg := fmt.Sprintf("None of the %d active critiques offers a specific alternative framing.", n)
+		if n == 1 {
+			msg = "The active critique does not offer a specific alternative framing."
+		}
+		for _, it := range a.Section(delta.AdversarialCritique) {
+			if it.Killed && IsAlternativeFraming(it) {
+				msg += fmt.Sprintf(" %s, which did, was killed by %s.", it.ID, it.KilledBy)
+				break
+			}
+		}
+		out = append(out, Event{
+			Rule: RuleNoAltFraming, Severity: diag.Warning, Message: msg,
+			Hint: "Adversarial Critique: \"Real third alternative: At least one must offer a specific alternative framing\" (artifact_delta_spec_v0.1.md); ADD a critique with \"real_third_alternative\": true that names the alternative.",
+			Msg:  -1, Block: -1, Anchor: "NO_ALTERNATIVE_FRAMING " + delta.AdversarialCritique, Applied: true,
 		})
 	}
 	return out

@@ -617,7 +617,7 @@ func (b *itemB) killState() {
 				art.KilledAt = t
 			}
 		case "kill_reason":
-			if art.KillReason == "" {
+			if art.KillReason == "" && v != NoKillReason {
 				art.KillReason = brToNL(v)
 			}
 		}

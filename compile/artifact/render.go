@@ -239,6 +239,10 @@ func (a *Artifact) renderItem(w *lines, it *Item) {
 	w.add("")
 }
 
+// NoKillReason is the reason rendered for a KILL that gave none (its
+// payload is optional, artifact_delta_spec_v0.1.md; DL-011).
+const NoKillReason = "no reason given"
+
 func killLines(it *Item) []string {
 	by := oneLine(it.KilledBy)
 	if by == "" {
@@ -247,11 +251,11 @@ func killLines(it *Item) []string {
 	if !it.KilledAt.IsZero() {
 		by += " (" + FormatTime(it.KilledAt) + ")"
 	}
-	out := []string{"**Killed by**: " + by}
-	if r := text(it.KillReason); r != "" {
-		out = append(out, "**Reason**: "+r)
+	r := text(it.KillReason)
+	if r == "" {
+		r = NoKillReason
 	}
-	return out
+	return []string{"**Killed by**: " + by, "**Reason**: " + r}
 }
 
 // fieldLines renders the item's fields (known ones in schema order, then the

@@ -205,10 +205,19 @@ func TestValidate(t *testing.T) {
 			}},
 		{name: "ADD with array payload", js: `{"operation": "ADD", "section": "hypothesis_slate", "payload": []}`, rules: []string{"DL-004:error"}},
 		{name: "EDIT without payload", js: `{"operation": "EDIT", "section": "hypothesis_slate", "target_id": "H1"}`, rules: []string{"DL-004:error"}},
-		{name: "KILL with empty payload", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {}}`, rules: []string{"DL-004:error"}},
+		{name: "KILL with empty payload", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {}}`, rules: []string{"DL-011:warning"}, valid: true},
+		{name: "KILL without payload", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2"}`, rules: []string{"DL-011:warning"}, valid: true,
+			check: func(t *testing.T, b Block) {
+				if b.Delta.Op != OpKill || b.Delta.Target != "H2" || b.Delta.Payload != nil {
+					t.Errorf("delta %+v", b.Delta)
+				}
+			}},
+		{name: "KILL with null payload", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": null}`, rules: []string{"DL-011:warning"}, valid: true},
+		{name: "KILL with null reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {"reason": null}}`, rules: []string{"DL-011:warning"}, valid: true},
+		{name: "KILL with string payload", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": "gone"}`, rules: []string{"DL-004:error"}},
 		{name: "KILL with numeric reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {"reason": 5}}`, rules: []string{"DL-004:error"}},
-		{name: "KILL with blank reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {"reason": ""}}`, rules: []string{"DL-004:error"}},
-		{name: "KILL with top-level reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "reason": "r"}`, rules: []string{"DL-004:error"},
+		{name: "KILL with blank reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {"reason": ""}}`, rules: []string{"DL-011:warning"}, valid: true},
+		{name: "KILL with top-level reason", js: `{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "reason": "r"}`, rules: []string{"DL-011:warning"}, valid: true,
 			check: func(t *testing.T, b Block) {
 				if !strings.Contains(b.Problems[0].Hint, `Move "reason" into the payload`) {
 					t.Errorf("hint %q", b.Problems[0].Hint)

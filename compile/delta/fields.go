@@ -198,7 +198,7 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 			if f.Kind != jsonv.String {
 				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
 			}
-		case boolFields[k]:
+		case boolFields[k] || strings.HasSuffix(k, "_replace"):
 			if f.Kind != jsonv.Bool {
 				var fix *diag.LocalFix
 				if f.Kind == jsonv.String && (f.Str == "true" || f.Str == "false") {

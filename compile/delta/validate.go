@@ -515,6 +515,9 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 		}
 		c.at("DL-004", diag.Error, pv, fmt.Sprintf("%s payload is %s, not an object; the block is rejected.", op, kindA(pv.Kind)), hint, nil)
 	case OpKill:
+		// "payload | ADD/EDIT: Yes, KILL: Optional" (artifact_delta_spec_v0.1.md):
+		// a KILL without a reason is applied, with a warning (DL-011).
+		const applied = "; the KILL is applied and the item is rendered with \"no reason given\"."
 		switch {
 		case pv == nil || pv.Kind == jsonv.Null:
 			hint := hintKill
@@ -525,18 +528,18 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 			if anchor == nil {
 				anchor = &jsonv.Value{Off: v.Off, End: v.Off + 1}
 			}
-			c.at("DL-004", diag.Error, anchor, "KILL has no payload with a reason; the block is rejected.", hint, nil)
+			c.at("DL-011", diag.Warning, anchor, "KILL has no payload with a reason"+applied, hint, nil)
 		case pv.Kind != jsonv.Object:
 			c.at("DL-004", diag.Error, pv, fmt.Sprintf("KILL payload is %s, not an object with a reason; the block is rejected.", kindA(pv.Kind)), hintKill, nil)
 		default:
 			r := pv.Get("reason")
 			switch {
-			case r == nil:
-				c.at("DL-004", diag.Error, pv, "KILL payload has no reason; the block is rejected.", hintKill, nil)
+			case r == nil || r.Kind == jsonv.Null:
+				c.at("DL-011", diag.Warning, pv, "KILL payload has no reason"+applied, hintKill, nil)
 			case r.Kind != jsonv.String:
 				c.at("DL-004", diag.Error, r, fmt.Sprintf("KILL reason is %s, not a string; the block is rejected.", kindA(r.Kind)), hintKill, nil)
 			case strings.TrimSpace(r.Str) == "":
-				c.at("DL-004", diag.Error, r, "KILL reason is empty; the block is rejected.", hintKill, nil)
+				c.at("DL-011", diag.Warning, r, "KILL reason is empty"+applied, hintKill, nil)
 			}
 		}
 	default:
