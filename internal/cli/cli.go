@@ -67,16 +67,26 @@ const (
 
 type env struct {
 	stdout, stderr io.Writer
+	in             io.Reader // nil: os.Stdin
+}
+
+// stdin is the command's standard input.
+func (e *env) stdin() io.Reader {
+	if e.in == nil {
+		return os.Stdin
+	}
+	return e.in
 }
 
 type cliArgs struct {
-	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
-	Compile     compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
-	Check       checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
-	Rules       rulesCmd         `cmd:"" help:"List every rule with its metadata."`
-	Merge       mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
-	Graph       graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
-	Version     versionCmd       `cmd:"" help:"Print the version."`
+	VersionFlag  kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	Compile      compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
+	Check        checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
+	Rules        rulesCmd         `cmd:"" help:"List every rule with its metadata."`
+	CheckMessage checkMessageCmd  `cmd:"" name:"check-message" help:"Check one message before it is sent: subject, body (a FILE or standard input), ack_required; every message-level rule."`
+	Merge        mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
+	Graph        graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
+	Version      versionCmd       `cmd:"" help:"Print the version."`
 }
 
 // usageError is a usage or configuration problem (exit 2).
@@ -98,6 +108,11 @@ func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 
 // Main runs brenner-ci with args and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) (code int) {
+	return MainIO(args, nil, stdout, stderr)
+}
+
+// MainIO is Main with standard input (nil: os.Stdin).
+func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(fmt.Sprint(v)))
@@ -129,7 +144,7 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	e := &env{stdout: stdout, stderr: stderr}
+	e := &env{stdout: stdout, stderr: stderr, in: stdin}
 	err = ctx.Run(e)
 	var ee *exitError
 	var ue *usageError

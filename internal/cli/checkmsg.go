@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// checkMessageCmd is the pre-send check of message_body_schema ("Before
+// sending, validate: subject has valid prefix, body matches schema for
+// message type, required sections present, ack_required matches expected
+// value"): one body, every message-level rule, positions inside the body.
+type checkMessageCmd struct {
+	Body        string   `arg:"" optional:"" name:"file" help:"The message body (markdown); - or nothing reads standard input."`
+	Subject     string   `required:"" help:"The subject the message will be sent with."`
+	AckRequired bool     `name:"ack-required" help:"The message will be sent with ack_required: true."`
+	Thread      string   `help:"The thread id it will be sent to (its id is then checked too)." placeholder:"ID"`
+	From        string   `help:"The sending agent." placeholder:"NAME"`
+	To          []string `help:"The recipients." placeholder:"NAME"`
+	Config      string   `help:"Configuration file (default: .brenner-ci.yaml found from the current folder upward to the repository root)." placeholder:"FILE"`
+	FailOn      string   `help:"Lowest severity that fails: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
+	Format      string   `help:"Output format: text or json." enum:"text,json" default:"text"`
+}
+
+// msgHeaderLines is the number of lines before the body in the archive
+// message file check-message writes: "---json", the JSON, "---", "".
+const msgHeaderLines = 4
+
+// placeholderThread stands in for --thread when none is given; findings
+// about it are not reported.
+const placeholderThread = "RS-20260101-pre-send-check"
+
+// A msgFinding is a finding of check-message: in the body (line and column
+// within it) or in the subject or metadata (Field).
+type msgFinding struct {
+	Rule      string `json:"rule"`
+	Severity  string `json:"severity"`
+	Message   string `json:"message"`
+	Hint      string `json:"hint,omitempty"`
+	Field     string `json:"field"` // body, subject or metadata
+	Line      int    `json:"line,omitempty"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	EndColumn int    `json:"end_column,omitempty"`
+}
+
+func (c *checkMessageCmd) Run(e *env) error {
+	body, err := c.readBody(e)
+	if err != nil {
+		return err
+	}
+	policy, err := config.Resolve(c.Config, ".", "", rules.Known)
+	if err != nil {
+		return usagef("configuration error: %v", err)
+	}
+	applyLimits(policy.Config)
+	failOn := diag.Error
+	if fo := cmpOr(c.FailOn, policy.FailOn()); fo != "" {
+		var ok bool
+		if failOn, ok = config.ParseFailOn(fo); !ok {
+			return usagef("--fail-on %q is not one of error, warning, note, none", fo)
+		}
+	}
+	findings, err := c.check(body, policy)
+	if err != nil {
+		return err
+	}
+	if c.Format == "json" {
+		err = writeMsgJSON(e.stdout, findings, failOn)
+	} else {
+		err = writeMsgText(e.stdout, findings)
+	}
+	if err != nil {
+		return err
+	}
+	if failOn != diag.Off {
+		for _, f := range findings {
+			if sev, _ := diag.ParseSeverity(f.Severity); sev.AtLeast(failOn) {
+				return &exitError{ExitFindings}
+			}
+		}
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// readBody reads the body from the file argument or standard input.
+func (c *checkMessageCmd) readBody(e *env) (string, error) {
+	var r io.Reader = e.stdin()
+	if c.Body != "" && c.Body != "-" {
+		f, err := os.Open(c.Body)
+		if err != nil {
+			return "", usagef("%v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, 16<<20))
+	if err != nil {
+		return "", usagef("reading the body: %v", err)
+	}
+	return string(data), nil
+}
+
+// check runs the engine on the message as a one-message thread, written
+// as an Agent Mail archive message file (the body verbatim after a JSON
+// front matter, so body positions are file positions less the header).
+func (c *checkMessageCmd) check(body string, policy *config.Resolved) ([]msgFinding, error) {
+	dir, err := os.MkdirTemp("", "brenner-ci-message-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	thread := cmpOr(c.Thread, placeholderThread)
+	meta := map[string]any{"id": 1, "thread_id": thread, "subject": c.Subject, "from": cmpOr(c.From, "Sender"),
+		"to": c.To, "ack_required": c.AckRequired, "created": "2026-01-01T00:00:00Z"}
+	if c.To == nil {
+		meta["to"] = []string{}
+	}
+	js, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "message.md")
+	if err := os.WriteFile(path, []byte("---json\n"+string(js)+"\n---\n\n"+body), 0o600); err != nil {
+		return nil, err
+	}
+	batch, err := mailbox.Scan([]string{path}, mailbox.ScanOptions{Jobs: 1})
+	if err != nil {
+		return nil, err
+	}
+	cfg := policy.Config
+	eng := rules.NewEngine(cfg)
+	opt := compile.Options{}
+	if cfg != nil {
+		opt.Agents = cfg.Agents
+	}
+	res := eng.Run(batch, rules.RunOptions{Compile: opt, Jobs: 1})
+	if res.Internal {
+		return nil, fmt.Errorf("internal error: %v", res.Notifications)
+	}
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
+	var fs []msgFinding
+	for _, f := range out.Findings {
+		r := rules.Lookup(f.Rule)
+		if r == nil || !(messageLevel(r) || c.Thread != "" && r.Family == "TH" && r.Scope != rules.ScopeBatch) {
+			continue
+		}
+		if c.Thread == "" && strings.Contains(f.Message, placeholderThread) {
+			continue
+		}
+		mf := msgFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: pipeline.Echo(f.Message, pipeline.MaxMessageBytes),
+			Hint: pipeline.Echo(f.Hint, pipeline.MaxMessageBytes), Field: "metadata"}
+		if p := f.Pos; p.Line > msgHeaderLines {
+			mf.Field, mf.Line, mf.Column, mf.EndLine, mf.EndColumn = "body", p.Line-msgHeaderLines, p.Col, max(p.EndLine-msgHeaderLines, 0), p.EndCol
+		} else if strings.Contains(strings.ToLower(f.Message), "subject") || strings.HasPrefix(f.Rule, "TH-") || f.Rule == "MB-001" {
+			mf.Field = "subject"
+		}
+		fs = append(fs, mf)
+	}
+	return fs, nil
+}
+
+// messageLevel reports whether a rule speaks about one message: the
+// message scope, the suppression rules (directives live in bodies) and the
+// input rules about a body that is not parsed.
+func messageLevel(r *rules.Rule) bool {
+	return r.Scope == rules.ScopeMessage || r.Family == "SP" || r.ID == "IN-008"
+}
+
+func writeMsgText(w io.Writer, fs []msgFinding) error {
+	e, wn, n := 0, 0, 0
+	for _, f := range fs {
+		loc := f.Field
+		if f.Line > 0 {
+			loc = fmt.Sprintf("body:%d:%d", f.Line, max(f.Column, 1))
+		}
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", loc, f.Severity, reporters.SafeOneLine(f.Message), f.Rule)
+		switch f.Severity {
+		case "error":
+			e++
+		case "warning":
+			wn++
+		default:
+			n++
+		}
+	}
+	_, err := fmt.Fprintf(w, "brenner-ci check-message: %s, %s, %s\n", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"), reporters.Plural(n, "note"))
+	return err
+}
+
+func writeMsgJSON(w io.Writer, fs []msgFinding, failOn diag.Severity) error {
+	if fs == nil {
+		fs = []msgFinding{}
+	}
+	failed := false
+	for _, f := range fs {
+		if sev, _ := diag.ParseSeverity(f.Severity); failOn != diag.Off && sev.AtLeast(failOn) {
+			failed = true
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Findings []msgFinding `json:"findings"`
+		Failed   bool         `json:"failed"`
+		FailOn   string       `json:"fail_on"`
+	}{fs, failed, reporters.FailOnName(failOn)})
+}
