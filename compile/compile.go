@@ -62,9 +62,18 @@ func (m *Msg) BodyPos(start, end int) diag.Pos { return m.Message.BodyPos(start,
 
 // Version is the artifact as of one COMPILED message.
 type Version struct {
-	N        int // the version the COMPILED message announces (or its ordinal)
-	Msg      int // index of the COMPILED message in Thread.Msgs
-	Artifact *artifact.Artifact
+	N   int // the version the COMPILED message announces (or its ordinal)
+	Msg int // index of the COMPILED message in Thread.Msgs
+	// MessageID, CompiledAt and CompiledBy are the COMPILED message's.
+	MessageID  string
+	CompiledAt time.Time
+	CompiledBy string
+	// applied counts the deltas merged before this version: the artifact
+	// of the version is rebuilt from them on demand (Thread.VersionArtifact),
+	// never copied at every COMPILED message, whose cost would grow with
+	// the square of the thread's length.
+	applied int
+	art     *artifact.Artifact
 }
 
 // Stats counts a thread's delta blocks.
@@ -93,6 +102,8 @@ type Thread struct {
 	Known map[string]bool
 	// priority ranks agents by config agents: order (see agentPriority).
 	priority map[string]int
+	// deltas are the valid deltas in merge order (VersionArtifact replays them).
+	deltas []pending
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -113,12 +124,12 @@ func (t *Thread) File() string {
 }
 
 // Thread compiles one loaded thread: bodies parsed once, delta blocks
-// extracted and validated, deltas merged in order with a snapshot at every
-// COMPILED message, then the section minimums checked.
+// extracted and validated, deltas merged in order (every COMPILED message
+// recorded as a Version, rebuilt on demand), then the section minimums
+// checked.
 func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project}
 	t.Findings = append(t.Findings, mt.Findings...)
-	id := t.ID()
 	msgs := mt.Messages
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
 	if len(msgs) > maxMsgs {
@@ -148,11 +159,8 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	orderTies(t.Msgs, t.priority)
 	t.Known = knownAgents(t, opt)
 	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks))
-	art := artifact.New(id)
-	if k, question, context := t.kickoffQuestion(); k != nil {
-		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
-	}
-	art, lastMsg := t.merge(art, deltas)
+	t.deltas = deltas
+	art, lastMsg := t.merge(t.newArtifact(), deltas)
 	art.Version = t.Version
 	art.CompiledBy = "brenner-ci"
 	switch {
@@ -163,7 +171,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	}
 	if n := len(t.Versions); n > 0 && t.Versions[n-1].Msg > lastMsg {
 		// The current artifact is the latest COMPILED version.
-		art.MessageID = t.Versions[n-1].Artifact.MessageID
+		art.MessageID = t.Versions[n-1].MessageID
 	}
 	// Section minimums apply to threads that build an artifact: those with
 	// DELTA messages. A coordination thread has no artifact to be short of.
@@ -249,13 +257,8 @@ func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Arti
 			if n == 0 {
 				n = ordinal
 			}
-			snap := art.Clone()
 			art.EndRound()
-			snap.Version = n
-			snap.CompiledAt = m.Created
-			snap.CompiledBy = m.From
-			snap.MessageID = m.ID
-			t.Versions = append(t.Versions, Version{N: n, Msg: i, Artifact: snap})
+			t.Versions = append(t.Versions, Version{N: n, Msg: i, MessageID: m.ID, CompiledAt: m.Created, CompiledBy: m.From, applied: next})
 			lastVersion = n
 		}
 	}
@@ -273,12 +276,59 @@ func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Arti
 	return art, lastMsg
 }
 
+// newArtifact is the artifact before any delta: the thread's id and the
+// research thread its KICKOFF seeds.
+func (t *Thread) newArtifact() *artifact.Artifact {
+	art := artifact.New(t.ID())
+	if k, question, context := t.kickoffQuestion(); k != nil {
+		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
+	}
+	return art
+}
+
+// VersionArtifact returns the artifact as it was at the COMPILED message of
+// Versions[i]: the thread's deltas up to it merged again, silently (their
+// findings were reported by the merge), once; later calls return the same
+// artifact.
+func (t *Thread) VersionArtifact(i int) *artifact.Artifact {
+	v := &t.Versions[i]
+	if v.art != nil {
+		return v.art
+	}
+	art := t.newArtifact()
+	next := 0
+	for k := 0; k <= i; k++ {
+		for ; next < t.Versions[k].applied; next++ {
+			art.Apply(t.applied(t.deltas[next].d, t.deltas[next].msg, t.deltas[next].block))
+		}
+		if k < i {
+			art.EndRound()
+		}
+	}
+	art.Version, art.CompiledAt, art.CompiledBy, art.MessageID = v.N, v.CompiledAt, v.CompiledBy, v.MessageID
+	v.art = art
+	return art
+}
+
+// agent is the name a delta of message m is credited to.
+func agentOf(m *Msg) string {
+	if a := strings.TrimSpace(m.From); a != "" {
+		return a
+	}
+	return "unknown"
+}
+
+// applied is the merge's view of delta d (block of message msg).
+func (t *Thread) applied(d *delta.Delta, msg, block int) artifact.Applied {
+	m := t.Msgs[msg]
+	agent := agentOf(m)
+	return artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
+		Priority: t.priority[strings.ToLower(agent)]}
+}
+
 func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 	m := t.Msgs[msg]
-	agent := strings.TrimSpace(m.From)
-	if agent == "" {
-		agent = "unknown"
-	}
+	agent := agentOf(m)
 	if len(t.Known) > 0 && !t.Known[strings.ToLower(agent)] {
 		b := &m.Blocks[block]
 		t.Findings = append(t.Findings, diag.Finding{
@@ -289,8 +339,7 @@ func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 			Anchor: "agent " + agent,
 		})
 	}
-	applied, events := art.Apply(artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
-		Priority: t.priority[strings.ToLower(agent)]})
+	applied, events := art.Apply(t.applied(d, msg, block))
 	if applied {
 		t.Stats.Applied++
 	}

@@ -68,9 +68,9 @@ func checkDrift(c *Ctx) {
 		case v == t.Version:
 			want = t.Current
 		default:
-			for _, ver := range t.Versions {
-				if ver.N == v {
-					want = ver.Artifact
+			for i := range t.Versions {
+				if t.Versions[i].N == v {
+					want = t.VersionArtifact(i)
 				}
 			}
 		}

@@ -33,8 +33,8 @@ func roundTripThreads(t *testing.T, paths ...string) int {
 			artifact.CheckRoundTrip(t, ct.Current, ref.Key+".md", true)
 			n++
 		}
-		for _, v := range ct.Versions {
-			artifact.CheckRoundTrip(t, v.Artifact, fmt.Sprintf("%s-v%d.md", ref.Key, v.N), true)
+		for i, v := range ct.Versions {
+			artifact.CheckRoundTrip(t, ct.VersionArtifact(i), fmt.Sprintf("%s-v%d.md", ref.Key, v.N), true)
 			n++
 		}
 	}

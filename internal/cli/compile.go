@@ -160,9 +160,9 @@ func (c *compileCmd) compileThread(t *compile.Thread) compiledOut {
 func compiledBody(t *compile.Thread, id, name string) []byte {
 	var prev *artifact.Artifact
 	if n := len(t.Versions); n > 0 {
-		prev = t.Versions[n-1].Artifact
+		prev = t.VersionArtifact(n - 1)
 		if prev.Version == t.Version && n > 1 {
-			prev = t.Versions[n-2].Artifact
+			prev = t.VersionArtifact(n - 2)
 		} else if prev.Version == t.Version {
 			prev = nil
 		}

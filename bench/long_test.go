@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// longThread writes one thread of n messages: DELTA messages adding and
+// editing hypotheses, assumptions and critiques, a COMPILED every `every`
+// messages. Its cost must stay linear in n (issue: the artifact was once
+// copied at every COMPILED message).
+func longThread(tb testing.TB, n, every int) string {
+	tb.Helper()
+	type msg struct {
+		ID      int    `json:"id"`
+		Thread  string `json:"thread_id"`
+		Subject string `json:"subject"`
+		From    string `json:"from"`
+		Created string `json:"created_ts"`
+		Body    string `json:"body_md"`
+	}
+	const tid = "RS-20260101-long-thread"
+	var msgs []msg
+	version := 0
+	for i := 0; i < n; i++ {
+		ts := fmt.Sprintf("2026-01-01T%02d:%02d:%02dZ", i/3600%24, i/60%60, i%60)
+		m := msg{ID: i + 1, Thread: tid, From: "GreenDog", Created: ts}
+		switch {
+		case i%every == every-1:
+			version++
+			m.Subject = fmt.Sprintf("COMPILED: v%d artifact", version)
+			m.Body = fmt.Sprintf("# Compiled Artifact v%d\n\n**Version**: v%d\n", version, version)
+		case i%3 == 0:
+			m.Subject = "DELTA[gpt]: A"
+			m.Body = fmt.Sprintf("```delta\n{\"operation\": \"ADD\", \"section\": \"assumption_ledger\", \"target_id\": null, \"payload\": {\"name\": \"Assumption %d\", \"statement\": \"Statement %d holds\", \"load\": \"Load\", \"test\": \"Test it\", \"status\": \"unchecked\"}}\n```\n", i, i)
+		case i%3 == 1:
+			m.Subject = "DELTA[gpt]: C"
+			m.Body = fmt.Sprintf("```delta\n{\"operation\": \"ADD\", \"section\": \"adversarial_critique\", \"target_id\": null, \"payload\": {\"name\": \"Critique %d\", \"attack\": \"Attack %d\", \"evidence\": \"E\", \"current_status\": \"open\"}}\n```\n", i, i)
+		default:
+			m.Subject = "DELTA[gpt]: edit A1"
+			m.Body = fmt.Sprintf("```delta\n{\"operation\": \"EDIT\", \"section\": \"assumption_ledger\", \"target_id\": \"A1\", \"payload\": {\"status\": \"checked %d\"}}\n```\n", i)
+		}
+		msgs = append(msgs, m)
+	}
+	data, err := json.Marshal(map[string]any{"thread_id": tid, "messages": msgs})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "long.json"), data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkLongThread: one thread of 5,000 messages with a COMPILED every
+// 10 (500 versions), compiled and checked — the drift rule rebuilds one
+// version — in linear time.
+func BenchmarkLongThread(b *testing.B) {
+	dir := longThread(b, 5000, 10)
+	batch, err := mailbox.Scan([]string{dir}, mailbox.ScanOptions{Jobs: 1})
+	if err != nil || len(batch.Threads) != 1 {
+		b.Fatalf("scan: %v, %d threads", err, len(batch.Threads))
+	}
+	th, err := batch.Threads[0].Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng := rules.NewEngine(nil)
+	b.ResetTimer()
+	for range b.N {
+		t := compile.Compile(th, compile.Options{})
+		if len(t.Versions) != 500 {
+			b.Fatalf("%d versions, want 500", len(t.Versions))
+		}
+		eng.CheckThread(t, nil)
+		t.VersionArtifact(250) // a drift comparison with a persisted v251
+	}
+}
+
+// TestLongThreadVersions: the versions rebuilt on demand are the artifact
+// as it was at each COMPILED message: version k holds exactly the items
+// added before it.
+func TestLongThreadVersions(t *testing.T) {
+	dir := longThread(t, 60, 10)
+	batch, err := mailbox.Scan([]string{dir}, mailbox.ScanOptions{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := batch.Threads[0].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := compile.Compile(th, compile.Options{})
+	if len(ct.Versions) != 6 {
+		t.Fatalf("%d versions", len(ct.Versions))
+	}
+	for i := range ct.Versions {
+		a := ct.VersionArtifact(i)
+		// Messages before the COMPILED at index 10(i+1)-1: i%3==0 adds an
+		// assumption, i%3==1 a critique.
+		wantA, wantC := 0, 0
+		for m := 0; m < ct.Versions[i].Msg; m++ {
+			if m%10 == 9 {
+				continue
+			}
+			switch m % 3 {
+			case 0:
+				wantA++
+			case 1:
+				wantC++
+			}
+		}
+		if got := len(a.Section("assumption_ledger")); got != wantA {
+			t.Errorf("v%d: %d assumptions, want %d", ct.Versions[i].N, got, wantA)
+		}
+		if got := len(a.Section("adversarial_critique")); got != wantC {
+			t.Errorf("v%d: %d critiques, want %d", ct.Versions[i].N, got, wantC)
+		}
+		if a.Version != ct.Versions[i].N || a.MessageID != ct.Versions[i].MessageID {
+			t.Errorf("v%d: artifact says v%d, message %s", ct.Versions[i].N, a.Version, a.MessageID)
+		}
+		if ct.VersionArtifact(i) != a {
+			t.Error("a version is rebuilt twice")
+		}
+	}
+}
