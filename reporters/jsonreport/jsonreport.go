@@ -21,7 +21,7 @@ import (
 // format version.
 const (
 	Format        = "brenner-ci-report"
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // File is the JSON report.
@@ -35,6 +35,10 @@ type File struct {
 	Notifications []Notification `json:"notifications"`
 	// Config is the configuration that governed the run.
 	Config Config `json:"config"`
+	// RuleSets are the distinct lists of rules evaluated on threads (and
+	// artifacts), each in registry order; a thread names its list by index,
+	// so the report grows with the threads, not with threads × rules.
+	RuleSets [][]string `json:"rule_sets"`
 	// RunID identifies the run's results; every report file of one run
 	// carries the same id.
 	RunID string `json:"run_id"`
@@ -89,7 +93,9 @@ type Thread struct {
 	Invalid  int      `json:"invalid"`
 	Applied  int      `json:"applied"`
 	Version  int      `json:"version"`
-	Rules    []string `json:"rules"`
+	// RuleSet indexes File.RuleSets: the rules evaluated on the thread;
+	// -1 when none was.
+	RuleSet int `json:"rule_set"`
 }
 
 // Finding is one diagnostic. Line 0 means the file as a whole (all position
@@ -162,15 +168,27 @@ func Build(r *diag.Report) *File {
 		f.Summary.Time = r.Time.UTC().Format("2006-01-02T15:04:05Z")
 	}
 	files := map[string]bool{}
+	f.RuleSets = [][]string{}
+	sets := map[string]int{}
 	for _, t := range r.Threads {
-		rules := append([]string{}, t.Rules...)
+		set := -1
+		if len(t.Rules) > 0 {
+			key := strings.Join(t.Rules, " ")
+			i, ok := sets[key]
+			if !ok {
+				i = len(f.RuleSets)
+				sets[key] = i
+				f.RuleSets = append(f.RuleSets, append([]string{}, t.Rules...))
+			}
+			set = i
+		}
 		p := ""
 		if t.File != "" {
 			p = paths.Display(t.File)
 			files[p] = true
 		}
 		f.Threads = append(f.Threads, Thread{Key: t.Key, File: p, Messages: t.Messages, Blocks: t.Blocks,
-			Valid: t.Valid, Invalid: t.Invalid, Applied: t.Applied, Version: t.Version, Rules: rules})
+			Valid: t.Valid, Invalid: t.Invalid, Applied: t.Applied, Version: t.Version, RuleSet: set})
 	}
 	for i := range r.Findings {
 		d := &r.Findings[i]

@@ -95,7 +95,7 @@ func TestReadRoundTrip(t *testing.T) {
 	if _, err := jsonreport.Read(strings.NewReader(`{"format":"other"}`)); err == nil {
 		t.Error("another format was accepted")
 	}
-	if _, err := jsonreport.Read(strings.NewReader(`{"format":"brenner-ci-report","format_version":2}`)); err == nil {
+	if _, err := jsonreport.Read(strings.NewReader(`{"format":"brenner-ci-report","format_version":3}`)); err == nil {
 		t.Error("a newer format version was accepted")
 	}
 }
