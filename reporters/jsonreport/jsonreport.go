@@ -85,14 +85,14 @@ type Summary struct {
 
 // Thread summarises one compiled thread.
 type Thread struct {
-	Key      string   `json:"key"`
-	File     string   `json:"file"`
-	Messages int      `json:"messages"`
-	Blocks   int      `json:"blocks"`
-	Valid    int      `json:"valid"`
-	Invalid  int      `json:"invalid"`
-	Applied  int      `json:"applied"`
-	Version  int      `json:"version"`
+	Key      string `json:"key"`
+	File     string `json:"file"`
+	Messages int    `json:"messages"`
+	Blocks   int    `json:"blocks"`
+	Valid    int    `json:"valid"`
+	Invalid  int    `json:"invalid"`
+	Applied  int    `json:"applied"`
+	Version  int    `json:"version"`
 	// RuleSet indexes File.RuleSets: the rules evaluated on the thread;
 	// -1 when none was.
 	RuleSet int `json:"rule_set"`
