@@ -24,21 +24,35 @@ type Facts struct {
 	index    map[string]int
 }
 
-// ItemFact is one item of a thread's current artifact. It keeps a short
-// name (for graph labels) and, for hypotheses, a hash of the normalised
-// claim (ClaimKey), not the texts, so that facts stay small.
+// ItemFact is one item of a thread's current artifact. Hypotheses carry
+// more (Hyp): a short name for graph labels and a hash of the normalised
+// claim (not the texts), so that facts stay small — a few dozen bytes per
+// item.
 type ItemFact struct {
-	ID       string   `json:"id"`
-	Section  string   `json:"section"`
+	ID      string   `json:"id"`
+	Section string   `json:"section"`
+	Killed  bool     `json:"killed,omitempty"`
+	Hyp     *HypFact `json:"hyp,omitempty"`
+}
+
+// HypFact is what the genealogy rules and graph keep of a hypothesis.
+type HypFact struct {
 	Name     string   `json:"name,omitempty"` // at most maxFactName bytes
 	ClaimKey uint64   `json:"claim_key,omitempty"`
-	Killed   bool     `json:"killed,omitempty"`
-	Pos      diag.Pos `json:"pos"` // hypotheses: the ADD block's claim, when found
+	Pos      diag.Pos `json:"pos"` // the ADD block's claim, when found
 	MsgID    string   `json:"message_id,omitempty"`
 }
 
+// Name is the item's name when the facts keep it (hypotheses), else "".
+func (it *ItemFact) Name() string {
+	if it.Hyp == nil {
+		return ""
+	}
+	return it.Hyp.Name
+}
+
 // maxFactName bounds the item names kept in facts.
-const maxFactName = 80
+const maxFactName = 60
 
 // RefFact is one entry of an item's references: From refers to Item of
 // Session with Relation; Pos and MsgID locate the delta block carrying it.
@@ -79,12 +93,14 @@ func CollectFacts(t *compile.Thread) Facts {
 	}
 	for _, sec := range delta.Sections {
 		for _, it := range t.Current.Section(sec) {
-			fact := ItemFact{ID: it.ID, Section: sec, Name: clipName(it.Str("name")), Killed: it.Killed}
+			fact := ItemFact{ID: it.ID, Section: sec, Killed: it.Killed}
 			if sec == "hypothesis_slate" {
+				h := &HypFact{Name: clipName(it.Str("name"))}
 				if claim := it.Str("claim"); claim != "" {
-					fact.ClaimKey = ClaimKey(claim)
-					fact.Pos, fact.MsgID = claimPos(t, claim)
+					h.ClaimKey = ClaimKey(claim)
+					h.Pos, h.MsgID = claimPos(t, claim)
 				}
+				fact.Hyp = h
 			}
 			f.Items = append(f.Items, fact)
 			refs := it.Get("references")

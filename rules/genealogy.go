@@ -26,7 +26,7 @@ func Genealogy(facts []*Facts) diag.Genealogy {
 		it := diag.GenItem{ID: id}
 		if f != nil {
 			if fact := f.Item(id); fact != nil {
-				it.Name, it.Killed, it.Known = fact.Name, fact.Killed, true
+				it.Name, it.Killed, it.Known = fact.Name(), fact.Killed, true
 			}
 		}
 		s.Items = append(s.Items, it)

@@ -277,17 +277,17 @@ func checkReproposesKilled(c *Ctx) {
 		}
 		for i := range f.Items {
 			it := &f.Items[i]
-			if it.Killed || it.ClaimKey == 0 {
+			if it.Killed || it.Hyp == nil || it.Hyp.ClaimKey == 0 {
 				continue
 			}
 			for _, t := range targets {
 				for k := range t.Items {
 					old := &t.Items[k]
-					if old.Killed && old.ClaimKey == it.ClaimKey {
+					if old.Killed && old.Hyp != nil && old.Hyp.ClaimKey == it.Hyp.ClaimKey {
 						c.emit(diag.Finding{
 							Message: fmt.Sprintf("%s repeats the claim of %s, which was killed in session %s.", it.ID, old.ID, t.Key),
 							Hint:    "Say what is new since the kill, or drop the hypothesis.",
-							Pos:     it.Pos, Thread: f.Key, MsgID: it.MsgID, Anchor: fmt.Sprintf("%s repeats killed %s:%s", it.ID, t.Key, old.ID)})
+							Pos:     it.Hyp.Pos, Thread: f.Key, MsgID: it.Hyp.MsgID, Anchor: fmt.Sprintf("%s repeats killed %s:%s", it.ID, t.Key, old.ID)})
 					}
 				}
 			}
