@@ -236,7 +236,6 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 			// disappear with the artifact (DR-001 compares it as an
 			// artifact with no items).
 			r.Findings = append(r.Findings, notAnArtifact(path, len(bytes.TrimSpace(src)) == 0))
-			p.Src = nil
 			r.Parsed = p
 			return r
 		}
@@ -273,7 +272,8 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 	} else {
 		r.Comments = artifactComments(p, c.Thread)
 	}
-	p.Src = nil
+	// Src stays for the thread's drift check; the engine keeps only the
+	// front matter afterwards (frontOnly).
 	r.Parsed = p
 	return r
 }

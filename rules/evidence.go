@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -150,7 +151,7 @@ func (e *EvidencePack) parse(data []byte) {
 			return diag.Pos{File: e.File, Line: 1, Col: 1}
 		}
 		end := v.End
-		if nl := strings.IndexByte(string(data[v.Off:min(v.End, len(data))]), '\n'); nl >= 0 {
+		if nl := bytes.IndexByte(data[v.Off:min(v.End, len(data))], '\n'); nl >= 0 {
 			end = v.Off + nl
 		}
 		return li.Span(e.File, v.Off, end)

@@ -5,6 +5,7 @@ package rules
 // nil Art, items without positions, a missing Src.
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -396,14 +397,16 @@ func alSpans(p *artifact.Parsed) [][2]int {
 	var fence string
 	spanStart := start
 	for off := start; off < len(src); {
-		nl := strings.IndexByte(string(src[off:]), '\n')
+		nl := bytes.IndexByte(src[off:], '\n')
 		end := len(src)
 		if nl >= 0 {
 			end = off + nl + 1
 		}
 		line := strings.TrimRight(string(src[off:end]), "\r\n")
 		if fence == "" {
-			if m := alFenceRE.FindStringSubmatch(line); m != nil {
+			if t := strings.TrimLeft(line, " "); !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+				// not a fence: no need for the regexp
+			} else if m := alFenceRE.FindStringSubmatch(line); m != nil {
 				if off > spanStart {
 					spans = append(spans, [2]int{spanStart, off})
 				}
@@ -446,13 +449,13 @@ func alFrontEnd(p *artifact.Parsed) int {
 	if len(src) < 3 || string(src[:3]) != "---" {
 		return 0
 	}
-	off := strings.IndexByte(string(src), '\n')
+	off := bytes.IndexByte(src, '\n')
 	if off < 0 {
 		return len(src)
 	}
 	off++
 	for off < len(src) {
-		nl := strings.IndexByte(string(src[off:]), '\n')
+		nl := bytes.IndexByte(src[off:], '\n')
 		end := len(src)
 		if nl >= 0 {
 			end = off + nl + 1
