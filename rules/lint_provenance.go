@@ -7,6 +7,7 @@ package rules
 // review (docs/divergences.md §5).
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -168,18 +169,18 @@ func checkInferenceContext(c *Ctx) {
 }
 
 func checkDirectQuotes(c *Ctx) {
-	if len(c.P.Src) == 0 {
+	if !bytes.Contains(c.P.Src, []byte("§")) {
+		return // no citation at all
+	}
+	first, ok := alFirst(c.P, alSectionNumRE)
+	if !ok {
 		return
 	}
-	cites := alScan(c.P, alSectionNumRE)
-	if len(cites) == 0 {
-		return
-	}
-	if len(alScan(c.P, alBlockquoteRE)) > 0 || len(alScan(c.P, alQuoteCitesRE)) > 0 {
+	if alHas(c.P, alBlockquoteRE) || (bytes.ContainsAny(c.P.Src, "\"“") && alHas(c.P, alQuoteCitesRE)) {
 		return
 	}
 	li := alLines(c.P)
-	c.reportAt(li.Span(c.P.File, cites[0].Start, cites[0].End), "The artifact cites transcript sections but quotes none of them.",
+	c.reportAt(li.Span(c.P.File, first.Start, first.End), "The artifact cites transcript sections but quotes none of them.",
 		"Quote the passage a key anchor rests on, as a \"> …\" block quote ending \"— §50\" or inline as \"\\\"…\\\" (§58)\", so readers can tell quotation from interpretation.",
 		c.anchor("quotes"))
 }

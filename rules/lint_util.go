@@ -494,6 +494,24 @@ func alScan(p *artifact.Parsed, re *regexp.Regexp) []alMatch {
 	return out
 }
 
+// alHas reports whether re matches the artifact source outside fenced
+// code, stopping at the first match.
+func alHas(p *artifact.Parsed, re *regexp.Regexp) bool {
+	_, ok := alFirst(p, re)
+	return ok
+}
+
+// alFirst returns re's first match in the artifact source outside fenced
+// code.
+func alFirst(p *artifact.Parsed, re *regexp.Regexp) (alMatch, bool) {
+	for _, sp := range alSpans(p) {
+		if m := re.FindIndex(p.Src[sp[0]:sp[1]]); m != nil {
+			return alMatch{Start: sp[0] + m[0], End: sp[0] + m[1]}, true
+		}
+	}
+	return alMatch{}, false
+}
+
 // alBlock is the source text of an item (its heading to its end), or its
 // label and field values when the source is not available.
 func alBlock(p *artifact.Parsed, it *artifact.ParsedItem) string {
