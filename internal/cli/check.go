@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
@@ -270,9 +271,10 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 		id := rules.ArtifactPathThread(p)
 		w.persisted[id] = append(w.persisted[id], p)
 	}
+	if c.Out != "" {
+		w.claimAll(batch.Threads)
+	}
 	type out struct {
-		art  []byte
-		id   string
 		last time.Time
 	}
 	var last time.Time
@@ -287,7 +289,7 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 				o.last = t.Msgs[n-1].Created
 			}
 			if c.Out != "" {
-				o.id, o.art = t.ID(), t.Current.Render()
+				w.write(t.Key, t.ID(), t.Current.Render())
 			}
 			return o
 		},
@@ -296,9 +298,6 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 			if o.last.After(last) {
 				last = o.last
 			}
-			if o.art != nil {
-				w.write(ref.Key, o.id, o.art)
-			}
 			prog.tick()
 		},
 	})
@@ -306,18 +305,36 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 }
 
 // artifactWriter writes compiled artifacts under --out (and --fix copies).
+// It is called from the workers, concurrently: which thread owns an
+// artifact file name is settled before the run (claimAll), in thread
+// order, so it never depends on scheduling.
 type artifactWriter struct {
 	out, repoRoot string
 	fix           bool
 	persisted     map[string][]string // thread id → persisted artifact paths among the inputs
-	notes         []diag.Notification
 	claims        nameClaims
+	mu            sync.Mutex
+	notes         []diag.Notification
+}
+
+// claimAll gives every artifact file name to the first thread (in key
+// order) that would write it.
+func (w *artifactWriter) claimAll(threads []*mailbox.ThreadRef) {
+	for _, t := range threads {
+		id := t.ThreadID()
+		if id == "" {
+			id = t.Key
+		}
+		if name, err := artifactName(id); err == nil {
+			w.claims.claim("artifacts/"+name, t.Key) // a later clash is reported by write
+		}
+	}
 }
 
 func (w *artifactWriter) write(key, id string, art []byte) {
 	name, err := artifactName(id)
 	if err == nil {
-		err = w.claims.claim("artifacts/"+name, key)
+		err = w.claims.owns("artifacts/"+name, key)
 	}
 	if err == nil {
 		err = writeUnder(w.out, "artifacts/"+name, bytesWriter(art))
@@ -332,7 +349,9 @@ func (w *artifactWriter) write(key, id string, art []byte) {
 		}
 	}
 	if err != nil {
+		w.mu.Lock()
 		w.notes = append(w.notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf("artifact of thread %s not written: %v", key, err)})
+		w.mu.Unlock()
 	}
 }
 

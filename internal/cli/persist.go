@@ -49,12 +49,19 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 		fi, err := os.Lstat(cur)
 		if os.IsNotExist(err) {
 			if !last {
-				if err := os.Mkdir(cur, 0o755); err != nil {
+				if err := os.Mkdir(cur, 0o755); err == nil {
+					safeDirs.Store(cur, true)
+					continue
+				} else if !os.IsExist(err) {
 					return err
 				}
-				safeDirs.Store(cur, true)
+				// Made meanwhile by another writer: check it as found.
+				if fi, err = os.Lstat(cur); err != nil {
+					return err
+				}
+			} else {
+				continue
 			}
-			continue
 		}
 		if err != nil {
 			return err
@@ -128,6 +135,14 @@ func safeOutDir(dir string) error {
 // case-insensitive file system: the first thread to claim a name (compared
 // in lower case) keeps it.
 type nameClaims map[string]string
+
+// owns reports (nil) whether key holds the claim on name, or the clash.
+func (c nameClaims) owns(name, key string) error {
+	if prev, ok := c[strings.ToLower(name)]; ok && prev != key {
+		return fmt.Errorf("%s would be the same file as thread %s's on a case-insensitive file system", name, prev)
+	}
+	return nil
+}
 
 func (c nameClaims) claim(name, key string) error {
 	k := strings.ToLower(name)
