@@ -37,7 +37,14 @@ func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, 
 					return work(Compile(mt, opt)), nil
 				})
 			})
-			return func() { collect(ref, r, err) }
+			return func() {
+				collect(ref, r, err)
+				if _, late := err.(*TimeoutError); !late {
+					// Done with it (a thread past its budget may still be
+					// running in the background: its metadata stays).
+					ref.Release()
+				}
+			}
 		})
 	}
 	s.Wait()

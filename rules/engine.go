@@ -444,7 +444,13 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 		}
 	}
 	for i := range threads {
-		out.add(threads[i].Summary, threads[i].Findings, threads[i].Comments, threads[i].Internal)
+		t := &threads[i]
+		out.add(t.Summary, t.Findings, t.Comments, t.Internal)
+		// The batch rules read facts only: the output holds the rest.
+		t.Findings, t.Comments, t.Internal = nil, nil, nil
+	}
+	for i := range arts {
+		arts[i].Findings, arts[i].Comments, arts[i].Internal = nil, nil, nil
 	}
 	return out, &Batch{Threads: threads, Artifacts: arts}
 }

@@ -21,3 +21,8 @@ func (r *ThreadRef) Findings() []diag.Finding {
 
 // ThreadID is the thread's thread_id ("" when its messages name none).
 func (r *ThreadRef) ThreadID() string { return r.threadID }
+
+// Release drops the thread's message metadata once it has been loaded and
+// checked, so that a batch of many threads does not keep every message's
+// metadata to the end of the run. Key, ThreadID and Findings stay.
+func (r *ThreadRef) Release() { r.Msgs = nil }

@@ -10,14 +10,12 @@ import (
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
-// Run is Main for the command (with the default memory limit,
-// DefaultMemoryLimit): on SIGINT or SIGTERM it removes every
+// Run is Main for the command: on SIGINT or SIGTERM it removes every
 // temporary file of the reports and artifacts being written, waits for a
 // report set being renamed into place to be complete (reporters.Set), and
 // exits with ExitInternal (the run did not complete). Reports in the output
 // folder are then either all the previous run's or all this run's.
 func Run(args []string, stdout, stderr io.Writer) int {
-	setMemoryLimit()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
