@@ -5,6 +5,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
@@ -205,30 +206,36 @@ func plural(n int) string {
 
 // ackRule says which kind each ack rule covers and what the flag must be.
 var ackRule = map[string]struct {
-	kind subject.Kind
-	want bool
+	kinds []subject.Kind
+	want  bool
 }{
-	"MB-009": {subject.Ack, false},
-	"MB-010": {subject.Kickoff, true},
-	"MB-011": {subject.Question, true},
-	"MB-012": {subject.Blocked, true},
+	"MB-009": {[]subject.Kind{subject.Ack}, false},
+	"MB-010": {[]subject.Kind{subject.Kickoff}, true},
+	"MB-011": {[]subject.Kind{subject.Question}, true},
+	"MB-012": {[]subject.Kind{subject.Blocked}, true},
+	"MB-025": {[]subject.Kind{subject.Critique, subject.Handoff}, true},
+	"MB-026": {[]subject.Kind{subject.Delta, subject.Compiled, subject.Claim, subject.Info}, false},
 }
 
 func checkAckFlag(id string) func(*Ctx) {
 	r := ackRule[id]
 	return func(c *Ctx) {
 		m := c.M
-		if m.Subject.Kind != r.kind || !m.AckSet || m.AckRequired == r.want {
+		if !slices.Contains(r.kinds, m.Subject.Kind) || !m.AckSet || m.AckRequired == r.want {
 			return
 		}
-		k := r.kind.String()
+		k := m.Subject.Kind.String()
 		var msg, hint string
-		if r.want {
+		switch {
+		case r.want:
 			msg = fmt.Sprintf("%s message is sent with ack_required false; %s messages need acknowledgement.", k, k)
 			hint = "Send it with ack_required: true."
-		} else {
+		case m.Subject.Kind == subject.Ack:
 			msg = "ACK message sets ack_required true; acknowledgements do not need acknowledgement."
 			hint = "Send ACK messages with ack_required: false."
+		default:
+			msg = fmt.Sprintf("%s message sets ack_required true; %s messages need no acknowledgement.", k, k)
+			hint = "Send it with ack_required: false."
 		}
 		c.report(m, m.Pos("ack_required"), msg, hint, fmt.Sprintf("ack_required=%v", m.AckRequired))
 	}

@@ -11,7 +11,7 @@ import (
 // protocol rules of the five specs, then the artifact linter's. Adding a rule
 // is one declaration in its family's file; adding a family is one line here.
 var families = [][]Rule{
-	mbRules, apRules, thRules, dlRules, mgRules, rfRules, inRules, spRules,
+	mbRules, mbTableRules, apRules, apTableRules, thRules, dlRules, mgRules, rfRules, inRules, spRules,
 	metadataRules, structureRules, rtRules, hypothesisRules, predictionRules, testRules,
 	assumptionRules, anomalyRules, critiqueRules, provenanceRules, evidenceRules, drRules, scRules,
 }

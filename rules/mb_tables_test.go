@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestValidISO(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2026-01-14T15:09:41Z":          true,
+		"2026-01-14T15:09:41.123+01:00": true,
+		"2026-01-14 15:09":              true,
+		"2026-01-14T15:09:41+0100":      true,
+		"2026-02-30T10:00:00Z":          false, // no such day
+		"2026-01-14T25:00:00Z":          false,
+		"2026-01-14":                    false, // a date, not a date-time
+		"yesterday":                     false,
+		"14/01/2026 15:09":              false,
+	} {
+		if got := validISO(s); got != want {
+			t.Errorf("validISO(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestEnumSectionValues: the value is read tolerantly (case, emphasis, a
+// reason after it) but must be one of the listed words, not a prefix of a
+// longer word.
+func TestEnumSectionValues(t *testing.T) {
+	for body, ok := range map[string]bool{
+		"## Severity\nMajor\n":                      true,
+		"## Severity\n**critical** — H2 is wrong\n": true,
+		"## Severity\nMinor: a typo\n":              true,
+		"## Severity\nMajorly bad\n":                false,
+		"## Severity\nHigh\n":                       false,
+		"## Severity\n\n":                           false,
+	} {
+		got := runMessageRule(t, "MB-015", "CRITIQUE: H2 timing", "# Critique\n\n## Target\nH2\n\n## Attack\nx\n\n"+body)
+		if (got == 0) != ok {
+			t.Errorf("%q: %d findings, want ok=%v", body, got, ok)
+		}
+	}
+}
+
+// runMessageRule runs rule id on a one-message thread and counts its
+// findings.
+func runMessageRule(t *testing.T, id, subj, body string) int {
+	t.Helper()
+	data, _ := json.Marshal(map[string]any{"thread_id": "RS-20251230-cell-fate", "messages": []map[string]any{{
+		"id": 1, "thread_id": "RS-20251230-cell-fate", "subject": subj, "from": "GreenDog",
+		"created_ts": "2025-12-30T10:00:00Z", "body_md": body}}})
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	th := compileFixture(t, path)
+	r := Lookup(id)
+	c := &Ctx{T: th, Thread: th.Key}
+	for _, m := range th.Msgs {
+		c.M = m
+		c.rule = r
+		r.Check(c)
+	}
+	return len(c.out)
+}
