@@ -20,6 +20,13 @@ import (
 // A panic while loading, compiling or in work is caught: collect then gets
 // the zero R and the error (an internal error).
 func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, collect func(ref *mailbox.ThreadRef, r R, err error)) {
+	EachWith(b, opt, jobs, nil, work, collect)
+}
+
+// EachWith is Each with pre, called first in the worker: when it returns
+// true, its result stands for the thread, which is neither loaded nor
+// compiled (a cache hit).
+func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.ThreadRef) (R, bool), work func(*Thread) R, collect func(ref *mailbox.ThreadRef, r R, err error)) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -29,6 +36,11 @@ func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, 
 		s.Go(func() stream.Callback {
 			r, err := withBudget(opt.ThreadTimeout, func() (R, error) {
 				return safely(func() (R, error) {
+					if pre != nil {
+						if r, ok := pre(ref); ok {
+							return r, nil
+						}
+					}
 					mt, err := ref.Load()
 					if err != nil {
 						var zero R

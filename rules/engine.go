@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/sourcegraph/conc/iter"
 
@@ -346,6 +348,13 @@ type RunOptions struct {
 	// handed to Collect in thread order.
 	OnThread func(*compile.Thread) any
 	Collect  func(ref *mailbox.ThreadRef, v any)
+	// Cache, when set, keeps each thread's results between runs; a thread
+	// found there is not loaded or compiled, and OnCached stands in for
+	// OnThread with what the cache recorded: the instant of the thread's
+	// last message and, with KeepRender, its rendered artifact.
+	Cache      *ThreadCache
+	KeepRender bool
+	OnCached   func(ref *mailbox.ThreadRef, last time.Time, render []byte) any
 }
 
 // Run checks a scanned batch: persisted artifacts first (so threads can be
@@ -388,7 +397,42 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 	}
 	var threads []ThreadResult
 	out.Findings = append(out.Findings, b.Findings...)
-	compile.Each(b, opt.Compile, jobs, func(t *compile.Thread) res {
+	type pending struct {
+		key   string
+		start time.Time
+	}
+	keys := map[string]pending{} // thread key → cache key and start, written by the workers
+	var keysMu sync.Mutex
+	var pre func(ref *mailbox.ThreadRef) (res, bool)
+	if opt.Cache != nil {
+		pre = func(ref *mailbox.ThreadRef) (res, bool) {
+			var own []artIn
+			for _, i := range owned[ref.Key] {
+				own = append(own, ins[i])
+			}
+			start := time.Now()
+			key, err := opt.Cache.key(ref, own)
+			if err != nil {
+				return res{}, false // unreadable: the load reports it
+			}
+			keysMu.Lock()
+			keys[ref.Key] = pending{key, start}
+			keysMu.Unlock()
+			ent, ok := opt.Cache.get(key)
+			if !ok || (opt.KeepRender && !ent.HasRend) {
+				opt.Cache.Misses.Add(1)
+				return res{}, false
+			}
+			opt.Cache.Hits.Add(1)
+			var o res
+			o.r, o.arts = ent.results(e)
+			if opt.OnCached != nil {
+				o.v = opt.OnCached(ref, ent.Last, ent.Render)
+			}
+			return o, true
+		}
+	}
+	compile.EachWith(b, opt.Compile, jobs, pre, func(t *compile.Thread) res {
 		// A thread's persisted artifacts are parsed in its own task and
 		// dropped with it (only their front matter is kept), so memory does
 		// not grow with the artifacts of the whole batch.
@@ -407,6 +451,26 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 		}
 		if opt.OnThread != nil {
 			o.v = opt.OnThread(t)
+		}
+		if opt.Cache != nil {
+			keysMu.Lock()
+			p := keys[t.Key]
+			keysMu.Unlock()
+			if key := p.key; key != "" {
+				var last time.Time
+				if n := len(t.Msgs); n > 0 {
+					last = t.Msgs[n-1].Created
+				}
+				var render []byte
+				if opt.KeepRender {
+					render = t.Current.Render()
+				}
+				// Stored here, in parallel, unless the thread went past its
+				// time budget (its run reports IN-010; a later run must too).
+				if b := opt.Compile.ThreadTimeout; b <= 0 || time.Since(p.start) < b {
+					opt.Cache.store(key, opt.Cache.encode(key, entryOf(o.r, o.arts, last, render, opt.KeepRender)))
+				}
+			}
 		}
 		return o
 	}, func(ref *mailbox.ThreadRef, o res, err error) {

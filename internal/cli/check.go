@@ -55,8 +55,10 @@ type checkCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
+	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again. Safe to share between concurrent runs." placeholder:"DIR"`
 	Shard         string        `help:"Check shard I of N (1 ≤ I ≤ N) only and write a shard file (--json FILE, or DIR/brenner-ci.shard.json with --out) for brenner-ci merge: threads are split by a hash of their thread id, persisted artifacts go with their thread." placeholder:"I/N"`
 	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
+	errw          io.Writer     // standard error of the run (set by Run)
 	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
 }
 
@@ -81,6 +83,7 @@ func (c *checkCmd) Run(e *env) error {
 }
 
 func (c *checkCmd) run(e *env) error {
+	c.errw = e.stderr
 	var (
 		res   *rules.Output
 		notes []diag.Notification
@@ -244,7 +247,7 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 // scan reads the inputs. Output is never input: the --out folder and the
 // report files are not read, even when they lie inside the checked paths.
 func (c *checkCmd) scan(run *checkRun) (*mailbox.Batch, error) {
-	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline}
+	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache}
 	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)})
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -280,9 +283,25 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 	var last time.Time
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
+	var cache *rules.ThreadCache
+	if c.Cache != "" {
+		cache = &rules.ThreadCache{Dir: c.Cache, Salt: cacheSalt(eng, run, opt)}
+	}
 	res, b := eng.RunThreads(batch, rules.RunOptions{
-		Compile: opt,
-		Jobs:    c.Jobs,
+		Compile:    opt,
+		Jobs:       c.Jobs,
+		Cache:      cache,
+		KeepRender: c.Out != "",
+		OnCached: func(ref *mailbox.ThreadRef, t time.Time, render []byte) any {
+			if c.Out != "" {
+				id := ref.ThreadID()
+				if id == "" {
+					id = ref.Key
+				}
+				w.write(ref.Key, id, render)
+			}
+			return out{last: t}
+		},
 		OnThread: func(t *compile.Thread) any {
 			o := out{}
 			if n := len(t.Msgs); n > 0 {
@@ -301,6 +320,9 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 			prog.tick()
 		},
 	})
+	if cache != nil && !c.Quiet {
+		fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d threads reused, %d checked\n", reporters.Safe(c.Cache), cache.Hits.Load(), cache.Misses.Load())
+	}
 	return res, b, w.notes, last
 }
 
@@ -612,7 +634,7 @@ func stepOutputs(w io.Writer, r *diag.Report, written map[string]string) error {
 
 // outputDirs are the folders check writes into.
 func (c *checkCmd) outputDirs() []string {
-	dirs := []string{c.Out}
+	dirs := []string{c.Out, c.Cache}
 	for _, f := range []string{c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline} {
 		if f != "" {
 			dirs = append(dirs, filepath.Dir(f))

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var reusedRE = regexp.MustCompile(`cache .*: (\d+) threads reused, (\d+) checked`)
+
+// cacheRun checks corpus with --cache and returns the four reports, the
+// exit code and the reused/checked counts.
+func cacheRun(t *testing.T, corpus, cache string) (map[string][]byte, int, string) {
+	t.Helper()
+	out := t.TempDir()
+	args := []string{"check", "--repo-root", corpus, "--out", out, "."}
+	if cache != "" {
+		args = append(args, "--cache", cache)
+	}
+	code, _, stderr := run(t, args...)
+	reports := map[string][]byte{}
+	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports[name] = data
+	}
+	counts := ""
+	if m := reusedRE.FindStringSubmatch(stderr); m != nil {
+		counts = m[1] + "/" + m[2]
+	}
+	return reports, code, counts
+}
+
+func sameReports(t *testing.T, what string, a, b map[string][]byte) {
+	t.Helper()
+	for name := range a {
+		if !bytes.Equal(a[name], b[name]) {
+			t.Errorf("%s: %s differs from a run without the cache", what, name)
+		}
+	}
+}
+
+// TestCacheGivesColdResults: a run from the cache writes byte-identical
+// reports to a cold run; a changed thread is the only one checked again; a
+// corrupt or foreign entry is a miss, never a wrong result; two runs may
+// share a cache.
+func TestCacheGivesColdResults(t *testing.T) {
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	cache := filepath.Join(t.TempDir(), "cache")
+	cold, code, _ := cacheRun(t, corpus, "")
+	first, code1, counts := cacheRun(t, corpus, cache)
+	if code1 != code || !strings.HasPrefix(counts, "0/") {
+		t.Fatalf("first cached run: exit %d (cold %d), reused/checked %s", code1, code, counts)
+	}
+	sameReports(t, "first cached run", cold, first)
+	warm, code2, counts := cacheRun(t, corpus, cache)
+	if code2 != code || !strings.HasSuffix(counts, "/0") || strings.HasPrefix(counts, "0/") {
+		t.Fatalf("warm run: exit %d, reused/checked %s, want every thread reused", code2, counts)
+	}
+	sameReports(t, "warm run", cold, warm)
+
+	// One thread changes: only it is checked again, and the reports are
+	// those of a cold run on the changed corpus.
+	file := filepath.Join(corpus, "p01", "RS-20260301-lineage-followup.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, bytes.Replace(data, []byte("Lineage again"), []byte("Lineage anew"), 1), 0o644)
+	changedCold, _, _ := cacheRun(t, corpus, "")
+	changed, _, counts := cacheRun(t, corpus, cache)
+	if !strings.HasSuffix(counts, "/1") {
+		t.Errorf("after changing one thread: reused/checked %s, want one checked", counts)
+	}
+	sameReports(t, "one thread changed", changedCold, changed)
+
+	// Corrupt one entry and make another a copy of a third: both misses.
+	var entries []string
+	filepath.Walk(cache, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			entries = append(entries, p)
+		}
+		return nil
+	})
+	if len(entries) < 3 {
+		t.Fatalf("%d cache entries", len(entries))
+	}
+	os.WriteFile(entries[0], []byte(`{"format": 1, "key": "`), 0o644)
+	other, _ := os.ReadFile(entries[2])
+	os.WriteFile(entries[1], other, 0o644)
+	again, _, counts := cacheRun(t, corpus, cache)
+	if !strings.HasSuffix(counts, "/2") {
+		t.Errorf("after corrupting two entries: reused/checked %s, want two checked", counts)
+	}
+	sameReports(t, "corrupt and foreign entries", changedCold, again)
+
+	// Two runs at once on one cache.
+	shared := filepath.Join(t.TempDir(), "shared")
+	var wg sync.WaitGroup
+	results := make([]map[string][]byte, 2)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], _, _ = cacheRun(t, corpus, shared)
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		sameReports(t, "concurrent run "+string(rune('1'+i)), changedCold, r)
+	}
+	after, _, _ := cacheRun(t, corpus, shared)
+	sameReports(t, "run after concurrent ones", changedCold, after)
+}

@@ -1,0 +1,194 @@
+package rules
+
+// The thread cache (check --cache DIR): a nightly audit re-checks a corpus
+// that barely changes, so each thread's results are stored under a hash of
+// everything they depend on — the tool version, the configuration and the
+// rules (Salt, set by the caller), the thread's input bytes and their
+// positions (mailbox.ThreadRef.Digest), and its persisted artifacts and
+// evidence packs — and a thread whose hash is in the cache is neither
+// loaded nor parsed nor compiled. Concurrent runs can share a cache: an
+// entry that does not decode (being written, or cut short) or whose
+// recorded key differs is a miss, never a wrong result. Batch rules always
+// run on the facts of every thread.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+// cacheFormat changes whenever an entry's meaning changes.
+const cacheFormat = 1
+
+// ThreadCache is a folder of per-thread results.
+type ThreadCache struct {
+	Dir string
+	// Salt identifies everything outside the thread that its results
+	// depend on: tool version, configuration, enabled rules, options.
+	Salt         string
+	Hits, Misses atomic.Int64
+}
+
+type cacheEntry struct {
+	Format   int            `json:"format"`
+	Key      string         `json:"key"`
+	Summary  diag.Thread    `json:"summary"`
+	Findings []diag.Finding `json:"findings"`
+	Comments []diag.Comment `json:"comments"`
+	Internal []string       `json:"internal"`
+	Facts    Facts          `json:"facts"`
+	Arts     []cachedArt    `json:"artifacts"`
+	Last     time.Time      `json:"last"`
+	Render   []byte         `json:"render,omitempty"`
+	HasRend  bool           `json:"has_render"`
+}
+
+type cachedArt struct {
+	Summary  diag.Thread    `json:"summary"`
+	NoRules  bool           `json:"no_rules"`
+	Findings []diag.Finding `json:"findings"`
+	Comments []diag.Comment `json:"comments"`
+	Internal []string       `json:"internal"`
+	Front    ShardArtifact  `json:"front"`
+}
+
+// key hashes the thread's inputs and its persisted artifacts.
+func (c *ThreadCache) key(ref *mailbox.ThreadRef, arts []artIn) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "brenner-ci cache %d\n%s\n", cacheFormat, c.Salt)
+	if err := ref.Digest(h); err != nil {
+		return "", err
+	}
+	for _, a := range arts {
+		fmt.Fprintf(h, "artifact %q %t %t\n", a.path, a.json, a.atPath)
+		for _, p := range []string{a.path, EvidencePath(a.path)} {
+			data, err := os.ReadFile(filepath.FromSlash(p))
+			if err != nil && !os.IsNotExist(err) {
+				return "", err
+			}
+			fmt.Fprintf(h, "file %q %d %t\n", p, len(data), err == nil)
+			h.Write(data)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".json") }
+
+// get returns the entry of key, if the cache holds a valid one.
+func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	var e cacheEntry
+	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat || e.Key != key {
+		return nil, false // corrupt or foreign: a miss
+	}
+	return &e, true
+}
+
+// encode is the stored form of e under key (nil when it cannot be
+// encoded: the thread is then not cached).
+func (c *ThreadCache) encode(key string, e *cacheEntry) []byte {
+	e.Format, e.Key = cacheFormat, key
+	data, err := json.Marshal(e)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// store writes an encoded entry; a failure only costs a later miss. It
+// writes in place, without a temporary file (one file creation per thread
+// matters on slow file systems): a reader that meets an entry being
+// written, or one cut short by a crash, fails to decode it or finds another
+// key in it, which is a miss.
+func (c *ThreadCache) store(key string, data []byte) {
+	if data == nil {
+		return
+	}
+	dst := c.path(key)
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if os.IsNotExist(err) {
+		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
+			return
+		}
+		f, err = os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	}
+	if err != nil {
+		return
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(dst)
+		return
+	}
+	f.Close()
+}
+
+// entryOf records a checked thread and its artifacts.
+func entryOf(r ThreadResult, arts []ArtifactResult, last time.Time, render []byte, withRender bool) *cacheEntry {
+	e := &cacheEntry{Summary: r.Summary, Findings: r.Findings, Comments: r.Comments, Internal: r.Internal,
+		Facts: r.Facts, Last: last, Render: render, HasRend: withRender}
+	e.Summary.Rules = nil
+	for _, a := range arts {
+		ca := cachedArt{Summary: a.Summary, NoRules: len(a.Summary.Rules) == 0, Findings: a.Findings,
+			Comments: a.Comments, Internal: a.Internal, Front: frontOf(a)}
+		ca.Summary.Rules = nil
+		e.Arts = append(e.Arts, ca)
+	}
+	return e
+}
+
+// results rebuilds the thread's and its artifacts' results from e.
+func (e *cacheEntry) results(eng *Engine) (ThreadResult, []ArtifactResult) {
+	r := ThreadResult{Summary: e.Summary, Findings: e.Findings, Comments: e.Comments, Internal: e.Internal, Facts: e.Facts}
+	r.Summary.Rules = eng.ids
+	var arts []ArtifactResult
+	for _, ca := range e.Arts {
+		a := ArtifactResult{Summary: ca.Summary, Findings: ca.Findings, Comments: ca.Comments, Internal: ca.Internal,
+			Skipped: ca.Front.Skipped, Parsed: ca.Front.parsed()}
+		if !ca.NoRules {
+			a.Summary.Rules = eng.artifactIDs
+		}
+		arts = append(arts, a)
+	}
+	return r, arts
+}
+
+// frontOf is the front matter a batch rule reads of an artifact result.
+func frontOf(a ArtifactResult) ShardArtifact {
+	sa := ShardArtifact{Skipped: a.Skipped}
+	if p := a.Parsed; p != nil {
+		sa.File, sa.FromJSON, sa.HasFrontMatter, sa.FrontPos = p.File, p.FromJSON, p.HasFrontMatter, p.FrontPos
+		for _, f := range p.Front {
+			if batchFrontKeys[f.Key] {
+				sa.Front = append(sa.Front, ShardFront{Key: f.Key, Value: scalarValue(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
+			}
+		}
+	}
+	return sa
+}
+
+// parsed is the front-only Parsed of a recorded artifact (nil when it had
+// none).
+func (a ShardArtifact) parsed() *artifact.Parsed {
+	if a.File == "" {
+		return nil
+	}
+	p := &artifact.Parsed{File: a.File, FromJSON: a.FromJSON, HasFrontMatter: a.HasFrontMatter, FrontPos: a.FrontPos}
+	for _, f := range a.Front {
+		p.Front = append(p.Front, artifact.FrontField{Key: f.Key, Value: jsonScalar(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
+	}
+	return p
+}
