@@ -279,6 +279,8 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 	}
 	type out struct {
 		last time.Time
+		id   string
+		art  []byte // the rendered artifact, with --out
 	}
 	var last time.Time
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
@@ -293,29 +295,31 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 		Cache:      cache,
 		KeepRender: c.Out != "",
 		OnCached: func(ref *mailbox.ThreadRef, t time.Time, render []byte) any {
-			if c.Out != "" {
-				id := ref.ThreadID()
-				if id == "" {
-					id = ref.Key
-				}
-				w.write(ref.Key, id, render)
+			id := ref.ThreadID()
+			if id == "" {
+				id = ref.Key
 			}
-			return out{last: t}
+			return out{last: t, id: id, art: render}
 		},
 		OnThread: func(t *compile.Thread) any {
-			o := out{}
+			o := out{id: t.ID()}
 			if n := len(t.Msgs); n > 0 {
 				o.last = t.Msgs[n-1].Created
 			}
 			if c.Out != "" {
-				w.write(t.Key, t.ID(), t.Current.Render())
+				o.art = t.Current.Render()
 			}
 			return o
 		},
+		// In thread order, and only for threads checked in time: a thread
+		// past its budget may still be running, and writes nothing.
 		Collect: func(ref *mailbox.ThreadRef, v any) {
 			o := v.(out)
 			if o.last.After(last) {
 				last = o.last
+			}
+			if c.Out != "" && o.art != nil {
+				w.write(ref.Key, o.id, o.art)
 			}
 			prog.tick()
 		},
@@ -327,9 +331,9 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 }
 
 // artifactWriter writes compiled artifacts under --out (and --fix copies).
-// It is called from the workers, concurrently: which thread owns an
-// artifact file name is settled before the run (claimAll), in thread
-// order, so it never depends on scheduling.
+// Which thread owns an artifact file name is settled before the run
+// (claimAll), in thread order, so it never depends on which threads could
+// be checked.
 type artifactWriter struct {
 	out, repoRoot string
 	fix           bool
