@@ -108,17 +108,28 @@ func checkCompiledVersionOrder(c *Ctx) {
 
 // metaField finds "**Label**: value" (optionally in a list item) in a body.
 func metaField(body, label string) (value string, start, end int, ok bool) {
-	// Cheap prefilter: the label (first letter in any case) followed by **.
-	if !strings.Contains(body, label[1:]+"**") {
-		return "", 0, 0, false
-	}
+	// Only the lines holding the label (first letter in any case) followed
+	// by ** can match: the pattern runs on those lines, not on the whole
+	// body (COMPILED bodies carry the full artifact).
+	needle := label[1:] + "**"
 	re := fieldRE(label)
-	loc := re.FindStringSubmatchIndex(body)
-	if loc == nil {
-		return "", 0, 0, false
+	for from := 0; ; {
+		i := strings.Index(body[from:], needle)
+		if i < 0 {
+			return "", 0, 0, false
+		}
+		i += from
+		ls := strings.LastIndexByte(body[:i], '\n') + 1
+		le := len(body)
+		if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
+			le = i + j
+		}
+		if loc := re.FindStringSubmatchIndex(body[ls:le]); loc != nil {
+			v := strings.TrimSpace(body[ls+loc[2] : ls+loc[3]])
+			return strings.Trim(v, "`"), ls + loc[2], ls + loc[3], true
+		}
+		from = le
 	}
-	v := strings.TrimSpace(body[loc[2]:loc[3]])
-	return strings.Trim(v, "`"), loc[2], loc[3], true
 }
 
 var fieldREs = map[string]*regexp.Regexp{}

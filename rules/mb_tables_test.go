@@ -65,3 +65,20 @@ func runMessageRule(t *testing.T, id, subj, body string) int {
 	}
 	return len(c.out)
 }
+
+func TestMetaField(t *testing.T) {
+	body := "# Compiled Artifact v2\n\nSee the **Version** table below.\n\n## Metadata\n- **Version**: `v2`\r\n- **Previous Version**: v1\n"
+	v, s, e, ok := metaField(body, "Version")
+	if !ok || v != "v2" || body[s:e] != "`v2`" {
+		t.Errorf("Version: %q %q %v", v, body[s:e], ok)
+	}
+	if v, _, _, ok := metaField(body, "Previous Version"); !ok || v != "v1" {
+		t.Errorf("Previous Version: %q %v", v, ok)
+	}
+	if _, _, _, ok := metaField(body, "Compiled At"); ok {
+		t.Error("Compiled At found in a body without it")
+	}
+	if v, _, _, ok := metaField("* **version**: v3", "Version"); !ok || v != "v3" {
+		t.Errorf("lower-case label: %q %v", v, ok)
+	}
+}
