@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -317,7 +318,7 @@ func (m *Message) BodyPos(start, end int) diag.Pos {
 func (bm *bodyMap) build() {
 	bm.ascii = isASCII(bm.lit)
 	if bytes.IndexByte(bm.lit, '\\') >= 0 || !bm.ascii {
-		decodeString(nil, bm.lit, &bm.esc)
+		jsonv.Escapes(bm.lit, &bm.esc) // the table only, not a decoded copy
 	}
 }
 
