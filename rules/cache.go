@@ -12,9 +12,10 @@ package rules
 // run on the facts of every thread.
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ import (
 )
 
 // cacheFormat changes whenever an entry's meaning changes.
-const cacheFormat = 1
+const cacheFormat = 2
 
 // ThreadCache is a folder of per-thread results.
 type ThreadCache struct {
@@ -82,7 +83,7 @@ func (c *ThreadCache) key(ref *mailbox.ThreadRef, arts []artIn) (string, error) 
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".json") }
+func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".gob") }
 
 // get returns the entry of key, if the cache holds a valid one.
 func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
@@ -91,7 +92,7 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 		return nil, false
 	}
 	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Format != cacheFormat || e.Key != key {
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Format != cacheFormat || e.Key != key {
 		return nil, false // corrupt or foreign: a miss
 	}
 	return &e, true
@@ -101,11 +102,14 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 // encoded: the thread is then not cached).
 func (c *ThreadCache) encode(key string, e *cacheEntry) []byte {
 	e.Format, e.Key = cacheFormat, key
-	data, err := json.Marshal(e)
-	if err != nil {
+	// gob, not JSON: strings are stored byte for byte (JSON would turn
+	// invalid UTF-8 from the input, a file name say, into U+FFFD, and a
+	// warm run's reports would differ from a cold one's).
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(e); err != nil {
 		return nil
 	}
-	return data
+	return buf.Bytes()
 }
 
 // store writes an encoded entry; a failure only costs a later miss. It

@@ -52,6 +52,11 @@ func sameReports(t *testing.T, what string, a, b map[string][]byte) {
 // share a cache.
 func TestCacheGivesColdResults(t *testing.T) {
 	corpus := shardCorpus(t)
+	// A file name that is not UTF-8 reaches findings (their paths): a
+	// cached result must keep it byte for byte (the text and markdown
+	// reports escape it as \xff).
+	os.MkdirAll(filepath.Join(corpus, "p99"), 0o755)
+	os.WriteFile(filepath.Join(corpus, "p99", "bad\xff.json"), []byte("{\"thread_id\": \"RS-20260301-bad-bytes\", \"messages\": [{\"id\": 1, \"subject\": \"Re: \xff\xfe KICKOFF\", \"from\": \"A\", \"created_ts\": \"2026-03-01T10:00:00Z\", \"body_md\": \"x\"}]}"), 0o644)
 	t.Chdir(corpus)
 	cache := filepath.Join(t.TempDir(), "cache")
 	cold, code, _ := cacheRun(t, corpus, "")
