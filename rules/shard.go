@@ -202,15 +202,8 @@ func NewShard(out *Output, batch *Batch, part *Part) *Shard {
 	ai := 0
 	for i := range batch.Artifacts {
 		a := &batch.Artifacts[i]
-		sa := ShardArtifact{Order: part.ArtifactOrder[i], Skipped: a.Skipped}
-		if p := a.Parsed; p != nil {
-			sa.File, sa.FromJSON, sa.HasFrontMatter, sa.FrontPos = p.File, p.FromJSON, p.HasFrontMatter, p.FrontPos
-			for _, f := range p.Front {
-				if batchFrontKeys[f.Key] {
-					sa.Front = append(sa.Front, ShardFront{Key: f.Key, Value: scalarValue(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
-				}
-			}
-		}
+		sa := frontOf(*a)
+		sa.Order = part.ArtifactOrder[i]
 		s.Artifacts = append(s.Artifacts, sa)
 		if !a.Skipped {
 			sum := out.Threads[ai]
@@ -296,14 +289,7 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 	sort.Slice(arts, func(i, j int) bool { return arts[i].Order < arts[j].Order })
 	batch := &Batch{}
 	for _, a := range arts {
-		p := &artifact.Parsed{File: a.File, FromJSON: a.FromJSON, HasFrontMatter: a.HasFrontMatter, FrontPos: a.FrontPos}
-		for _, f := range a.Front {
-			p.Front = append(p.Front, artifact.FrontField{Key: f.Key, Value: jsonScalar(f.Value), Raw: f.Raw, Pos: f.Pos, KeyPos: f.KeyPos})
-		}
-		if a.File == "" {
-			p = nil
-		}
-		batch.Artifacts = append(batch.Artifacts, ArtifactResult{Parsed: p, Skipped: a.Skipped})
+		batch.Artifacts = append(batch.Artifacts, ArtifactResult{Parsed: a.parsed(), Skipped: a.Skipped})
 	}
 	for _, t := range threads {
 		sum := t.Summary
