@@ -12,9 +12,13 @@ package rules
 // finding goes to the shard of a hash of its path.
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -28,7 +32,7 @@ import (
 // ShardFormat names the shard file format; ShardFormatVersion is its version.
 const (
 	ShardFormat        = "brenner-ci-shard"
-	ShardFormatVersion = 1
+	ShardFormatVersion = 2
 )
 
 // ShardOf returns the shard (0 ≤ shard < n) of key.
@@ -130,9 +134,9 @@ func artifactFileSession(path string, fromJSON bool) string {
 	return artifact.SessionID(src)
 }
 
-// Shard is a shard file: one shard's raw results (before the batch rules
-// and the findings pipeline) and what the batch rules need of its threads
-// and artifacts.
+// Shard is what a shard file carries (WriteShard, ReadShard): one shard's
+// raw results (before the batch rules and the findings pipeline) and what
+// the batch rules need of its threads and artifacts.
 type Shard struct {
 	Format        string `json:"format"`
 	FormatVersion int    `json:"format_version"`
@@ -330,18 +334,60 @@ func equal(a, b []string) bool {
 	return true
 }
 
+// shardFile is a shard file as written: a readable JSON header, and the
+// shard itself gob-encoded (so that every string, a file name that is not
+// UTF-8 included, survives byte for byte; JSON would replace such bytes) in
+// base64.
+type shardFile struct {
+	Format        string `json:"format"`
+	FormatVersion int    `json:"format_version"`
+	Tool          string `json:"tool_version"`
+	Index         int    `json:"shard"`
+	Count         int    `json:"shards"`
+	Config        string `json:"config"`
+	Threads       int    `json:"threads"`
+	Findings      int    `json:"findings"`
+	Payload       string `json:"payload"`
+}
+
+// WriteShard writes s as a shard file.
+func WriteShard(w io.Writer, s *Shard) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(shardFile{Format: s.Format, FormatVersion: s.FormatVersion, Tool: s.Tool, Index: s.Index, Count: s.Count,
+		Config: s.Config, Threads: len(s.Threads), Findings: len(s.Findings), Payload: base64.StdEncoding.EncodeToString(buf.Bytes())})
+}
+
 // ReadShard reads a shard file.
 func ReadShard(path string) (*Shard, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var s Shard
-	if err := json.Unmarshal(data, &s); err != nil {
+	var f shardFile
+	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: not a shard file: %v", path, err)
 	}
-	if s.Format != ShardFormat {
-		return nil, fmt.Errorf("%s: not a brenner-ci shard file (format %q)", path, s.Format)
+	if f.Format != ShardFormat {
+		return nil, fmt.Errorf("%s: not a brenner-ci shard file (format %q)", path, f.Format)
+	}
+	if f.FormatVersion != ShardFormatVersion {
+		return nil, fmt.Errorf("%s: shard format version %d; this brenner-ci reads %d", path, f.FormatVersion, ShardFormatVersion)
+	}
+	raw, err := base64.StdEncoding.DecodeString(f.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: damaged shard payload: %v", path, err)
+	}
+	var s Shard
+	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&s); err != nil {
+		return nil, fmt.Errorf("%s: damaged shard payload: %v", path, err)
+	}
+	if s.Index != f.Index || s.Count != f.Count || s.Config != f.Config || s.Tool != f.Tool {
+		return nil, fmt.Errorf("%s: the shard header and its payload disagree", path)
 	}
 	return &s, nil
 }

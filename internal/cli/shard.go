@@ -3,7 +3,6 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -93,11 +92,7 @@ func (c *checkCmd) runShard(e *env, run *checkRun) error {
 	s.Notifications = append(notes, res.Notifications...)
 	s.Tool, s.Index, s.Count = version(), i, n
 	s.Config, s.Rules, s.Inputs, s.Last = configID(run), eng.Enabled(), run.paths, last
-	if err := reporters.WriteFileAtomic(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(s)
-	}); err != nil {
+	if err := reporters.WriteFileAtomic(path, func(w io.Writer) error { return rules.WriteShard(w, s) }); err != nil {
 		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return &exitError{ExitInternal}
 	}

@@ -43,6 +43,10 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		t.Skip("skipping: cp is not installed")
 	}
 	corpus := shardCorpus(t)
+	// A file name that is not UTF-8 reaches the findings' paths: a shard
+	// file must carry it byte for byte.
+	os.MkdirAll(filepath.Join(corpus, "p99"), 0o755)
+	os.WriteFile(filepath.Join(corpus, "p99", "bad\xff.json"), []byte(`{"thread_id": "RS-20260301-bad-bytes", "messages": [{"id": 1, "subject": "Re: KICKOFF", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`), 0o644)
 	t.Chdir(corpus)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	one := filepath.Join(t.TempDir(), "one")
