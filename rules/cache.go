@@ -16,6 +16,8 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +30,7 @@ import (
 )
 
 // cacheFormat changes whenever an entry's meaning changes.
-const cacheFormat = 2
+const cacheFormat = 3
 
 // ThreadCache is a folder of per-thread results.
 type ThreadCache struct {
@@ -83,7 +85,7 @@ func (c *ThreadCache) key(ref *mailbox.ThreadRef, arts []artIn) (string, error) 
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".gob") }
+func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".entry") }
 
 // get returns the entry of key, if the cache holds a valid one.
 func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
@@ -92,7 +94,18 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 		return nil, false
 	}
 	var e cacheEntry
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil || e.Format != cacheFormat || e.Key != key {
+	if len(data) == 0 {
+		return nil, false
+	}
+	switch data[0] {
+	case 'J':
+		err = json.Unmarshal(data[1:], &e)
+	case 'G':
+		err = gob.NewDecoder(bytes.NewReader(data[1:])).Decode(&e)
+	default:
+		err = errors.New("unknown encoding")
+	}
+	if err != nil || e.Format != cacheFormat || e.Key != key {
 		return nil, false // corrupt or foreign: a miss
 	}
 	return &e, true
@@ -102,10 +115,18 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 // encoded: the thread is then not cached).
 func (c *ThreadCache) encode(key string, e *cacheEntry) []byte {
 	e.Format, e.Key = cacheFormat, key
-	// gob, not JSON: strings are stored byte for byte (JSON would turn
-	// invalid UTF-8 from the input, a file name say, into U+FFFD, and a
-	// warm run's reports would differ from a cold one's).
+	// JSON ("J"), fast to decode; but JSON writes a string that is not
+	// UTF-8 (a file name, say) with U+FFFD, and a warm run's reports would
+	// then differ from a cold one's. Such an entry — its encoding holds the
+	// escape \ufffd, which the encoder writes only for invalid bytes (or,
+	// harmlessly, for a literal backslash-u-fffd) — is stored in gob ("G"),
+	// which keeps every byte.
+	data, err := json.Marshal(e)
+	if err == nil && !bytes.Contains(data, []byte(`\ufffd`)) {
+		return append([]byte{'J'}, data...)
+	}
 	var buf bytes.Buffer
+	buf.WriteByte('G')
 	if err := gob.NewEncoder(&buf).Encode(e); err != nil {
 		return nil
 	}
