@@ -234,8 +234,9 @@ type mergeInput struct {
 }
 
 // BenchmarkMerge: applying every valid delta of a thread to a new artifact
-// in order, with a snapshot (Clone) at every COMPILED message, as compile
-// does; extraction is done beforehand.
+// in order, ending a round at every COMPILED message, as compile does
+// (versions are rebuilt on demand, not copied); extraction is done
+// beforehand.
 func BenchmarkMerge(b *testing.B) {
 	each(b, func(b *testing.B, c *corpus) {
 		var ins []mergeInput
@@ -262,7 +263,6 @@ func BenchmarkMerge(b *testing.B) {
 					for ; next < len(in.deltas) && in.deltas[next].Msg < ci; next++ {
 						art.Apply(in.deltas[next])
 					}
-					_ = art.Clone()
 					art.EndRound()
 				}
 				for ; next < len(in.deltas); next++ {
