@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"bytes"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -466,77 +467,22 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// Escapes appends to esc the escape table AppendDecoded would record for
-// the scanned string literal lit, without decoding it (a body's position
-// map needs only the table).
+// Escapes appends to esc the escape table AppendDecoded records for the
+// scanned string literal lit, decoding into a pooled scratch buffer (a
+// body's position map needs only the table, not another decoded copy).
 func Escapes(lit []byte, esc *[]Escape) {
-	raw := lit[1 : len(lit)-1]
 	// One entry per backslash escape at most, plus invalid bytes (rare):
 	// sized once instead of grown by doubling.
-	if need := len(*esc) + bytes.Count(raw, []byte{'\\'}); cap(*esc) < need {
+	if need := len(*esc) + bytes.Count(lit, []byte{'\\'}); cap(*esc) < need {
 		grown := make([]Escape, len(*esc), need)
 		copy(grown, *esc)
 		*esc = grown
 	}
-	n := 0 // decoded length so far
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' {
-			j := bytes.IndexByte(raw[i:], '\\')
-			if j < 0 {
-				j = len(raw)
-			} else {
-				j += i
-			}
-			if utf8.Valid(raw[i:j]) {
-				n += j - i
-				i = j
-				continue
-			}
-			if c < utf8.RuneSelf {
-				n++
-				i++
-				continue
-			}
-		}
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRune(raw[i:])
-			if r == utf8.RuneError && size == 1 {
-				*esc = append(*esc, Escape{Dec: n, Raw: i, DecN: 3, RawN: 1})
-				n += 3
-			} else {
-				n += size
-			}
-			i += size
-			continue
-		}
-		rawStart, decN := i, 1
-		switch raw[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			r := hex4(raw[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					r2 = hex4(raw[i+2 : i+6])
-				}
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					r = d
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			decN = utf8.RuneLen(r)
-			if decN < 0 {
-				decN = 3 // AppendRune writes U+FFFD for an invalid rune
-			}
-		default:
-			i++
-		}
-		*esc = append(*esc, Escape{Dec: n, Raw: rawStart, DecN: decN, RawN: i - rawStart})
-		n += decN
+	bp := scratch.Get().(*[]byte)
+	*bp = AppendDecoded((*bp)[:0], lit, esc)
+	if cap(*bp) <= 1<<20 {
+		scratch.Put(bp)
 	}
 }
+
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
