@@ -118,29 +118,7 @@ func (e *Error) Error() string {
 // Find looks for FileName from dir upward, stopping at the repository root
 // (a directory holding .git) or the file system root. It returns "" when
 // there is none.
-func Find(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		abs = filepath.Dir(abs)
-	}
-	for {
-		p := filepath.Join(abs, FileName)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
-			return ""
-		}
-		parent := filepath.Dir(abs)
-		if parent == abs {
-			return ""
-		}
-		abs = parent
-	}
-}
+func Find(dir string) string { return findUnder(dir, "") }
 
 // Known reports whether a rule id exists; set by the caller (the rule registry).
 type Known func(id string) bool

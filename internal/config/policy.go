@@ -105,7 +105,8 @@ func (r *Resolved) FailOn() string {
 	return own
 }
 
-// findUnder is Find that also stops at root (when set).
+// findUnder looks for FileName from dir upward, stopping at a folder
+// holding .git, at root (when set) or at the file system root.
 func findUnder(dir, root string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -115,7 +116,7 @@ func findUnder(dir, root string) string {
 		abs = filepath.Dir(abs)
 	}
 	if root != "" && !within(root, filepath.Join(abs, FileName)) {
-		return Find(dir) // the path lies outside the given root
+		root = "" // the path lies outside the given root: stop at .git only
 	}
 	for {
 		p := filepath.Join(abs, FileName)
