@@ -4,6 +4,7 @@ package rules
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -114,4 +115,22 @@ func checkFrontMatterVersion(c *Ctx) {
 			Hint:    fmt.Sprintf("Re-persist the artifact from v%d (brenner-ci check --fix --out DIR), or post the missing COMPILED message.", latest),
 			Pos:     pos, Thread: tr.Facts.Key, Anchor: fmt.Sprintf("artifact %s version %s", id, verText)})
 	})
+}
+
+// artifactFileSession is the session id a persisted artifact file declares,
+// read from its front matter only (the engine's pairing and the shard
+// partition both use it)
+// ("" when none or unreadable).
+func artifactFileSession(path string, fromJSON bool) string {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if fromJSON {
+		if p := artifact.ParseJSONObject(src, path); p != nil && p.Art != nil {
+			return p.Art.SessionID
+		}
+		return ""
+	}
+	return artifact.SessionID(src)
 }

@@ -587,10 +587,7 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]artIn, []int) {
 		if in.json {
 			return -1
 		}
-		sid := ""
-		if src, err := os.ReadFile(in.path); err == nil {
-			sid = artifact.SessionID(src)
-		}
+		sid := artifactFileSession(in.path, false)
 		if sid == "" {
 			sid = name
 		}

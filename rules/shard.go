@@ -20,11 +20,11 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -116,22 +116,6 @@ func Partition(b *mailbox.Batch, i, n int) *Part {
 		}
 	}
 	return part
-}
-
-// artifactFileSession is the session id a persisted artifact file declares
-// ("" when none or unreadable).
-func artifactFileSession(path string, fromJSON bool) string {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	if fromJSON {
-		if p := artifact.ParseJSONObject(src, path); p != nil && p.Art != nil {
-			return p.Art.SessionID
-		}
-		return ""
-	}
-	return artifact.SessionID(src)
 }
 
 // Shard is what a shard file carries (WriteShard, ReadShard): one shard's
@@ -253,7 +237,7 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: not a brenner-ci shard file of format version %d", s.Index, s.Count, ShardFormatVersion)
 		case s.Count != first.Count:
 			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d and shard %d/%d come from runs with different shard counts", first.Index, first.Count, s.Index, s.Count)
-		case s.Tool != first.Tool || s.Config != first.Config || !equal(s.Rules, first.Rules) || !equal(s.Inputs, first.Inputs):
+		case s.Tool != first.Tool || s.Config != first.Config || !slices.Equal(s.Rules, first.Rules) || !slices.Equal(s.Inputs, first.Inputs):
 			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d and shard %d/%d come from different runs (tool version, configuration, rules or inputs differ)", first.Index, first.Count, s.Index, s.Count)
 		case s.Index < 1 || s.Index > s.Count:
 			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: index out of range", s.Index, s.Count)
@@ -271,7 +255,7 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 	if len(missing) > 0 {
 		return nil, nil, time.Time{}, fmt.Errorf("shards %v of %d are missing: a partial merge would report a partial run", missing, first.Count)
 	}
-	if !equal(first.Rules, e.Enabled()) {
+	if !slices.Equal(first.Rules, e.Enabled()) {
 		return nil, nil, time.Time{}, fmt.Errorf("the shards were checked with other rules enabled than this configuration enables: merge with the shards' configuration")
 	}
 	out := &Output{}
@@ -320,18 +304,6 @@ func jsonScalar(v any) any {
 		return int(f)
 	}
 	return v
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // shardFile is a shard file as written: a readable JSON header, and the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,7 +67,7 @@ func (c *checkMessageCmd) Run(e *env) error {
 	}
 	applyLimits(policy.Config)
 	failOn := diag.Error
-	if fo := cmpOr(c.FailOn, policy.FailOn()); fo != "" {
+	if fo := cmp.Or(c.FailOn, policy.FailOn()); fo != "" {
 		var ok bool
 		if failOn, ok = config.ParseFailOn(fo); !ok {
 			return usagef("--fail-on %q is not one of error, warning, note, none", fo)
@@ -92,13 +93,6 @@ func (c *checkMessageCmd) Run(e *env) error {
 		}
 	}
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // readBody reads the body from the file argument or standard input.
@@ -128,8 +122,8 @@ func (c *checkMessageCmd) check(body string, policy *config.Resolved) ([]msgFind
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	thread := cmpOr(c.Thread, placeholderThread)
-	meta := map[string]any{"id": 1, "thread_id": thread, "subject": c.Subject, "from": cmpOr(c.From, "Sender"),
+	thread := cmp.Or(c.Thread, placeholderThread)
+	meta := map[string]any{"id": 1, "thread_id": thread, "subject": c.Subject, "from": cmp.Or(c.From, "Sender"),
 		"to": c.To, "ack_required": c.AckRequired, "created": "2026-01-01T00:00:00Z"}
 	if c.To == nil {
 		meta["to"] = []string{}
