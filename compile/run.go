@@ -98,8 +98,7 @@ func TimeoutFinding(ref *mailbox.ThreadRef, err *TimeoutError) diag.Finding {
 	f := diag.Finding{Rule: "IN-010", Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s was not checked: it went %s; the other threads were checked.", ref.Key, err.Error()),
 		Hint:    "Raise --thread-timeout, or look for a pathological message in the thread.", Anchor: "timeout " + ref.Key}
-	if len(ref.Msgs) > 0 {
-		m := ref.Msgs[0]
+	if m := ref.First(); m != nil {
 		f.Pos = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 	}
 	return f
@@ -126,8 +125,7 @@ func safely[R any](f func() (R, error)) (r R, err error) {
 func LoadError(ref *mailbox.ThreadRef, err error) diag.Finding {
 	f := diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s could not be read back from its input: %v.", ref.Key, err), Anchor: "load " + ref.Key}
-	if len(ref.Msgs) > 0 {
-		m := ref.Msgs[0]
+	if m := ref.First(); m != nil {
 		f.Pos.File, f.Pos.Line, f.Pos.Col = m.Src.File, m.Src.Line, m.Src.Col
 		f.Pos = f.Pos.Normalize()
 	}

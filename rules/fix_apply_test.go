@@ -82,7 +82,7 @@ func countMessages(t *testing.T, path string) int {
 	}
 	n := 0
 	for _, th := range b.Threads {
-		n += len(th.Msgs)
+		n += th.Len()
 	}
 	for _, f := range b.Findings {
 		if f.Rule == "IN-001" {

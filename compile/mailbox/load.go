@@ -27,7 +27,7 @@ import (
 // those of the string field.
 func (r *ThreadRef) Load() (*Thread, error) {
 	t := &Thread{Key: r.Key, ThreadID: r.threadID, Project: r.project, Findings: r.Findings(),
-		Messages: make([]*Message, len(r.Msgs))}
+		Messages: r.Messages()}
 	type want struct {
 		i        int
 		off, end int64
@@ -36,13 +36,10 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	byFile := map[string][]want{}
 	ld := loaderPool.Get().(*loader)
 	defer ld.release()
-	for i, m := range r.Msgs {
-		cp := *m
-		cp.Body, cp.FieldPos, cp.Src.bm = "", nil, nil
-		t.Messages[i] = &cp
+	for i, cp := range t.Messages {
 		switch cp.Src.kind {
 		case srcMem:
-			if err := ld.fillJSON(&cp, cp.Src.mem[cp.Src.off:cp.Src.end]); err != nil {
+			if err := ld.fillJSON(cp, cp.Src.mem[cp.Src.off:cp.Src.end]); err != nil {
 				return nil, err
 			}
 		case srcArchive:
@@ -50,7 +47,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := ld.fillArchive(&cp, data); err != nil {
+			if err := ld.fillArchive(cp, data); err != nil {
 				return nil, err
 			}
 		default:

@@ -69,12 +69,13 @@ func metaHash(m *Message) uint64 {
 
 func merge(results []*fileResult) *Batch {
 	b := &Batch{}
-	type build struct {
-		recs []*rec
-		dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
+	// Group the packed records by thread key, in input order; Seq is the
+	// global input order.
+	type member struct {
+		ref msgRef
+		seq int
 	}
-	threads := map[string]*build{}
-	byID := map[string]*rec{}
+	threads := map[string][]member{}
 	seq := 0
 	for _, res := range results {
 		if res.read {
@@ -88,16 +89,36 @@ func merge(results []*fileResult) *Batch {
 		if res.artifact {
 			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
 		}
-		for _, r := range res.recs {
-			m := r.m
-			m.Seq = seq
+		for _, ref := range res.refs {
+			k := ref.threadKey()
+			threads[k] = append(threads[k], member{ref, seq})
 			seq++
+		}
+		res.refs = nil
+	}
+	keys := make([]string, 0, len(threads))
+	for k := range threads {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b.Threads = make([]*ThreadRef, 0, len(keys))
+	for _, k := range keys {
+		members := threads[k]
+		delete(threads, k)
+		recs := make([]*rec, 0, len(members))
+		var dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
+		byID := map[string]*rec{}
+		for _, mb := range members {
+			r := mb.ref.rec()
+			r.ref, r.src = mb.ref, mb.ref
+			m := r.m
+			m.Seq = mb.seq
 			var dup *diag.Finding
 			if m.ID != "" {
 				// Ids are unique per Agent Mail database; exports of
 				// different servers reuse them, so a clash only counts
 				// within one thread of one project.
-				key := m.Project + "\x00" + m.ThreadKey + "\x00" + m.ID
+				key := m.Project + "\x00" + m.ID
 				if prev, ok := byID[key]; ok {
 					pm := prev.m
 					if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || pm.Src.hash == m.Src.hash) {
@@ -105,6 +126,7 @@ func merge(results []*fileResult) *Batch {
 						// keep one copy, the one with a body.
 						if !pm.HasBody && m.HasBody {
 							pm.HasBody, pm.Src = true, m.Src
+							prev.src = r.ref
 							prev.bodyIssue = ""
 							prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
 						}
@@ -121,24 +143,10 @@ func merge(results []*fileResult) *Batch {
 					byID[key] = r
 				}
 			}
-			t := threads[m.ThreadKey]
-			if t == nil {
-				t = &build{}
-				threads[m.ThreadKey] = t
-			}
-			t.recs = append(t.recs, r)
-			t.dups = append(t.dups, dup)
+			recs = append(recs, r)
+			dups = append(dups, dup)
 		}
-	}
-	keys := make([]string, 0, len(threads))
-	for k := range threads {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b.Threads = make([]*ThreadRef, 0, len(keys))
-	for _, k := range keys {
-		t := threads[k]
-		for _, g := range splitByProject(k, t.recs, t.dups) {
+		for _, g := range splitByProject(k, recs, dups) {
 			b.Threads = append(b.Threads, finishThread(g.key, g.recs, g.findings))
 		}
 	}
@@ -279,13 +287,13 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 		}
 		return recs[i].m.Seq < recs[j].m.Seq
 	})
-	ref := &ThreadRef{Key: key, Msgs: make([]*Message, len(recs))}
+	ref := &ThreadRef{Key: key, msgs: make([]msgEntry, len(recs))}
 	styles := map[string]bool{}
 	var firstStyle string
 	var differs *rec
 	for i, r := range recs {
 		m := r.m
-		ref.Msgs[i] = m
+		ref.msgs[i] = msgEntry{meta: r.ref, src: r.src, seq: m.Seq}
 		if ref.threadID == "" && m.ThreadID != "" {
 			ref.threadID = m.ThreadID
 		}

@@ -26,10 +26,10 @@ func TestThreadsKeyedByProject(t *testing.T) {
 			t.Errorf("unexpected thread key %q", ref.Key)
 			continue
 		}
-		if n == 1 && len(ref.Msgs) != 1 {
-			t.Errorf("%s holds %d messages, want only the intruder's", ref.Key, len(ref.Msgs))
+		if n == 1 && len(ref.Messages()) != 1 {
+			t.Errorf("%s holds %d messages, want only the intruder's", ref.Key, len(ref.Messages()))
 		}
-		for _, m := range ref.Msgs {
+		for _, m := range ref.Messages() {
 			if n == 0 && m.ID == "900" {
 				t.Errorf("the other project's KILL joined %s", ref.Key)
 			}

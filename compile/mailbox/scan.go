@@ -215,11 +215,13 @@ type rec struct {
 	bodyIssue string    // "" when body_md is a string
 	meta      uint64    // hash of thread key, subject, sender and instant
 	eff       time.Time // instant used for ordering
+	ref, src  msgRef    // where merge found it packed, and where its bytes are (another copy of it with a body)
 }
 
 type fileResult struct {
 	disp     string
-	recs     []*rec
+	recs     []*rec   // while the file is scanned
+	refs     []msgRef // then: the records packed
 	findings []diag.Finding
 	agents   []string
 	markdown bool
@@ -245,6 +247,13 @@ var scannerPool = sync.Pool{New: func() any {
 }}
 
 func scanFile(f *inFile) *fileResult {
+	res := scanRecs(f)
+	packRecs(res)
+	return res
+}
+
+// scanRecs reads one file into records.
+func scanRecs(f *inFile) *fileResult {
 	s := scannerPool.Get().(*scanner)
 	s.f = f
 	s.res = &fileResult{disp: f.disp}

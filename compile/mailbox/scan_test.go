@@ -150,8 +150,8 @@ func TestShapes(t *testing.T) {
 			got := map[string][]string{}
 			var inThread []string
 			for _, r := range b.Threads {
-				got[r.Key] = ids(r.Msgs)
-				for _, m := range r.Msgs {
+				got[r.Key] = ids(r.Messages())
+				for _, m := range r.Messages() {
 					if m.Body != "" {
 						t.Errorf("Scan kept the body of message %s", m.ID)
 					}
@@ -411,7 +411,7 @@ func TestPositionsJSON(t *testing.T) {
 		t.Errorf("BodyPos(clamped) = %+v", got)
 	}
 	// Scan metadata has no body mapping: positions fall back to the message
-	if p := ref(t, b, "RS-20260301-escapes").Msgs[0].BodyPos(3, 4); p != pos(f, 7, 5, 7, 5) {
+	if p := ref(t, b, "RS-20260301-escapes").Messages()[0].BodyPos(3, 4); p != pos(f, 7, 5, 7, 5) {
 		t.Errorf("BodyPos before Load = %+v", p)
 	}
 }
@@ -565,7 +565,7 @@ func TestNoCredentials(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&dump, "%+v\n", *th)
-		for _, m := range append(r.Msgs, th.Messages...) {
+		for _, m := range append(r.Messages(), th.Messages...) {
 			fmt.Fprintf(&dump, "%+v %s\n", *m, m.Src.mem)
 			if m.Src.bm != nil {
 				fmt.Fprintf(&dump, "%+v %s\n", m.Src.bm, m.Src.bm.lit)
@@ -715,7 +715,7 @@ func TestWalk(t *testing.T) {
 	// walk order (byte-wise: a.json < b/ < export.txt) gives input order
 	var seqs []int
 	for _, k := range []string{"A", "B", "TXT"} {
-		seqs = append(seqs, ref(t, b, k).Msgs[0].Seq)
+		seqs = append(seqs, ref(t, b, k).Messages()[0].Seq)
 	}
 	if !slices.Equal(seqs, []int{0, 1, 2}) {
 		t.Errorf("seqs %v", seqs)
@@ -735,7 +735,7 @@ func TestPathsAsGiven(t *testing.T) {
 	inRoot(t)
 	for _, p := range []string{"testdata/ingest/./thread//thread.json", "testdata/ingest/thread", "testdata/ingest/thread/"} {
 		b := scanT(t, p)
-		if got := b.Threads[0].Msgs[0].Src.File; got != "testdata/ingest/thread/thread.json" {
+		if got := b.Threads[0].Messages()[0].Src.File; got != "testdata/ingest/thread/thread.json" {
 			t.Errorf("Scan(%q): file %q", p, got)
 		}
 	}
@@ -822,7 +822,7 @@ func TestSniffAndJSONLFallback(t *testing.T) {
 	if got := where(b.Findings); !slices.Equal(got, []string{"IN-001 " + d + "/broken-first.jsonl:1:22 ", "IN-001 " + d + "/pretty.json:3:3 "}) {
 		t.Errorf("findings %v", got)
 	}
-	if m := ref(t, b, "BOM").Msgs[0]; m.Src.Line != 5 || m.Src.Col != 16 {
+	if m := ref(t, b, "BOM").Messages()[0]; m.Src.Line != 5 || m.Src.Col != 16 {
 		t.Errorf("BOM message at %d:%d", m.Src.Line, m.Src.Col)
 	}
 	if th := loadT(t, b, "J"); th.Messages[0].Body != "two" || th.Messages[0].Src.Line != 2 {

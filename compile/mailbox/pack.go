@@ -1,0 +1,325 @@
+package mailbox
+
+import (
+	"encoding/binary"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+// Scan keeps the metadata of every message of the batch until its thread is
+// checked: close to a million messages in a nightly audit. Held as Message
+// structs (about 700 bytes each with their strings, a dozen pointers for the
+// collector to follow) that was most of the run's memory. Instead, each
+// file's records are packed into one byte slice as soon as the file is
+// scanned (about 150 bytes a message, nothing for the collector to scan), and
+// a message is unpacked again only when its thread is merged or loaded.
+
+// packed is the packed records of one input file.
+type packed struct {
+	enc  []byte
+	strs []string // strings shared by the file's records (project, thread id, sender, …)
+	mems [][]byte // srcMem buffers (JSON text embedded in a string field)
+}
+
+// msgRef is one packed record.
+type msgRef struct {
+	p   *packed
+	off uint32
+}
+
+// packer packs the records of one file; it is reused by a scanner.
+type packer struct {
+	p    *packed
+	buf  []byte // the records so far; copied to p.enc by finish
+	tab  map[string]uint32
+	last []byte // the last srcMem buffer seen, and its index
+	lidx uint32
+}
+
+func (pk *packer) reset() {
+	pk.p = &packed{}
+	if pk.tab == nil {
+		pk.tab = map[string]uint32{}
+	}
+	clear(pk.tab)
+	pk.last, pk.lidx = nil, 0
+	pk.buf = pk.buf[:0]
+}
+
+// finish stores the packed records in their exact size.
+func (pk *packer) finish() {
+	pk.p.enc = append([]byte(nil), pk.buf...)
+	if cap(pk.buf) > 1<<20 {
+		pk.buf = nil
+	}
+	pk.p = nil
+}
+
+func (pk *packer) uvarint(v uint64) { pk.buf = binary.AppendUvarint(pk.buf, v) }
+func (pk *packer) varint(v int64)   { pk.buf = binary.AppendVarint(pk.buf, v) }
+
+// str packs a string that is likely unique to the record.
+func (pk *packer) str(s string) {
+	pk.uvarint(uint64(len(s)))
+	pk.buf = append(pk.buf, s...)
+}
+
+// shared packs a string that the file's records are likely to repeat.
+func (pk *packer) shared(s string) {
+	i, ok := pk.tab[s]
+	if !ok {
+		i = uint32(len(pk.p.strs))
+		pk.p.strs = append(pk.p.strs, s)
+		pk.tab[s] = i
+	}
+	pk.uvarint(uint64(i))
+}
+
+func (pk *packer) list(l []string) {
+	pk.uvarint(uint64(len(l)))
+	for _, s := range l {
+		pk.shared(s)
+	}
+}
+
+func (pk *packer) pos(p diag.Pos) {
+	pk.shared(p.File)
+	pk.varint(int64(p.Line))
+	pk.varint(int64(p.Col))
+	pk.varint(int64(p.EndLine))
+	pk.varint(int64(p.EndCol))
+}
+
+const (
+	flRecipients = 1 << iota
+	flAckRequired
+	flAckSet
+	flHasBody
+	flCreated
+)
+
+// add packs r and returns where it is.
+func (pk *packer) add(r *rec) msgRef {
+	off := uint32(len(pk.buf))
+	m := r.m
+	pk.str(m.ID)
+	pk.shared(m.Project)
+	pk.shared(m.ThreadID)
+	pk.shared(m.ThreadKey)
+	pk.str(m.Subject)
+	pk.shared(m.From)
+	pk.list(m.To)
+	pk.list(m.CC)
+	pk.list(m.BCC)
+	var fl byte
+	if m.RecipientsKnown {
+		fl |= flRecipients
+	}
+	if m.AckRequired {
+		fl |= flAckRequired
+	}
+	if m.AckSet {
+		fl |= flAckSet
+	}
+	if m.HasBody {
+		fl |= flHasBody
+	}
+	if !m.Created.IsZero() {
+		fl |= flCreated
+	}
+	pk.buf = append(pk.buf, fl)
+	pk.shared(m.Importance)
+	pk.str(m.CreatedRaw)
+	if !m.Created.IsZero() {
+		pk.varint(m.Created.Unix())
+		pk.uvarint(uint64(m.Created.Nanosecond()))
+	}
+	pk.shared(m.TimeStyle)
+	s := &m.Src
+	pk.shared(s.File)
+	pk.varint(int64(s.Line))
+	pk.varint(int64(s.Col))
+	pk.buf = append(pk.buf, byte(s.kind))
+	pk.varint(s.off)
+	pk.varint(s.end)
+	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, s.hash)
+	switch {
+	case s.mem == nil:
+		pk.uvarint(0)
+	default:
+		if pk.lidx == 0 || len(pk.last) != len(s.mem) || unsafe.SliceData(pk.last) != unsafe.SliceData(s.mem) {
+			pk.p.mems = append(pk.p.mems, s.mem)
+			pk.last, pk.lidx = s.mem, uint32(len(pk.p.mems))
+		}
+		pk.uvarint(uint64(pk.lidx))
+	}
+	pk.pos(r.tsPos)
+	pk.shared(r.tsKey)
+	pk.shared(r.tsIssue)
+	pk.shared(r.bodyIssue)
+	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, r.meta)
+	return msgRef{pk.p, off}
+}
+
+var packerPool = sync.Pool{New: func() any { return &packer{} }}
+
+// packRecs replaces the records of a scanned file by their packed form.
+func packRecs(res *fileResult) {
+	if len(res.recs) == 0 {
+		return
+	}
+	pk := packerPool.Get().(*packer)
+	pk.reset()
+	res.refs = make([]msgRef, len(res.recs))
+	for i, r := range res.recs {
+		res.refs[i] = pk.add(r)
+	}
+	res.recs = nil
+	pk.finish()
+	packerPool.Put(pk)
+}
+
+// unpacker reads one packed record.
+type unpacker struct {
+	p   *packed
+	b   []byte
+	bad bool
+}
+
+func (u *unpacker) uvarint() uint64 {
+	v, n := binary.Uvarint(u.b)
+	if n <= 0 {
+		u.bad, u.b = true, nil
+		return 0
+	}
+	u.b = u.b[n:]
+	return v
+}
+
+func (u *unpacker) varint() int64 {
+	v, n := binary.Varint(u.b)
+	if n <= 0 {
+		u.bad, u.b = true, nil
+		return 0
+	}
+	u.b = u.b[n:]
+	return v
+}
+
+func (u *unpacker) byte1() byte {
+	if len(u.b) == 0 {
+		u.bad = true
+		return 0
+	}
+	c := u.b[0]
+	u.b = u.b[1:]
+	return c
+}
+
+func (u *unpacker) u64() uint64 {
+	if len(u.b) < 8 {
+		u.bad, u.b = true, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(u.b)
+	u.b = u.b[8:]
+	return v
+}
+
+func (u *unpacker) str() string {
+	n := u.uvarint()
+	if n > uint64(len(u.b)) {
+		u.bad, u.b = true, nil
+		return ""
+	}
+	s := string(u.b[:n])
+	u.b = u.b[n:]
+	return s
+}
+
+func (u *unpacker) shared() string {
+	i := u.uvarint()
+	if i >= uint64(len(u.p.strs)) {
+		u.bad = true
+		return ""
+	}
+	return u.p.strs[i]
+}
+
+func (u *unpacker) list() []string {
+	n := u.uvarint()
+	if n == 0 || n > uint64(len(u.b)) {
+		return nil
+	}
+	l := make([]string, n)
+	for i := range l {
+		l[i] = u.shared()
+	}
+	return l
+}
+
+func (u *unpacker) pos() diag.Pos {
+	return diag.Pos{File: u.shared(), Line: int(u.varint()), Col: int(u.varint()), EndLine: int(u.varint()), EndCol: int(u.varint())}
+}
+
+// rec unpacks the record at ref. The packed form is written by add in the
+// same process, so a decoding failure is a bug; it panics, which the
+// thread's task turns into an internal-error finding.
+func (ref msgRef) rec() *rec {
+	u := unpacker{p: ref.p, b: ref.p.enc[ref.off:]}
+	m := &Message{}
+	m.ID = u.str()
+	m.Project = u.shared()
+	m.ThreadID = u.shared()
+	m.ThreadKey = u.shared()
+	m.Subject = u.str()
+	m.From = u.shared()
+	m.To = u.list()
+	m.CC = u.list()
+	m.BCC = u.list()
+	fl := u.byte1()
+	m.RecipientsKnown = fl&flRecipients != 0
+	m.AckRequired = fl&flAckRequired != 0
+	m.AckSet = fl&flAckSet != 0
+	m.HasBody = fl&flHasBody != 0
+	m.Importance = u.shared()
+	m.CreatedRaw = u.str()
+	if fl&flCreated != 0 {
+		sec := u.varint()
+		m.Created = time.Unix(sec, int64(u.uvarint())).UTC()
+	}
+	m.TimeStyle = u.shared()
+	s := &m.Src
+	s.File = u.shared()
+	s.Line = int(u.varint())
+	s.Col = int(u.varint())
+	s.kind = srcKind(u.byte1())
+	s.off = u.varint()
+	s.end = u.varint()
+	s.hash = u.u64()
+	if i := u.uvarint(); i > 0 && i <= uint64(len(u.p.mems)) {
+		s.mem = u.p.mems[i-1]
+	}
+	r := &rec{m: m}
+	r.tsPos = u.pos()
+	r.tsKey = u.shared()
+	r.tsIssue = u.shared()
+	r.bodyIssue = u.shared()
+	r.meta = u.u64()
+	if u.bad {
+		panic("mailbox: corrupt packed message record")
+	}
+	return r
+}
+
+// threadKey is the record's thread key, read without unpacking the rest.
+func (ref msgRef) threadKey() string {
+	u := unpacker{p: ref.p, b: ref.p.enc[ref.off:]}
+	u.str()    // id
+	u.shared() // project
+	u.shared() // thread id
+	return u.shared()
+}
