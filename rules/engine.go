@@ -395,7 +395,7 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 		v    any
 		arts []ArtifactResult // the thread's persisted artifacts, aligned with owned[key]
 	}
-	var threads []ThreadResult
+	threads := make([]ThreadResult, 0, len(b.Threads))
 	out.Findings = append(out.Findings, b.Findings...)
 	type pending struct {
 		key   string

@@ -19,9 +19,8 @@ type Facts struct {
 	Key      string     `json:"key"`
 	ThreadID string     `json:"thread_id,omitempty"`
 	Latest   int        `json:"latest,omitempty"` // latest COMPILED version (0 when none)
-	Items    []ItemFact `json:"items,omitempty"`  // in section order, then id order
-	Refs     []RefFact  `json:"refs,omitempty"`   // in item order, then reference order
-	index    map[string]int
+	Items    ItemList  `json:"items,omitzero"` // in section order, then id order
+	Refs     []RefFact `json:"refs,omitempty"` // in item order, then reference order
 }
 
 // ItemFact is one item of a thread's current artifact. Hypotheses carry
@@ -65,16 +64,13 @@ type RefFact struct {
 	MsgID    string   `json:"message_id,omitempty"`
 }
 
-// Item returns the item with id, or nil.
+// Item returns the item with id, or nil. It reads the packed list from
+// the start: a thread has a few dozen items.
 func (f *Facts) Item(id string) *ItemFact {
-	if f.index == nil {
-		f.index = make(map[string]int, len(f.Items))
-		for i := range f.Items {
-			f.index[f.Items[i].ID] = i
+	for it := range f.Items.All() {
+		if it.ID == id {
+			return &it
 		}
-	}
-	if i, ok := f.index[id]; ok {
-		return &f.Items[i]
 	}
 	return nil
 }
@@ -88,21 +84,23 @@ func CollectFacts(t *compile.Thread) Facts {
 	if t.Current == nil {
 		return f
 	}
+	var items []ItemFact
 	if t.Current.RT != nil {
-		f.Items = append(f.Items, ItemFact{ID: "RT", Section: "research_thread"})
+		items = append(items, ItemFact{ID: "RT", Section: "research_thread"})
 	}
 	for _, sec := range delta.Sections {
 		for _, it := range t.Current.Section(sec) {
 			fact := ItemFact{ID: it.ID, Section: sec, Killed: it.Killed}
 			if sec == "hypothesis_slate" {
-				h := &HypFact{Name: clipName(it.Str("name"))}
+				// A copy: the name must not keep the payload it was read from alive.
+				h := &HypFact{Name: strings.Clone(clipName(it.Str("name")))}
 				if claim := it.Str("claim"); claim != "" {
 					h.ClaimKey = ClaimKey(claim)
 					h.Pos, h.MsgID = claimPos(t, claim)
 				}
 				fact.Hyp = h
 			}
-			f.Items = append(f.Items, fact)
+			items = append(items, fact)
 			refs := it.Get("references")
 			if refs == nil || refs.Kind != jsonv.Array {
 				continue
@@ -119,6 +117,7 @@ func CollectFacts(t *compile.Thread) Facts {
 			}
 		}
 	}
+	f.Items = makeItemList(items)
 	return f
 }
 

@@ -275,14 +275,12 @@ func checkReproposesKilled(c *Ctx) {
 		if len(targets) == 0 {
 			continue
 		}
-		for i := range f.Items {
-			it := &f.Items[i]
+		for it := range f.Items.All() {
 			if it.Killed || it.Hyp == nil || it.Hyp.ClaimKey == 0 {
 				continue
 			}
 			for _, t := range targets {
-				for k := range t.Items {
-					old := &t.Items[k]
+				for old := range t.Items.All() {
 					if old.Killed && old.Hyp != nil && old.Hyp.ClaimKey == it.Hyp.ClaimKey {
 						c.emit(diag.Finding{
 							Message: fmt.Sprintf("%s repeats the claim of %s, which was killed in session %s.", it.ID, old.ID, t.Key),

@@ -87,6 +87,10 @@ func TestCacheGivesColdResults(t *testing.T) {
 	sameReports(t, "one thread changed", changedCold, changed)
 
 	// Corrupt one entry and make another a copy of a third: both misses.
+	// In a cache of its own, so that every entry is one this corpus uses
+	// (the first cache still holds the changed thread's stale entry).
+	cache = filepath.Join(t.TempDir(), "cache2")
+	cacheRun(t, corpus, cache)
 	var entries []string
 	filepath.Walk(cache, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {

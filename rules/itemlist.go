@@ -1,0 +1,213 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"encoding/json"
+	"iter"
+
+	"github.com/brenner-ci/brenner-ci/compile/delta"
+)
+
+// ItemList is a thread's items as its facts keep them until the batch rules
+// run. A nightly audit keeps the facts of every thread (100,000 threads of
+// ~19 items each), so the items are packed into one string — per item its
+// id, a section code and its kill state, ~8 bytes instead of a 48-byte
+// struct — and only hypotheses keep a HypFact. In JSON (shard files, cache
+// entries) it is the array of ItemFact it always was.
+type ItemList struct {
+	enc  string
+	hyps []HypFact // the hypotheses' facts, in item order
+	n    int
+}
+
+// itemSections are the section codes: index+1 (0: the name follows inline).
+var itemSections = append([]string{"research_thread"}, delta.Sections...)
+
+func sectionCode(s string) byte {
+	for i, n := range itemSections {
+		if n == s {
+			return byte(i + 1)
+		}
+	}
+	return 0
+}
+
+// uvarintString is binary.Uvarint on a string.
+func uvarintString(s string) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
+		c := s[i]
+		if c < 0x80 {
+			return v | uint64(c)<<(7*i), i + 1
+		}
+		v |= uint64(c&0x7f) << (7 * i)
+	}
+	return 0, 0
+}
+
+// makeItemList packs items.
+func makeItemList(items []ItemFact) ItemList {
+	var b []byte
+	l := ItemList{n: len(items)}
+	nh := 0
+	for _, it := range items {
+		if it.Hyp != nil {
+			nh++
+		}
+	}
+	if nh > 0 {
+		l.hyps = make([]HypFact, 0, nh)
+	}
+	for _, it := range items {
+		b = binary.AppendUvarint(b, uint64(len(it.ID)))
+		b = append(b, it.ID...)
+		code := sectionCode(it.Section)
+		b = append(b, code)
+		if code == 0 {
+			b = binary.AppendUvarint(b, uint64(len(it.Section)))
+			b = append(b, it.Section...)
+		}
+		var fl byte
+		if it.Killed {
+			fl |= 1
+		}
+		if it.Hyp != nil {
+			fl |= 2
+			l.hyps = append(l.hyps, *it.Hyp)
+		}
+		b = append(b, fl)
+	}
+	l.enc = string(b)
+	return l
+}
+
+// Len is the number of items.
+func (l *ItemList) Len() int { return l.n }
+
+// IsZero reports an empty list (so JSON leaves it out, as it did the empty
+// slice).
+func (l ItemList) IsZero() bool { return l.n == 0 }
+
+// All yields the items in order. Hyp points into the list: read it, do
+// not keep it past the list.
+func (l *ItemList) All() iter.Seq[ItemFact] {
+	return func(yield func(ItemFact) bool) {
+		s := l.enc
+		h := 0
+		for len(s) > 0 {
+			var it ItemFact
+			n, k := uvarintString(s)
+			if k <= 0 || uint64(len(s)-k) < n+2 {
+				return // not written by makeItemList: cannot happen
+			}
+			it.ID, s = s[k:k+int(n)], s[k+int(n):]
+			code := s[0]
+			s = s[1:]
+			if code == 0 {
+				n, k := uvarintString(s)
+				if k <= 0 || uint64(len(s)-k) < n+1 {
+					return
+				}
+				it.Section, s = s[k:k+int(n)], s[k+int(n):]
+			} else if int(code) <= len(itemSections) {
+				it.Section = itemSections[code-1]
+			}
+			fl := s[0]
+			s = s[1:]
+			it.Killed = fl&1 != 0
+			if fl&2 != 0 && h < len(l.hyps) {
+				it.Hyp = &l.hyps[h]
+				h++
+			}
+			if !yield(it) {
+				return
+			}
+		}
+	}
+}
+
+// wellFormed reports whether All reads enc to its end.
+func (l *ItemList) wellFormed() bool {
+	s := l.enc
+	for len(s) > 0 {
+		n, k := uvarintString(s)
+		if k <= 0 || uint64(len(s)-k) < n+2 {
+			return false
+		}
+		s = s[k+int(n):]
+		code := s[0]
+		s = s[1:]
+		if code == 0 {
+			n, k := uvarintString(s)
+			if k <= 0 || uint64(len(s)-k) < n+1 {
+				return false
+			}
+			s = s[k+int(n):]
+		} else if int(code) > len(itemSections) {
+			return false
+		}
+		s = s[1:]
+	}
+	return true
+}
+
+// Slice unpacks the items.
+func (l *ItemList) Slice() []ItemFact {
+	out := make([]ItemFact, 0, l.n)
+	for it := range l.All() {
+		out = append(out, it)
+	}
+	return out
+}
+
+// MarshalJSON writes the items as an array of ItemFact.
+func (l ItemList) MarshalJSON() ([]byte, error) { return json.Marshal(l.Slice()) }
+
+// UnmarshalJSON reads an array of ItemFact.
+func (l *ItemList) UnmarshalJSON(b []byte) error {
+	var items []ItemFact
+	if err := json.Unmarshal(b, &items); err != nil {
+		return err
+	}
+	*l = makeItemList(items)
+	return nil
+}
+
+// itemListGob is ItemList's gob form (shard files and cache entries use gob
+// when a string is not UTF-8, which JSON would change).
+type itemListGob struct {
+	Enc  string
+	Hyps []HypFact
+	N    int
+}
+
+// GobEncode writes the packed list as it is.
+func (l ItemList) GobEncode() ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(itemListGob{l.enc, l.hyps, l.n})
+	return buf.Bytes(), err
+}
+
+// GobDecode reads what GobEncode wrote, and checks that it unpacks to n
+// items (a corrupt file must not yield a wrong list).
+func (l *ItemList) GobDecode(b []byte) error {
+	var g itemListGob
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&g); err != nil {
+		return err
+	}
+	*l = ItemList{enc: g.Enc, hyps: g.Hyps, n: g.N}
+	n, h := 0, 0
+	for it := range l.All() {
+		n++
+		if it.Hyp != nil {
+			h++
+		}
+	}
+	if n != l.n || h != len(l.hyps) || !l.wellFormed() {
+		return errors.New("facts: corrupt item list")
+	}
+	return nil
+}
