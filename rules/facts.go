@@ -16,11 +16,11 @@ import (
 // their references to other sessions. They are small and serialisable, so a
 // batch never keeps compiled threads alive.
 type Facts struct {
-	Key      string     `json:"key"`
-	ThreadID string     `json:"thread_id,omitempty"`
-	Latest   int        `json:"latest,omitempty"` // latest COMPILED version (0 when none)
-	Items    ItemList  `json:"items,omitzero"` // in section order, then id order
-	Refs     []RefFact `json:"refs,omitempty"` // in item order, then reference order
+	Key      string    `json:"key"`
+	ThreadID string    `json:"thread_id,omitempty"`
+	Latest   int       `json:"latest,omitempty"` // latest COMPILED version (0 when none)
+	Items    ItemList  `json:"items,omitzero"`   // in section order, then id order
+	Refs     []RefFact `json:"refs,omitempty"`   // in item order, then reference order
 }
 
 // ItemFact is one item of a thread's current artifact. Hypotheses carry

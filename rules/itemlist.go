@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
-	"errors"
 	"encoding/json"
+	"errors"
 	"iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
