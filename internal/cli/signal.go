@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/brenner-ci/brenner-ci/internal/memlimit"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -24,6 +25,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "brenner-ci: interrupted (%s): the run did not complete; %d temporary files removed, no partial report left\n", s, n)
 		os.Exit(ExitInternal)
 	}()
+	defer memlimit.Start()()
 	code := Main(args, stdout, stderr)
 	signal.Stop(sigs)
 	return code
