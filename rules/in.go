@@ -43,7 +43,7 @@ var inRules = []Rule{
 		Good:  "@@ DELTA[gpt]: Hypotheses\n> > quoted twice\n"},
 	{ID: "IN-009", Name: "input-too-large", Code: "INPUT_TOO_LARGE", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Input files are within the size limit.",
-		Full:  "An input file larger than the limit (512 MiB by default; limits: file-bytes in .brenner-ci.yaml) is not read, so one huge file cannot exhaust the runner's memory; the rest of the batch is checked.",
+		Full:  "An input file larger than the limit (512 MiB by default; limits: file-bytes in .brenner-ci.yaml) is not read, so one huge file cannot exhaust the runner's memory; the rest of the batch is checked. JSON Lines are read a line at a time, so for them the limit bounds each line instead: a larger dump is read, and a line over the limit is reported at its line and skipped while the other lines are read.",
 		Bad:   "@@ file .brenner-ci.yaml\nlimits: {file-bytes: 100}\n@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n",
 		Good:  "@@ file .brenner-ci.yaml\nlimits: {file-bytes: 100000}\n@@ file mailbox/thread.json\n{\"thread_id\": \"RS-20251230-cell-fate\", \"messages\": [{\"id\": 1, \"subject\": \"INFO: status\", \"from\": \"GreenDog\", \"created_ts\": \"2025-12-30T10:00:00Z\", \"body_md\": \"All good.\"}]}\n"},
 	{ID: "IN-010", Name: "thread-timeout", Code: "THREAD_TIMEOUT", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,

@@ -32,9 +32,15 @@ func (s *scanner) json(size int64) {
 		lineNo++
 		content := trimEOL(line)
 		if len(bytes.TrimSpace(bytes.TrimPrefix(content, []byte("\xEF\xBB\xBF")))) == 0 {
-			consumed = append(consumed, line...)
-			off += int64(len(line))
+			if s.tooLarge == 0 {
+				consumed = append(consumed, line...)
+			}
+			off += s.lineLen
 			continue
+		}
+		if s.longLine {
+			s.fileTooLarge()
+			return
 		}
 		if _, perr := s.p.parse(content, 0, len(content)); perr == nil {
 			// JSON Lines (or a one-line document): stream the rest.
@@ -47,13 +53,21 @@ func (s *scanner) json(size int64) {
 					break
 				}
 				lineNo++
-				jl.line(trimEOL(line), lineNo, off)
-				off += int64(len(line))
+				if s.longLine {
+					s.lineTooLarge(lineNo)
+				} else {
+					jl.line(trimEOL(line), lineNo, off)
+				}
+				off += s.lineLen
 			}
 			if err != nil && err != io.EOF {
 				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
 			}
 			jl.finish()
+			return
+		}
+		if s.tooLarge > 0 {
+			s.fileTooLarge() // one JSON document: it would have to be read whole
 			return
 		}
 		consumed = append(consumed, line...)
@@ -135,18 +149,37 @@ func linesParse(p *jparser, data []byte) bool {
 }
 
 // readLine returns the next line including its newline; the slice is valid
-// until the next call.
+// until the next call. A line longer than the file limit is not kept:
+// readLine then sets longLine and returns only its start. lineLen is the
+// line's length in the file either way.
 func (s *scanner) readLine() ([]byte, error) {
 	frag, err := s.br.ReadSlice('\n')
+	s.lineLen = int64(len(frag))
+	s.longLine = s.f.maxBytes > 0 && s.lineLen > s.f.maxBytes
 	if err != bufio.ErrBufferFull {
 		return frag, err
 	}
 	s.line = append(s.line[:0], frag...)
 	for err == bufio.ErrBufferFull {
 		frag, err = s.br.ReadSlice('\n')
+		s.lineLen += int64(len(frag))
+		if s.f.maxBytes > 0 && s.lineLen > s.f.maxBytes {
+			s.longLine = true
+			continue // drop the rest of the line
+		}
 		s.line = append(s.line, frag...)
 	}
 	return s.line, err
+}
+
+// lineTooLarge reports a JSON Lines line over the limit, which is not read
+// (IN-009); the other lines are.
+func (s *scanner) lineTooLarge(lineNo int) {
+	f := s.f
+	s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
+		Message: fmt.Sprintf("Line %d is %d bytes, over the limit of %d; it is not read (the other lines are).", lineNo, s.lineLen, f.maxBytes),
+		Hint:    "Split the value over several lines, or raise limits: file-bytes in .brenner-ci.yaml.",
+		Pos:     diag.Pos{File: f.disp, Line: lineNo, Col: 1}.Normalize(), Anchor: fmt.Sprintf("%s line %d too large", f.disp, lineNo)})
 }
 
 func trimEOL(b []byte) []byte {

@@ -240,6 +240,11 @@ type scanner struct {
 	br     *bufio.Reader
 	line   []byte
 	fbuf   []byte // file contents, reused (nothing retains it after the file is scanned)
+	// tooLarge is the file's size when it is over the limit: only JSON
+	// Lines are read then, a line at a time, each line within the limit.
+	tooLarge int64
+	longLine bool  // the line readLine returned was cut: it is over the limit
+	lineLen  int64 // the length in the file of the line readLine returned
 }
 
 var scannerPool = sync.Pool{New: func() any {
@@ -260,7 +265,7 @@ func scanRecs(f *inFile) *fileResult {
 	res := s.res
 	s.run()
 	clear(s.intern)
-	s.f, s.res = nil, nil
+	s.f, s.res, s.tooLarge, s.longLine = nil, nil, 0, false
 	s.br.Reset(nil)
 	if cap(s.line) > 1<<20 {
 		s.line = nil
@@ -298,11 +303,9 @@ func (s *scanner) run() {
 			"Name the export files or their folder, not a pipe or a device.")
 		return
 	} else if err == nil && f.maxBytes > 0 && st.Size() > f.maxBytes {
-		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
-			Message: fmt.Sprintf("Input file is %d bytes, over the limit of %d; it is not read.", st.Size(), f.maxBytes),
-			Hint:    "Split the export, or raise limits: file-bytes in .brenner-ci.yaml.",
-			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " too large"})
-		return
+		// Too large to hold in memory — unless it turns out to be JSON
+		// Lines, which is read one line at a time (see json).
+		s.tooLarge = st.Size()
 	}
 	if f.dirErr != nil {
 		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
@@ -328,7 +331,12 @@ func (s *scanner) run() {
 			"Check that the file is readable.")
 		return
 	}
-	switch sniff(head) {
+	kind := sniff(head)
+	if s.tooLarge > 0 && (kind != sniffJSON || f.role == roleProfile) {
+		s.fileTooLarge()
+		return
+	}
+	switch kind {
 	case sniffEmpty:
 		switch {
 		case f.explicit || hasExt(f.disp, ".json", ".jsonl", ".ndjson"):
@@ -396,6 +404,15 @@ func (s *scanner) run() {
 			s.fileIssue(diag.Pos{}, "not-json", fmt.Sprintf("Input file %s %s.", f.disp, what), hint)
 		}
 	}
+}
+
+// fileTooLarge reports a file over the size limit that is not read (IN-009).
+func (s *scanner) fileTooLarge() {
+	f := s.f
+	s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
+		Message: fmt.Sprintf("Input file is %d bytes, over the limit of %d, and is not JSON Lines (which is read a line at a time); it is not read.", s.tooLarge, f.maxBytes),
+		Hint:    "Split the export, export it as JSON Lines, or raise limits: file-bytes in .brenner-ci.yaml.",
+		Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " too large"})
 }
 
 type sniffKind uint8

@@ -1,0 +1,78 @@
+package mailbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestJSONLinesOverTheLimit: the file limit bounds what is held in memory.
+// JSON Lines are read a line at a time, so a dump larger than the limit is
+// read (each line within it); a line over the limit is IN-009 at its line
+// and the other lines are read; a JSON document over the limit is not read.
+func TestJSONLinesOverTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	msg := func(id int, thread string, body string) string {
+		return fmt.Sprintf(`{"id": %d, "thread_id": %q, "subject": "[%s] DELTA", "from": "A", "created_ts": "2026-01-14T15:09:%02dZ", "body_md": %q}`, id, thread, thread, id%60, body)
+	}
+	var lines []string
+	for i := 1; i <= 40; i++ {
+		lines = append(lines, msg(i, fmt.Sprintf("T-%d", i%4), "body "+strings.Repeat("x", 100)))
+	}
+	big := msg(99, "T-9", strings.Repeat("y", 5000)) // over the limit below
+	withLong := append(append(append([]string{}, lines[:20]...), big), lines[20:]...)
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	dump := write("dump.jsonl", strings.Join(lines, "\n")+"\n")
+	long := write("long.jsonl", strings.Join(withLong, "\r\n")+"\r\n")
+	doc := write("doc.json", "{\n  \"messages\": [\n"+strings.Join(lines, ",\n")+"\n]}\n")
+	oneLine := write("one.json", big+"\n"+lines[0]+"\n")
+	const limit = 2000 // each small line is ~200 bytes, every file is over 2,000
+
+	count := func(b *Batch) (msgs int, in009 []string) {
+		for _, r := range b.Threads {
+			msgs += r.Len()
+		}
+		for _, f := range b.Findings {
+			if f.Rule == "IN-009" {
+				in009 = append(in009, fmt.Sprintf("%s:%d", filepath.Base(f.Pos.File), f.Pos.Line))
+			}
+		}
+		return
+	}
+	for _, c := range []struct {
+		path  string
+		msgs  int
+		in009 []string
+	}{
+		{dump, 40, nil},
+		{long, 40, []string{"long.jsonl:21"}},
+		{doc, 0, []string{"doc.json:0"}},
+		{oneLine, 0, []string{"one.json:0"}},
+	} {
+		b, err := Scan([]string{c.path}, ScanOptions{MaxFileBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, in009 := count(b)
+		if msgs != c.msgs || fmt.Sprint(in009) != fmt.Sprint(c.in009) {
+			t.Errorf("%s: %d messages, IN-009 at %v; want %d and %v", filepath.Base(c.path), msgs, in009, c.msgs, c.in009)
+		}
+		if c.msgs > 0 {
+			// Positions after a dropped line are still right: Load
+			// re-reads every message at the offset Scan recorded.
+			for _, r := range b.Threads {
+				if _, err := r.Load(); err != nil {
+					t.Errorf("%s: %v", filepath.Base(c.path), err)
+				}
+			}
+		}
+	}
+}
