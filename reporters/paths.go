@@ -2,6 +2,7 @@ package reporters
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,11 +176,16 @@ func (p *Paths) computeFile(file string) FileInfo {
 	case !st.Mode().IsRegular():
 		return FileInfo{Rel: rel, Reason: "its path is not a regular file"}
 	}
-	data, err := os.ReadFile(full)
+	f, err := os.Open(full)
 	if err != nil {
 		return FileInfo{Rel: rel, Reason: "its file cannot be read: " + err.Error()}
 	}
-	lines, lastEnd := countLines(data)
+	// Streamed: an input file may be a 1 GB JSON Lines dump.
+	lines, lastEnd, err := countLinesFrom(f, 64<<10)
+	f.Close()
+	if err != nil {
+		return FileInfo{Rel: rel, Reason: "its file cannot be read: " + err.Error()}
+	}
 	if lines == 0 {
 		return FileInfo{Rel: rel, Reason: "its file is empty, so no region can point into it"}
 	}
@@ -201,6 +207,76 @@ func countLines(data []byte) (lines, lastEnd int) {
 	last := body[bytes.LastIndexByte(body, '\n')+1:]
 	last = bytes.TrimSuffix(last, []byte{'\r'})
 	return lines, utf8.RuneCount(last) + 1
+}
+
+// countLinesFrom is countLines on a reader, read chunk bytes at a time.
+func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
+	var (
+		buf     = make([]byte, chunk+utf8.UTFMax)
+		carry   int  // bytes of an incomplete rune kept at the start of buf
+		any     bool // something was read
+		cur     int  // runes of the line being read
+		curCR   bool // … and whether its last byte is '\r'
+		prev    int  // runes of the line the last '\n' ended, without a '\r' before it
+		endedNL bool // the last byte read is '\n'
+	)
+	for {
+		n, rerr := io.ReadFull(r, buf[carry:carry+chunk])
+		data := buf[:carry+n]
+		eof := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !eof {
+			return 0, 0, rerr
+		}
+		if n > 0 {
+			any = true
+			endedNL = data[len(data)-1] == '\n'
+		}
+		cut := len(data)
+		if !eof { // keep back a rune split by the chunk boundary
+			for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax; i-- {
+				if utf8.RuneStart(data[i]) {
+					if !utf8.FullRune(data[i:]) {
+						cut = i
+					}
+					break
+				}
+			}
+		}
+		seg := data[:cut]
+		for len(seg) > 0 {
+			j := bytes.IndexByte(seg, '\n')
+			if j < 0 {
+				cur += utf8.RuneCount(seg)
+				curCR = seg[len(seg)-1] == '\r'
+				break
+			}
+			cur += utf8.RuneCount(seg[:j])
+			if j > 0 {
+				curCR = seg[j-1] == '\r'
+			}
+			prev = cur
+			if curCR {
+				prev--
+			}
+			lines++
+			cur, curCR = 0, false
+			seg = seg[j+1:]
+		}
+		carry = copy(buf, data[cut:])
+		if eof {
+			break
+		}
+	}
+	if !any {
+		return 0, 1, nil
+	}
+	if endedNL {
+		return lines, prev + 1, nil
+	}
+	if curCR {
+		cur--
+	}
+	return lines + 1, cur + 1, nil
 }
 
 // EscapePath percent-encodes a slash-separated path for use in a URI:

@@ -110,6 +110,9 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	s.body(d, f, c, r)
 	r.meta = metaHash(m)
 	s.res.recs = append(s.res.recs, r)
+	if s.res.pk != nil && len(s.res.recs) >= 1024 {
+		s.res.flush()
+	}
 }
 
 // metadata reads the id, project, thread, subject, sender, recipients,

@@ -168,18 +168,29 @@ var packerPool = sync.Pool{New: func() any { return &packer{} }}
 
 // packRecs replaces the records of a scanned file by their packed form.
 func packRecs(res *fileResult) {
+	res.flush()
+	if res.pk != nil {
+		res.pk.finish()
+		packerPool.Put(res.pk)
+		res.pk = nil
+	}
+}
+
+// flush packs the records scanned so far (a JSON Lines dump of a million
+// messages is packed as it is read, not held as Message structs first).
+func (res *fileResult) flush() {
 	if len(res.recs) == 0 {
 		return
 	}
-	pk := packerPool.Get().(*packer)
-	pk.reset()
-	res.refs = make([]msgRef, len(res.recs))
-	for i, r := range res.recs {
-		res.refs[i] = pk.add(r)
+	if res.pk == nil {
+		res.pk = packerPool.Get().(*packer)
+		res.pk.reset()
 	}
-	res.recs = nil
-	pk.finish()
-	packerPool.Put(pk)
+	for i, r := range res.recs {
+		res.refs = append(res.refs, res.pk.add(r))
+		res.recs[i] = nil
+	}
+	res.recs = res.recs[:0]
 }
 
 // unpacker reads one packed record.

@@ -220,8 +220,9 @@ type rec struct {
 
 type fileResult struct {
 	disp     string
-	recs     []*rec   // while the file is scanned
-	refs     []msgRef // then: the records packed
+	recs     []*rec   // scanned, not packed yet
+	refs     []msgRef // the records packed
+	pk       *packer  // packing the file's records (scanFile), or nil (scanRecs)
 	findings []diag.Finding
 	agents   []string
 	markdown bool
@@ -252,16 +253,22 @@ var scannerPool = sync.Pool{New: func() any {
 }}
 
 func scanFile(f *inFile) *fileResult {
-	res := scanRecs(f)
+	res := scan(f, true)
 	packRecs(res)
 	return res
 }
 
-// scanRecs reads one file into records.
-func scanRecs(f *inFile) *fileResult {
+// scanRecs reads one file into records, none packed.
+func scanRecs(f *inFile) *fileResult { return scan(f, false) }
+
+func scan(f *inFile, pack bool) *fileResult {
 	s := scannerPool.Get().(*scanner)
 	s.f = f
 	s.res = &fileResult{disp: f.disp}
+	if pack {
+		s.res.pk = packerPool.Get().(*packer)
+		s.res.pk.reset()
+	}
 	res := s.res
 	s.run()
 	clear(s.intern)
