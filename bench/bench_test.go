@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +12,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sourcegraph/conc/iter"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gtext "github.com/yuin/goldmark/text"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -20,6 +27,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/cli"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
+	"github.com/brenner-ci/brenner-ci/internal/memlimit"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
 	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
@@ -372,6 +380,7 @@ func BenchmarkCheck(b *testing.B) {
 				args := []string{"check", c.dir, "--jobs", strconv.Itoa(jobs), "--repo-root", c.dir, "--fail-on", "none",
 					"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
 					"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+				defer memlimit.Start()() // as the binary does (cli.Run)
 				loop(b, c, func() {
 					if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
 						b.Fatalf("check exited %d", code)
@@ -380,4 +389,47 @@ func BenchmarkCheck(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkFloor is the work any checker of these files does, measured the
+// same way as BenchmarkCheck/jobs=2: read every file, decode it with
+// encoding/json and parse every body with goldmark's GFM parser, two files
+// at a time. Issue 11's first milestone is a check faster than this floor.
+func BenchmarkFloor(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		var files []string
+		filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		gfm := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+		defer memlimit.Start()()
+		loop(b, c, func() {
+			iter.Iterator[string]{MaxGoroutines: 2}.ForEach(files, func(p *string) {
+				data, err := os.ReadFile(*p)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				var t struct {
+					Messages []struct {
+						ID      any    `json:"id"`
+						Subject string `json:"subject"`
+						From    string `json:"from"`
+						Created string `json:"created_ts"`
+						Body    string `json:"body_md"`
+					} `json:"messages"`
+				}
+				if err := json.Unmarshal(data, &t); err != nil {
+					b.Error(err)
+					return
+				}
+				for _, m := range t.Messages {
+					gfm.Parse(gtext.NewReader([]byte(m.Body)))
+				}
+			})
+		})
+	})
 }

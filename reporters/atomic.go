@@ -82,8 +82,9 @@ func Interrupt() int {
 
 // A Set is report files written together: each is staged in a temporary
 // file, and Commit renames them all into place in one step that Interrupt
-// does not cut in two.
+// does not cut in two. Add may be called from several goroutines.
 type Set struct {
+	mu     sync.Mutex
 	staged []staged
 	failed []string // paths whose new version could not be written
 }
@@ -96,14 +97,18 @@ type staged struct{ tmp, path string }
 func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
 	tmp, err := createTemp(path)
 	if err != nil {
+		s.mu.Lock()
 		s.failed = append(s.failed, path)
+		s.mu.Unlock()
 		return err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
 			removeTemp(tmp.Name())
+			s.mu.Lock()
 			s.failed = append(s.failed, path)
+			s.mu.Unlock()
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<16)
@@ -116,7 +121,9 @@ func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
+	s.mu.Lock()
 	s.staged = append(s.staged, staged{tmp.Name(), path})
+	s.mu.Unlock()
 	return nil
 }
 
@@ -124,6 +131,8 @@ func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
 // of every file that could not be written. After Interrupt it removes the
 // staged files instead and returns ErrInterrupted.
 func (s *Set) Commit() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	temps.mu.Lock()
 	defer temps.mu.Unlock()
 	if temps.interrupted {

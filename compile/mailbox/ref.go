@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -78,19 +80,47 @@ func (r *ThreadRef) Release() { r.msgs = nil }
 // Digest writes to w everything the thread's results depend on in its
 // input: for each message, its file, its position there and its bytes (the
 // JSON object, the archive file, or the embedded JSON text). Two threads
-// with the same digest (and the same configuration) check the same.
+// with the same digest (and the same configuration) check the same. The
+// bytes of a file's messages are read in one go when they lie within 16 MiB
+// of each other (a thread file: one read), else message by message.
 func (r *ThreadRef) Digest(w io.Writer) error {
 	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, len(r.msgs))
-	files := map[string]*os.File{}
+	msgs := r.Messages()
+	type span struct {
+		f        *os.File
+		off, end int64 // the bytes of the thread's messages in the file
+		buf      []byte
+	}
+	spans := map[string]*span{}
+	for _, m := range msgs {
+		if s := &m.Src; s.kind == srcJSON {
+			if sp := spans[s.File]; sp == nil {
+				spans[s.File] = &span{off: s.off, end: s.end}
+			} else {
+				sp.off, sp.end = min(sp.off, s.off), max(sp.end, s.end)
+			}
+		}
+	}
 	defer func() {
-		for _, f := range files {
-			f.Close()
+		for _, sp := range spans {
+			if sp.f != nil {
+				sp.f.Close()
+			}
 		}
 	}()
-	var buf []byte
-	for _, m := range r.Messages() {
+	pooled := digestBufs.Get().(*[]byte)
+	defer digestBufs.Put(pooled)
+	bufp := pooled
+	var line []byte
+	for _, m := range msgs {
 		s := &m.Src
-		fmt.Fprintf(w, "msg %q %d %d %d %d %d\n", s.File, s.Line, s.Col, s.kind, s.off, s.end)
+		line = append(line[:0], "msg "...)
+		line = strconv.AppendQuote(line, s.File)
+		for _, v := range [...]int64{int64(s.Line), int64(s.Col), int64(s.kind), s.off, s.end} {
+			line = append(line, ' ')
+			line = strconv.AppendInt(line, v, 10)
+		}
+		w.Write(append(line, '\n'))
 		switch s.kind {
 		case srcMem:
 			w.Write(s.mem[s.off:s.end])
@@ -103,26 +133,53 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 			w.Write(data)
 			continue
 		}
-		f := files[s.File]
-		if f == nil {
-			var err error
-			if f, err = os.Open(filepath.FromSlash(s.File)); err != nil {
+		sp := spans[s.File]
+		if sp.f == nil {
+			f, err := os.Open(filepath.FromSlash(s.File))
+			if err != nil {
 				return err
 			}
-			files[s.File] = f
-		}
-		n := int(s.end - s.off)
-		if cap(buf) < n {
-			buf = make([]byte, n)
-		}
-		buf = buf[:n]
-		if k, err := f.ReadAt(buf, s.off); k < n {
-			if err == nil {
-				err = io.ErrUnexpectedEOF
+			sp.f = f
+			if sp.end-sp.off <= 16<<20 {
+				own := bufp // the first file's span uses the pooled buffer
+				if bufp == nil {
+					own = new([]byte)
+				}
+				bufp = nil
+				if sp.buf, err = readRange(f, sp.off, sp.end, own); err != nil {
+					return err
+				}
 			}
+		}
+		if sp.buf != nil {
+			w.Write(sp.buf[s.off-sp.off : s.end-sp.off])
+			continue
+		}
+		var one []byte
+		data, err := readRange(sp.f, s.off, s.end, &one)
+		if err != nil {
 			return err
 		}
-		w.Write(buf)
+		w.Write(data)
 	}
 	return nil
+}
+
+// digestBufs are Digest's read buffers.
+var digestBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// readRange reads bytes [off, end) of f into *buf (grown as needed).
+func readRange(f *os.File, off, end int64, buf *[]byte) ([]byte, error) {
+	n := int(end - off)
+	if cap(*buf) < n {
+		*buf = make([]byte, n)
+	}
+	b := (*buf)[:n]
+	if k, err := f.ReadAt(b, off); k < n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return b, nil
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sourcegraph/conc"
+
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -464,7 +466,7 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	// beside this run's others. Every report carries the run id.
 	var set reporters.Set
 	written := map[string]string{}
-	for _, rep := range []struct {
+	reps := []struct {
 		key, path string
 		fn        func(io.Writer) error
 	}{
@@ -473,15 +475,25 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 		{"markdown", mdPath, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }},
 		{"json", jsonPath, func(w io.Writer) error { return jsonreport.Write(w, r) }},
 		{"baseline", c.WriteBaseline, func(w io.Writer) error { return jsonreport.Write(w, r) }},
-	} {
-		if rep.path == "" {
-			continue
+	}
+	// The reports are written concurrently (they only read r); errors are
+	// kept in report order.
+	errs := make([]error, len(reps))
+	var wg conc.WaitGroup
+	for i, rep := range reps {
+		if rep.path != "" {
+			wg.Go(func() { errs[i] = set.Add(rep.path, rep.fn) })
 		}
-		if err := set.Add(rep.path, rep.fn); err != nil {
-			werrs = append(werrs, err.Error())
-			continue
+	}
+	wg.Wait()
+	for i, rep := range reps {
+		switch {
+		case rep.path == "":
+		case errs[i] != nil:
+			werrs = append(werrs, errs[i].Error())
+		default:
+			written[rep.key] = rep.path
 		}
-		written[rep.key] = rep.path
 	}
 	if err := set.Commit(); err != nil {
 		werrs = append(werrs, err.Error())
