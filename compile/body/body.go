@@ -14,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Doc is a parsed markdown body.
@@ -121,6 +122,26 @@ type span struct{ start, end int }
 // one instance serves every goroutine.
 var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
 
+// lean is the parser for message bodies: CommonMark blocks with only the
+// inline parsers whose nodes a Doc records (code spans; raw HTML, for
+// comments; autolinks, which take precedence over code spans). Emphasis,
+// links, images, strikethrough and GFM tables build nodes nobody reads — in
+// a body, only headings need their text, and parseHeadingText gives them
+// the full parser — and cost a quarter of compile's allocations. Block
+// structure is the same as md's (tables are paragraph transformers), so
+// headings, fences and HTML blocks are found identically; code spans differ
+// only where a link destination or title, or a table cell split at "|",
+// holds backticks.
+var lean = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(
+		util.Prioritized(parser.NewCodeSpanParser(), 100),
+		util.Prioritized(parser.NewAutoLinkParser(), 300),
+		util.Prioritized(parser.NewRawHTMLParser(), 400),
+	),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
+
 // Parser returns the shared goldmark parser.
 func Parser() parser.Parser { return md.Parser() }
 
@@ -179,9 +200,15 @@ func lineAt(s string, i int) (string, int) {
 
 // parseAt parses src[base:] and positions everything relative to src.
 func parseAt(src string, base int) *Doc {
+	return parseWith(lean, src, base)
+}
+
+// parseWith parses with p (lean; md in tests, to compare).
+func parseWith(p parser.Parser, src string, base int) *Doc {
 	b := []byte(src[base:])
-	root := md.Parser().Parse(text.NewReader(b), parser.WithContext(parser.NewContext()))
-	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}}
+	pc := parser.NewContext()
+	root := p.Parse(text.NewReader(b), parser.WithContext(pc))
+	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}, pc: pc}
 	_ = ast.Walk(root, w.visit)
 	w.finish()
 	return w.d
@@ -195,6 +222,7 @@ type walker struct {
 	depth  int // block quotes and list items around the current node
 	fences []*ast.FencedCodeBlock
 	nested []bool
+	pc     parser.Context // the document's (link reference definitions)
 }
 
 func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -321,10 +349,49 @@ func (w *walker) heading(x *ast.Heading) {
 	}
 	h.Start += w.base
 	h.End += w.base
-	var sb strings.Builder
-	plainText(x, src, &sb)
-	h.Text = strings.TrimSpace(sb.String())
+	h.Text = w.headingText(x, h.Setext)
 	w.d.Headings = append(w.d.Headings, h)
+}
+
+// headingText is the plain text of heading x as md's full inline parse
+// gives it. The lean parse gives the same when the heading holds none of
+// the characters that open the constructs it leaves out ("*", "_", "[",
+// "~"); otherwise the heading's content is parsed again with md, in the
+// document's context (so a reference link gives its text), as a heading of
+// its own: "# " and the content for an ATX heading (its content is inline
+// only), the content lines and "===" for a setext one (a paragraph's lines,
+// which parse there as they did in place).
+func (w *walker) headingText(x *ast.Heading, setext bool) string {
+	lines := x.Lines()
+	full := false
+	for i := 0; i < lines.Len() && !full; i++ {
+		seg := lines.At(i)
+		full = bytes.ContainsAny(seg.Value(w.src), "*_[~")
+	}
+	var sb strings.Builder
+	if !full {
+		plainText(x, w.src, &sb)
+		return strings.TrimSpace(sb.String())
+	}
+	var doc []byte
+	if !setext {
+		doc = append(doc, "# "...)
+	}
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		doc = append(doc, bytes.TrimRight(seg.Value(w.src), "\r\n")...)
+		doc = append(doc, '\n')
+	}
+	if setext {
+		doc = append(doc, "===\n"...)
+	}
+	root := md.Parser().Parse(text.NewReader(doc), parser.WithContext(w.pc))
+	if hd, ok := root.FirstChild().(*ast.Heading); ok && hd.NextSibling() == nil {
+		plainText(hd, doc, &sb)
+	} else {
+		plainText(x, w.src, &sb) // not expected: keep the lean text
+	}
+	return strings.TrimSpace(sb.String())
 }
 
 func clampPos(p, n int) int {

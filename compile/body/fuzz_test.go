@@ -1,6 +1,7 @@
 package body
 
 import (
+	"reflect"
 	"testing"
 	"unicode/utf8"
 )
@@ -8,7 +9,7 @@ import (
 // FuzzParse: the guard never panics, and every body it lets through parses
 // without panicking into regions that lie inside the body.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"# T\n\n## Context\ntext\n", "```delta\n{}\n```\n", "> > - 1. x\n", "[a](", "<!-- brenner-ci-disable MB-001: x -->\n", ":::delta\n{}\n:::\n"} {
+	for _, s := range []string{"# T\n\n## Context\ntext\n", "# *a* [b][c]\n\n[c]: /u\n", "x *y\nz*\n---\n", "```delta\n{}\n```\n", "> > - 1. x\n", "[a](", "<!-- brenner-ci-disable MB-001: x -->\n", ":::delta\n{}\n:::\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -30,6 +31,11 @@ func FuzzParse(f *testing.F) {
 			if fe.Start < 0 || fe.End > len(src) || fe.Start > fe.End {
 				t.Fatalf("fence [%d,%d) outside the body", fe.Start, fe.End)
 			}
+		}
+		// The lean parser finds what the full one finds (lean_test.go).
+		full := parseWith(md.Parser(), src, 0)
+		if !reflect.DeepEqual(d.Headings, full.Headings) || !reflect.DeepEqual(d.Fences, full.Fences) || !reflect.DeepEqual(d.Comments, full.Comments) {
+			t.Fatalf("lean and full parses differ:\n lean %+v %+v %+v\n full %+v %+v %+v", d.Headings, d.Fences, d.Comments, full.Headings, full.Fences, full.Comments)
 		}
 		_ = utf8.ValidString(src)
 	})
