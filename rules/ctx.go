@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile"
@@ -87,14 +86,35 @@ func section(d *body.Doc, level int, names ...string) *body.Heading {
 	return nil
 }
 
-var parenSuffix = regexp.MustCompile(`\s*\([^)]*\)\s*$`)
-
+// normHeading is a heading's text as section names are compared: trimmed,
+// without a parenthesised suffix ("Hypotheses (ranked)"), without a
+// trailing colon, lower case.
 func normHeading(s string) string {
-	s = strings.TrimSpace(s)
-	s = parenSuffix.ReplaceAllString(s, "")
+	s = cutParenSuffix(strings.TrimSpace(s))
 	s = strings.TrimRight(s, ": ")
 	return strings.ToLower(s)
 }
+
+// cutParenSuffix removes what the pattern \s*\([^)]*\)\s*$ matches (the
+// leftmost match: the "(" right after the last ")" before the final one),
+// without a regular expression: every heading of every message goes
+// through it.
+func cutParenSuffix(s string) string {
+	t := strings.TrimRight(s, asciiSpace)
+	if !strings.HasSuffix(t, ")") {
+		return s
+	}
+	closing := len(t) - 1
+	from := strings.LastIndexByte(t[:closing], ')') + 1
+	open := strings.IndexByte(t[from:closing], '(')
+	if open < 0 {
+		return s
+	}
+	return strings.TrimRight(t[:from+open], asciiSpace)
+}
+
+// asciiSpace is \s of Go's regular expressions.
+const asciiSpace = "\t\n\f\r "
 
 // sectionText is the text of a heading's section, trimmed.
 func sectionText(d *body.Doc, h *body.Heading) string {

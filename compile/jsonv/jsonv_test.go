@@ -233,3 +233,18 @@ func checkDups(t *testing.T, in []byte, v *Value) {
 		checkDups(t, in, v.Map[k])
 	}
 }
+
+// TestLongStringsEveryOffset: the eight-bytes-at-a-time string scan stops
+// at a quote, a backslash or a control character wherever it falls in a
+// word, and lets every other byte (UTF-8 included) through.
+func TestLongStringsEveryOffset(t *testing.T) {
+	for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", "\x7f", "é", "\xff", `"`} {
+		for at := 0; at < 20; at++ {
+			for tail := 0; tail < 10; tail++ {
+				s := `"` + strings.Repeat("a", at) + special + strings.Repeat("b", tail) + `"`
+				checkAgainstEncodingJSON(t, []byte(s))
+				checkAgainstEncodingJSON(t, []byte(`{"k": `+s+`, "z": 1}`))
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -259,6 +260,11 @@ func (sc *scan) key(i int) (int, errKind) {
 	return j + 1, errNone
 }
 
+const (
+	swarLo = 0x0101010101010101
+	swarHi = 0x8080808080808080
+)
+
 // str scans a string literal starting at its opening quote i and returns the
 // offset after the closing quote and whether the literal has escapes.
 func (sc *scan) str(i int) (int, bool, errKind) {
@@ -266,6 +272,18 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 	esc := false
 	i++
 	for {
+		// Eight bytes at a time while none of them is '"', '\\' or a
+		// control character (SWAR: a zero byte of w^x marks a byte equal to
+		// x; a zero byte of w&0xE0… marks one below 0x20). Bodies are long
+		// strings, so this loop is most of a JSON scan.
+		for i+8 <= end {
+			w := binary.LittleEndian.Uint64(src[i:])
+			q, b, c := w^(0x22*swarLo), w^(0x5C*swarLo), w&(0xE0*swarLo)
+			if ((q-swarLo)&^q|(b-swarLo)&^b|(c-swarLo)&^c)&swarHi != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < end && plainStr[src[i]] {
 			i++
 		}
@@ -366,6 +384,10 @@ type Escape struct{ Dec, Raw, DecN, RawN int }
 func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 	raw := lit[1 : len(lit)-1]
 	base := len(dst)
+	// One validity check of the whole literal (escapes are ASCII, so every
+	// run between them is then valid too) instead of one per run: a body
+	// has an escaped newline on every line.
+	valid := utf8.Valid(raw)
 	i := 0
 	for i < len(raw) {
 		c := raw[i]
@@ -377,7 +399,7 @@ func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 			} else {
 				j += i
 			}
-			if utf8.Valid(raw[i:j]) {
+			if valid || utf8.Valid(raw[i:j]) {
 				dst = append(dst, raw[i:j]...)
 				i = j
 				continue
