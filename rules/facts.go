@@ -85,22 +85,25 @@ func CollectFacts(t *compile.Thread) Facts {
 		return f
 	}
 	var items []ItemFact
+	var claims []string // aligned with items: a hypothesis's claim, else ""
 	if t.Current.RT != nil {
 		items = append(items, ItemFact{ID: "RT", Section: "research_thread"})
+		claims = append(claims, "")
 	}
 	for _, sec := range delta.Sections {
 		for _, it := range t.Current.Section(sec) {
 			fact := ItemFact{ID: it.ID, Section: sec, Killed: it.Killed}
+			claim := ""
 			if sec == "hypothesis_slate" {
 				// A copy: the name must not keep the payload it was read from alive.
 				h := &HypFact{Name: strings.Clone(clipName(it.Str("name")))}
-				if claim := it.Str("claim"); claim != "" {
+				if claim = it.Str("claim"); claim != "" {
 					h.ClaimKey = ClaimKey(claim)
-					h.Pos, h.MsgID = claimPos(t, claim)
 				}
 				fact.Hyp = h
 			}
 			items = append(items, fact)
+			claims = append(claims, claim)
 			refs := it.Get("references")
 			if refs == nil || refs.Kind != jsonv.Array {
 				continue
@@ -114,6 +117,17 @@ func CollectFacts(t *compile.Thread) Facts {
 				}
 				pos, msgID := refPos(t, s, item)
 				f.Refs = append(f.Refs, RefFact{From: it.ID, Session: s, Item: item, Relation: rel, Pos: pos, MsgID: msgID})
+			}
+		}
+	}
+	// Where a claim is written is needed only by RF-006, which reports an
+	// active hypothesis of a thread that references other sessions; finding
+	// it maps a body offset to a file position, so it is done for those
+	// alone.
+	if len(f.Refs) > 0 {
+		for i, it := range items {
+			if h := it.Hyp; h != nil && !it.Killed && claims[i] != "" {
+				h.Pos, h.MsgID = claimPos(t, claims[i])
 			}
 		}
 	}
