@@ -209,10 +209,17 @@ func countLines(data []byte) (lines, lastEnd int) {
 	return lines, utf8.RuneCount(last) + 1
 }
 
+var lineBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // countLinesFrom is countLines on a reader, read chunk bytes at a time.
 func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
+	bp := lineBufs.Get().(*[]byte)
+	defer lineBufs.Put(bp)
+	if cap(*bp) < chunk+utf8.UTFMax {
+		*bp = make([]byte, chunk+utf8.UTFMax)
+	}
 	var (
-		buf     = make([]byte, chunk+utf8.UTFMax)
+		buf     = (*bp)[:chunk+utf8.UTFMax]
 		carry   int  // bytes of an incomplete rune kept at the start of buf
 		any     bool // something was read
 		cur     int  // runes of the line being read

@@ -355,9 +355,11 @@ func genericKind(v *jsonv.Value) schema.Render {
 	return kText
 }
 
+var labelSpaces = strings.NewReplacer("_", " ", "-", " ")
+
 // labelOf turns a payload key into a field label: "why_it_matters" → "Why it matters".
 func labelOf(k string) string {
-	s := strings.TrimSpace(strings.NewReplacer("_", " ", "-", " ").Replace(oneLine(k)))
+	s := strings.TrimSpace(labelSpaces.Replace(oneLine(k)))
 	if s == "" {
 		return "(unnamed field)"
 	}

@@ -138,12 +138,18 @@ func ruleName(r *diag.Report, id string) string {
 // EscapeData escapes a workflow command's message as actions/toolkit does:
 // % → %25, CR → %0D, LF → %0A.
 func EscapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return dataEscaper.Replace(s)
 }
+
+// Built once (a strings.Replacer compiles its table on first use).
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
 
 // EscapeProperty escapes a workflow command property value: control
 // characters made visible (reporters.Safe), then as EscapeData, plus
 // : → %3A and , → %2C.
 func EscapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(reporters.Safe(s))
+	return propertyEscaper.Replace(reporters.Safe(s))
 }

@@ -505,15 +505,22 @@ func escape(s string) string {
 // html escapes text for use inside an HTML block (<summary>).
 func html(s string) string {
 	s = reporters.OneLine(s)
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "@", "@\u200b").Replace(s)
+	return htmlEscaper.Replace(s)
 }
+
+// The replacers are built once: a strings.Replacer compiles its table on
+// first use, and these run for every finding of a report.
+var (
+	htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "@", "@\u200b")
+	urlEscaper  = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "")
+)
 
 // linkURL makes a URL safe as a markdown link destination.
 func linkURL(u string) string {
 	if !utf8.ValidString(u) {
 		u = strings.ToValidUTF8(u, "")
 	}
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "").Replace(u)
+	return urlEscaper.Replace(u)
 }
 
 func nonBlank(s, def string) string {
