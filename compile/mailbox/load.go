@@ -18,9 +18,9 @@ import (
 // re-reads only the bytes Scan recorded (the JSON object of the message, the
 // JSON Lines line, or the archive file; os.File.ReadAt, with neighbouring
 // ranges of one file read in one go), decodes them, checks that the body
-// still has the content hash seen by Scan, and fills Body, FieldPos and the
-// body position mapping used by BodyPos. The returned messages are copies;
-// the ThreadRef keeps its body-less metadata.
+// still has the content hash seen by Scan, and fills Body, Fields (computed
+// on first use) and the body position mapping used by BodyPos. The returned
+// messages are copies; the ThreadRef keeps its packed metadata.
 //
 // Messages that came from JSON embedded in a JSON string (MCP
 // contents[].text) are decoded from the copy Scan kept; their positions are
@@ -122,7 +122,7 @@ func (ld *loader) release() {
 }
 
 // fillJSON decodes message object src (at m.Src.off of the file, which is at
-// m.Src.Line:Col) and fills Body, FieldPos and the body mapping.
+// m.Src.Line:Col) and fills Body, Fields and the body mapping.
 func (ld *loader) fillJSON(m *Message, src []byte) error {
 	root, err := ld.p.parse(src, 0, len(src))
 	if err != nil || ld.p.Nodes[root].Kind != jObj {
@@ -135,8 +135,8 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 		d.mem = m.Src.mem
 		d.approx = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 	}
-	fp, f := fieldPos(d, root)
-	m.FieldPos = fp
+	_, f := fieldPos(d, root, false)
+	m.fields = lazyJSONFields(src, d)
 	if f.id >= 0 && scalarText(d, f.id) != m.ID {
 		return changed(m)
 	}
@@ -161,12 +161,34 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 		return changed(m)
 	}
 	m.Body = string(body)
-	bp := fp["body_md"] // the literal's region; the body starts after the quote
-	m.Src.bm = &bodyMap{line: bp.Line, col: bp.Col + 1, lit: lit, approx: d.mem != nil}
+	line, col := d.pos(int(nd.Start)) // the literal's start; the body starts after the quote
+	m.Src.bm = &bodyMap{line: line, col: col + 1, lit: lit, approx: d.mem != nil}
 	if d.mem != nil {
-		m.Src.bm.col = bp.Col
+		m.Src.bm.col = col
 	}
 	return nil
+}
+
+// lazyJSONFields returns what computes the field regions of the message
+// object src (as d places it) when a position is first asked for: a map
+// of sixteen regions per message cost more than anything else in Load, and
+// only messages with findings need one.
+func lazyJSONFields(src []byte, d *jdoc) *lazyFields {
+	file, fileOff, line0, col0, mem, approx := d.file, d.fileOff, d.line0, d.col0, d.mem, d.approx
+	return &lazyFields{compute: func() map[string]diag.Pos {
+		var p jparser
+		root, err := p.parse(src, 0, len(src))
+		if err != nil {
+			return nil
+		}
+		var lm diag.LineIndex
+		lm.Reset(src)
+		var scratch []byte
+		d := &jdoc{src: src, nodes: p.Nodes, buf: &scratch, file: file, fileOff: fileOff,
+			line0: line0, col0: col0, lm: &lm, mem: mem, approx: approx}
+		fp, _ := fieldPos(d, root, true)
+		return fp
+	}}
 }
 
 // fillArchive decodes an archive message file.
@@ -185,8 +207,21 @@ func (ld *loader) fillArchive(m *Message, data []byte) error {
 	if hashBody(body) != m.Src.hash {
 		return changed(m)
 	}
-	m.FieldPos, _ = fieldPos(d, root)
-	m.FieldPos["body_md"] = d.span(bodyOff, len(data))
+	file := m.Src.File
+	m.fields = &lazyFields{compute: func() map[string]diag.Pos {
+		var p jparser
+		root, err := p.parse(data, js, je)
+		if err != nil {
+			return nil
+		}
+		var lm diag.LineIndex
+		lm.Reset(data)
+		var scratch []byte
+		d := &jdoc{src: data, nodes: p.Nodes, buf: &scratch, file: file, line0: 1, col0: 1, lm: &lm}
+		fp, _ := fieldPos(d, root, true)
+		fp["body_md"] = d.span(bodyOff, len(data))
+		return fp
+	}}
 	if !m.HasBody {
 		return nil // a blank body (IN-002): nothing to map
 	}
@@ -196,7 +231,7 @@ func (ld *loader) fillArchive(m *Message, data []byte) error {
 	return nil
 }
 
-// posFields are the message fields whose value regions FieldPos records.
+// posFields are the message fields whose value regions Fields records.
 var posFields = map[string]bool{
 	"id": true, "thread_id": true, "subject": true, "from": true, "sender_name": true, "sender": true,
 	"from_agent": true, "to": true, "cc": true, "bcc": true, "importance": true, "ack_required": true,
@@ -210,8 +245,13 @@ type msgFields struct{ id, body int32 }
 // posFields), keyed by the field name as written, plus two aliases: "from"
 // for the sender field actually used (sender_name, sender, from_agent) and
 // "created_ts" for "created" when created_ts is absent or null.
-func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
-	fp := make(map[string]diag.Pos, 16)
+//
+// Without withPos only the value nodes are found (the map is nil).
+func fieldPos(d *jdoc, n int32, withPos bool) (map[string]diag.Pos, msgFields) {
+	var fp map[string]diag.Pos
+	if withPos {
+		fp = make(map[string]diag.Pos, 16)
+	}
 	f := msgFields{id: -1, body: -1}
 	var from [4]int32 = [4]int32{-1, -1, -1, -1}
 	cts := int32(-1)
@@ -225,7 +265,7 @@ func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
 			key = bytesKey(d.src[nk.Start+1 : nk.End-1])
 		}
 		// A repeated key keeps its first value, as in Scan (fieldsOf).
-		if _, seen := fp[key]; posFields[key] && !seen {
+		if _, seen := fp[key]; withPos && posFields[key] && !seen {
 			fp[key] = d.span(d.nodes[v].Start, d.nodes[v].End)
 		}
 		first := func(slot *int32) {
@@ -244,6 +284,9 @@ func fieldPos(d *jdoc, n int32) (map[string]diag.Pos, msgFields) {
 			first(&from[senderIndex(key)])
 		}
 		k = d.nodes[v].Next
+	}
+	if !withPos {
+		return nil, f
 	}
 	if from[0] < 0 || d.kind(from[0]) != jStr || d.nodes[from[0]].End-d.nodes[from[0]].Start <= 2 {
 		for i, alt := range []string{"", "sender_name", "sender", "from_agent"} {

@@ -38,21 +38,41 @@ type Message struct {
 	Body            string    // body_md; only set on messages returned by ThreadRef.Load
 	Seq             int       // global input order: file order, then order inside the file
 	Src             Src
-	// FieldPos gives the file region of a field's value, keyed by the export's
-	// field name as written ("subject", "thread_id", "ack_required",
-	// "created_ts" or "created", "id", "from", "body_md"; also "to", "cc",
-	// "bcc", "importance", "project", "sender_name", "sender", "from_agent"
-	// when present). Two aliases are added: "from" for the sender field
-	// actually used, and "created_ts" for "created" when created_ts is absent.
-	// For archive files the keys are inside the ---json block, and "body_md"
-	// is the body text after it. For JSON embedded in a string (MCP
-	// contents[].text) every region is that string's. Filled by Load.
-	FieldPos map[string]diag.Pos
+	// fields gives, once Load has filled it, the file region of a field's
+	// value (see Fields), computed on first use.
+	fields *lazyFields
+}
+
+// lazyFields computes a loaded message's field regions on first use.
+type lazyFields struct {
+	once    sync.Once
+	compute func() map[string]diag.Pos
+	fp      map[string]diag.Pos
+}
+
+// Fields gives the file region of a field's value, keyed by the export's
+// field name as written ("subject", "thread_id", "ack_required",
+// "created_ts" or "created", "id", "from", "body_md"; also "to", "cc",
+// "bcc", "importance", "project", "sender_name", "sender", "from_agent"
+// when present). Two aliases are added: "from" for the sender field
+// actually used, and "created_ts" for "created" when created_ts is absent.
+// For archive files the keys are inside the ---json block, and "body_md"
+// is the body text after it. For JSON embedded in a string (MCP
+// contents[].text) every region is that string's. Nil before Load;
+// computed on the first call (the message's bytes are parsed again), as
+// most messages never need a position.
+func (m *Message) Fields() map[string]diag.Pos {
+	lf := m.fields
+	if lf == nil {
+		return nil
+	}
+	lf.once.Do(func() { lf.fp, lf.compute = lf.compute(), nil })
+	return lf.fp
 }
 
 // Pos returns the region of field name (falling back to the message start).
 func (m *Message) Pos(name string) diag.Pos {
-	if p, ok := m.FieldPos[name]; ok && p.Line > 0 {
+	if p, ok := m.Fields()[name]; ok && p.Line > 0 {
 		return p
 	}
 	return diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
