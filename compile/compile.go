@@ -359,7 +359,7 @@ func (t *Thread) event(ev artifact.Event) diag.Finding {
 			b := &m.Blocks[ev.Block]
 			f.Pos = m.BodyPos(b.Fence.Start, b.Fence.End)
 			if ev.Field != "" && b.Delta != nil && b.Delta.Payload != nil {
-				if off, ok := b.Delta.Payload.KeyOff[ev.Field]; ok {
+				if off, ok := b.Delta.Payload.KeyOffset(ev.Field); ok {
 					f.Pos = m.BodyPos(b.BodyOffset(off), b.BodyOffset(off+len(ev.Field)+2))
 				}
 			}

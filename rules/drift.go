@@ -272,7 +272,7 @@ func liveCells(v *jsonv.Value, killed map[string]bool) *jsonv.Value {
 	out := jsonv.NewObject()
 	for _, k := range v.Keys {
 		if !killed[strings.ToLower(k)] {
-			out.Set(k, v.Map[k])
+			out.Set(k, v.Get(k))
 		}
 	}
 	return out

@@ -319,7 +319,7 @@ func (a *Artifact) Cell(p *Item, hid string) (v *jsonv.Value, na bool) {
 	if v == nil {
 		for _, k := range preds.Keys {
 			if strings.EqualFold(k, hid) {
-				v = preds.Map[k]
+				v = preds.Get(k)
 				break
 			}
 		}

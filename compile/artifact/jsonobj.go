@@ -69,7 +69,7 @@ func renderJSONObject(root *jsonv.Value) []byte {
 		for _, k := range meta.Keys {
 			b.WriteString(yamlKey(k))
 			b.WriteString(": ")
-			b.WriteString(meta.Map[k].Text())
+			b.WriteString(meta.Get(k).Text())
 			b.WriteByte('\n')
 		}
 		b.WriteString("---\n")
@@ -181,7 +181,7 @@ func itemFromJSON(v *jsonv.Value, sec string) *Item {
 		it.ID = id.Text()
 	}
 	for _, k := range v.Keys {
-		e := v.Map[k]
+		e := v.Get(k)
 		switch k {
 		case "id":
 		case "killed":

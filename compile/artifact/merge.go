@@ -233,7 +233,7 @@ func (m *merger) add() (string, bool) {
 	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
 		for _, k := range p.Keys {
 			if stored(p, k) {
-				fields.Set(k, p.Map[k].Clone())
+				fields.Set(k, p.Get(k).Clone())
 			}
 		}
 	}
@@ -331,7 +331,7 @@ func (m *merger) edit() (string, bool) {
 			if !stored(p, k) {
 				continue
 			}
-			in := p.Map[k]
+			in := p.Get(k)
 			replace := replaceAll || flagTrue(p, k+"_replace")
 			old := it.Fields.Get(k)
 			switch {
@@ -343,7 +343,7 @@ func (m *merger) edit() (string, bool) {
 					cur = old.Clone()
 				}
 				for _, sk := range in.Keys {
-					cur.Set(sk, m.write(it, anchor, k, sk, in.Map[sk]))
+					cur.Set(sk, m.write(it, anchor, k, sk, in.Get(sk)))
 				}
 				it.Fields.Set(k, cur)
 			default:

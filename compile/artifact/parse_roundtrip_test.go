@@ -154,8 +154,8 @@ func normItem(a *Artifact, it *Item) *Item {
 		pr := f.Get("predictions")
 		if pr != nil && pr.Kind == jsonv.Object {
 			for _, k := range pr.Keys {
-				if a.resolveHyp(k) == "" && !empty(pr.Map[k]) {
-					preds.Set(oneLine(k), nText(inlineValue(pr.Map[k])))
+				if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
+					preds.Set(oneLine(k), nText(inlineValue(pr.Get(k))))
 				}
 			}
 		}
@@ -192,7 +192,7 @@ func normItem(a *Artifact, it *Item) *Item {
 			case jsonv.Object:
 				var items []string
 				for _, k := range v.Keys {
-					items = append(items, strings.TrimSpace(oneLine(k)+": "+inlineValue(v.Map[k])))
+					items = append(items, strings.TrimSpace(oneLine(k)+": "+inlineValue(v.Get(k))))
 				}
 				fields = append(fields, rf{label: label, items: items, outline: true})
 				return
@@ -238,7 +238,7 @@ func normItem(a *Artifact, it *Item) *Item {
 		}
 		for _, k := range f.Keys {
 			if !seen[k] {
-				add(labelOf(k), f.Map[k], genericKind(f.Map[k]))
+				add(labelOf(k), f.Get(k), genericKind(f.Get(k)))
 			}
 		}
 	}

@@ -48,11 +48,11 @@ func clearOffsets(v *jsonv.Value) {
 	if v == nil {
 		return
 	}
-	v.Off, v.End, v.KeyOff = 0, 0, nil
+	v.Off, v.End, v.KeyOffs = 0, 0, nil
 	for _, e := range v.Arr {
 		clearOffsets(e)
 	}
-	for _, e := range v.Map {
+	for _, e := range v.Vals {
 		clearOffsets(e)
 	}
 }

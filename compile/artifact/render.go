@@ -296,7 +296,7 @@ func fieldLines(it *Item) [][]string {
 		if seen[k] {
 			continue
 		}
-		v := f.Map[k]
+		v := f.Get(k)
 		if g := renderField(labelOf(k), v, genericKind(v), it.Killed); g != nil {
 			out = append(out, g)
 		}
@@ -331,7 +331,7 @@ func scoreLine(it *Item) []string {
 	}
 	for _, k := range sc.Keys {
 		if !known[k] {
-			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Map[k]))
+			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Get(k)))
 		}
 	}
 	return []string{label + strike(strings.Join(parts, ", "), it.Killed)}
@@ -406,7 +406,7 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 		case jsonv.Object:
 			out := []string{head}
 			for _, k := range v.Keys {
-				out = append(out, "- "+oneLine(k)+": "+strike(inlineValue(v.Map[k]), killed))
+				out = append(out, "- "+oneLine(k)+": "+strike(inlineValue(v.Get(k)), killed))
 			}
 			return out
 		case jsonv.Array:
@@ -534,8 +534,8 @@ func (a *Artifact) renderPredictions(w *lines) {
 				det = append(det, "- **Predictions**: "+strike(inlineValue(pr), p.Killed))
 			} else {
 				for _, k := range pr.Keys {
-					if a.resolveHyp(k) == "" && !empty(pr.Map[k]) {
-						det = append(det, "- **"+oneLine(k)+"** (no such hypothesis): "+strike(inlineValue(pr.Map[k]), p.Killed))
+					if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
+						det = append(det, "- **"+oneLine(k)+"** (no such hypothesis): "+strike(inlineValue(pr.Get(k)), p.Killed))
 					}
 				}
 			}

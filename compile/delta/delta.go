@@ -57,7 +57,7 @@ type Delta struct {
 	// lenient required field was missing (assumption_ledger and
 	// anomaly_register "status"; see docs/divergences.md §3). Their values
 	// have no position in the block: Off and End point at the payload's
-	// closing brace and Payload.KeyOff has no entry for them.
+	// closing brace and Payload.KeyOffset has no entry for them.
 	Defaulted []string
 }
 
@@ -81,7 +81,7 @@ type Block struct {
 func (b *Block) Valid() bool { return b.Delta != nil }
 
 // BodyOffset maps a byte offset in Raw (such as a jsonv.Value's Off, End or
-// KeyOff) to a byte offset in the body. Use it rather than
+// KeyOffset) to a byte offset in the body. Use it rather than
 // Fence.ContentStart+off: the content of a fence inside a block quote or list
 // item is not contiguous in the body.
 func (b *Block) BodyOffset(off int) int { return b.Fence.BodyOffset(off) }

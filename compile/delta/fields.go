@@ -188,8 +188,8 @@ var statusValues = func() map[string][]string {
 // fields checks payload field values (DL-006).
 func (c *checker) fields(sec string, pv *jsonv.Value) {
 	hintSchema := fmt.Sprintf("See the %s payload schema (delta_output_format_v0.1.md, Payload Schemas by Section).", sec)
-	for _, k := range pv.Keys {
-		f := pv.Map[k]
+	for i, k := range pv.Keys {
+		f := pv.Vals[i]
 		if f.Kind == jsonv.Null {
 			continue
 		}
@@ -365,11 +365,11 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, kindA(f.Kind)), hint, nil)
 		return
 	}
-	for _, key := range f.Keys {
-		e := f.Map[key]
+	for i, key := range f.Keys {
+		e := f.Vals[i]
 		if !reHypID.MatchString(key) {
 			var fix *diag.LocalFix
-			ko := f.KeyOff[key]
+			ko, _ := f.KeyOffset(key)
 			up := strings.ToUpper(strings.TrimSpace(key))
 			msg := fmt.Sprintf("payload.%s key %q is not a hypothesis id (H<n>).", k, key)
 			if reHypID.MatchString(up) {

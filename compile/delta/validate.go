@@ -303,7 +303,8 @@ func (c *checker) check(v *jsonv.Value) {
 		}
 	}
 	if rv := v.Get("references"); rv != nil {
-		c.report("RF-003", diag.Warning, v.KeyOff["references"], rv.End,
+		ko, _ := v.KeyOffset("references")
+		c.report("RF-003", diag.Warning, ko, rv.End,
 			`Delta block has "references" at the top level, where it is ignored; references belong inside "payload".`, hintRefs, nil)
 	}
 
@@ -614,9 +615,7 @@ func (c *checker) duplicateKeys(root *jsonv.Value) {
 			c.report("DL-010", diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
 				"Keep one of the two entries.", nil)
 		}
-		for _, k := range v.Keys {
-			stack = append(stack, v.Map[k])
-		}
+		stack = append(stack, v.Vals...)
 		stack = append(stack, v.Arr...)
 	}
 }

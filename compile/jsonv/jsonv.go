@@ -40,11 +40,16 @@ type Value struct {
 	Str  string
 	Arr  []*Value
 	Keys []string // Object: keys in document order; a repeated key keeps its first value (see Dups)
-	Map  map[string]*Value
-	Off  int // byte offset of the value's first byte in the input
-	End  int // byte offset just after the value
-	// KeyOff maps an object key to the byte offset of the key's opening quote.
-	KeyOff map[string]int
+	Vals []*Value // Object: the members' values, aligned with Keys
+	Off  int      // byte offset of the value's first byte in the input
+	End  int      // byte offset just after the value
+	// KeyOffs are the byte offsets of the keys' opening quotes, aligned
+	// with Keys (-1 for a member added by Set); nil for objects not parsed.
+	KeyOffs []int
+	// idx maps keys to their index in objects of more than smallObject
+	// members, kept by the parser, Set and Delete (never built on a read,
+	// so a Value may be read from several goroutines).
+	idx map[string]int
 	// Dups lists the repeated keys of an object after their first
 	// occurrence, with the offset of the repeated key: the first value is
 	// the one used (what a reader sees first), and callers report the rest.
@@ -57,12 +62,36 @@ type Dup struct {
 	Off int // byte offset of the repeated key's opening quote
 }
 
+// Objects are slices of keys and values (a map per object was the largest
+// allocation of a run); objects with more members than this also keep an
+// index, so that lookups in an object of any size stay cheap.
+const smallObject = 16
+
+// find returns the index of member k, or -1.
+func (v *Value) find(k string) int {
+	if v.idx != nil {
+		if i, ok := v.idx[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, kk := range v.Keys {
+		if kk == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // Get returns the member k of an object value, or nil.
 func (v *Value) Get(k string) *Value {
 	if v == nil || v.Kind != Object {
 		return nil
 	}
-	return v.Map[k]
+	if i := v.find(k); i >= 0 {
+		return v.Vals[i]
+	}
+	return nil
 }
 
 // Has reports whether an object has member k (even when it is null).
@@ -70,8 +99,42 @@ func (v *Value) Has(k string) bool {
 	if v == nil || v.Kind != Object {
 		return false
 	}
-	_, ok := v.Map[k]
-	return ok
+	return v.find(k) >= 0
+}
+
+// KeyOffset returns the byte offset of member k's key in the input, when
+// the object was parsed and k was in it.
+func (v *Value) KeyOffset(k string) (int, bool) {
+	if v == nil || v.Kind != Object || v.KeyOffs == nil {
+		return 0, false
+	}
+	if i := v.find(k); i >= 0 && v.KeyOffs[i] >= 0 {
+		return v.KeyOffs[i], true
+	}
+	return 0, false
+}
+
+// Len is the number of members of an object (elements of an array).
+func (v *Value) Len() int {
+	if v == nil {
+		return 0
+	}
+	if v.Kind == Array {
+		return len(v.Arr)
+	}
+	return len(v.Keys)
+}
+
+// reindex rebuilds the index of a large object (drops it for a small one).
+func (v *Value) reindex() {
+	if len(v.Keys) <= smallObject {
+		v.idx = nil
+		return
+	}
+	v.idx = make(map[string]int, len(v.Keys))
+	for i, k := range v.Keys {
+		v.idx[k] = i
+	}
 }
 
 // IsNull reports whether v is absent or JSON null.
@@ -106,17 +169,16 @@ func (v *Value) Clone() *Value {
 			c.Arr[i] = e.Clone()
 		}
 	}
-	if v.Map != nil {
+	if v.Kind == Object {
 		c.Keys = append([]string(nil), v.Keys...)
-		c.Map = make(map[string]*Value, len(v.Map))
-		for k, e := range v.Map {
-			c.Map[k] = e.Clone()
+		c.Vals = make([]*Value, len(v.Vals))
+		for i, e := range v.Vals {
+			c.Vals[i] = e.Clone()
 		}
-		if v.KeyOff != nil {
-			c.KeyOff = make(map[string]int, len(v.KeyOff))
-			for k, o := range v.KeyOff {
-				c.KeyOff[k] = o
-			}
+		c.KeyOffs = append([]int(nil), v.KeyOffs...)
+		c.Dups = append([]Dup(nil), v.Dups...)
+		if v.idx != nil {
+			c.reindex()
 		}
 	}
 	return &c
@@ -124,31 +186,41 @@ func (v *Value) Clone() *Value {
 
 // Set assigns member k of an object, appending k to Keys when it is new.
 func (v *Value) Set(k string, e *Value) {
-	if v.Map == nil {
-		v.Map = map[string]*Value{}
+	if i := v.find(k); i >= 0 {
+		v.Vals[i] = e
+		return
 	}
-	if _, ok := v.Map[k]; !ok {
-		v.Keys = append(v.Keys, k)
+	v.Keys = append(v.Keys, k)
+	v.Vals = append(v.Vals, e)
+	if v.KeyOffs != nil {
+		v.KeyOffs = append(v.KeyOffs, -1)
 	}
-	v.Map[k] = e
+	switch {
+	case v.idx != nil:
+		v.idx[k] = len(v.Keys) - 1
+	case len(v.Keys) > smallObject:
+		v.reindex()
+	}
 }
 
 // Delete removes member k of an object.
 func (v *Value) Delete(k string) {
-	if _, ok := v.Map[k]; !ok {
+	i := v.find(k)
+	if i < 0 {
 		return
 	}
-	delete(v.Map, k)
-	for i, kk := range v.Keys {
-		if kk == k {
-			v.Keys = append(v.Keys[:i:i], v.Keys[i+1:]...)
-			break
-		}
+	v.Keys = append(v.Keys[:i:i], v.Keys[i+1:]...)
+	v.Vals = append(v.Vals[:i:i], v.Vals[i+1:]...)
+	if v.KeyOffs != nil {
+		v.KeyOffs = append(v.KeyOffs[:i:i], v.KeyOffs[i+1:]...)
+	}
+	if v.idx != nil {
+		v.reindex()
 	}
 }
 
 // NewObject returns an empty object value.
-func NewObject() *Value { return &Value{Kind: Object, Map: map[string]*Value{}} }
+func NewObject() *Value { return &Value{Kind: Object} }
 
 // NewString returns a string value.
 func NewString(s string) *Value { return &Value{Kind: String, Str: s} }
@@ -183,12 +255,12 @@ func Equal(a, b *Value) bool {
 		}
 		return true
 	case Object:
-		if len(a.Map) != len(b.Map) {
+		if len(a.Keys) != len(b.Keys) {
 			return false
 		}
-		for k, av := range a.Map {
-			bv, ok := b.Map[k]
-			if !ok || !Equal(av, bv) {
+		for i, k := range a.Keys {
+			j := b.find(k)
+			if j < 0 || !Equal(a.Vals[i], b.Vals[j]) {
 				return false
 			}
 		}
@@ -235,7 +307,7 @@ func (v *Value) write(b *strings.Builder) {
 			}
 			writeString(b, k)
 			b.WriteByte(':')
-			v.Map[k].write(b)
+			v.Vals[i].write(b)
 		}
 		b.WriteByte('}')
 	}
@@ -324,20 +396,27 @@ func (s *Scanner) tree(src []byte, root int32) *Value {
 			}
 		case NodeObject:
 			k := int(n.N / 2)
-			v.Map = make(map[string]*Value, k)
-			v.KeyOff = make(map[string]int, k)
+			v.KeyOffs = []int{}
 			if k > 0 {
 				v.Keys = make([]string, 0, k)
+				v.Vals = make([]*Value, 0, k)
+				v.KeyOffs = make([]int, 0, k)
+			}
+			if k > smallObject {
+				v.idx = make(map[string]int, k)
 			}
 			for c := n.Child; c >= 0; {
 				e := nodes[c].Next
 				key := str(&nodes[c])
-				if _, dup := v.Map[key]; dup {
+				if v.find(key) >= 0 {
 					v.Dups = append(v.Dups, Dup{Key: key, Off: nodes[c].Start})
 				} else {
+					if v.idx != nil {
+						v.idx[key] = len(v.Keys)
+					}
 					v.Keys = append(v.Keys, key)
-					v.Map[key] = &vals[slot[e]]
-					v.KeyOff[key] = nodes[c].Start
+					v.Vals = append(v.Vals, &vals[slot[e]])
+					v.KeyOffs = append(v.KeyOffs, nodes[c].Start)
 				}
 				c = nodes[e].Next
 			}

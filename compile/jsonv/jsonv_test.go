@@ -3,6 +3,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestParseKeepsOrderAndOffsets(t *testing.T) {
 	if src[a.Off:a.End] != `{"y": [1, "two", null], "x": true}` {
 		t.Errorf("offsets of a: %q", src[a.Off:a.End])
 	}
-	if src[v.KeyOff["c"]:v.KeyOff["c"]+3] != `"c"` {
+	if ko, _ := v.KeyOffset("c"); src[ko:ko+3] != `"c"` {
 		t.Errorf("KeyOff of c wrong")
 	}
 	if y := a.Get("y"); src[y.Arr[1].Off:y.Arr[1].End] != `"two"` {
@@ -157,12 +158,12 @@ func checkAgainstEncodingJSON(t *testing.T, in []byte) {
 		}
 		for _, k := range v.Keys {
 			var key string
-			ko := v.KeyOff[k]
+			ko, _ := v.KeyOffset(k)
 			d := json.NewDecoder(bytes.NewReader(in[ko:]))
 			if err := d.Decode(&key); err != nil || key != k {
 				t.Fatalf("%q: KeyOff[%q] = %d points at %q", in, k, ko, in[ko:])
 			}
-			walk(v.Map[k])
+			walk(v.Get(k))
 		}
 	}
 	walk(v)
@@ -184,8 +185,8 @@ func toAny(v *Value) any {
 		return a
 	case Object:
 		m := map[string]any{}
-		for k, e := range v.Map {
-			m[k] = toAny(e)
+		for i, k := range v.Keys {
+			m[k] = toAny(v.Vals[i])
 		}
 		return m
 	}
@@ -211,7 +212,7 @@ func hasDups(v *Value) bool {
 		}
 	}
 	for _, k := range v.Keys {
-		if hasDups(v.Map[k]) {
+		if hasDups(v.Get(k)) {
 			return true
 		}
 	}
@@ -222,7 +223,7 @@ func hasDups(v *Value) bool {
 func checkDups(t *testing.T, in []byte, v *Value) {
 	for _, d := range v.Dups {
 		var key string
-		if err := json.NewDecoder(bytes.NewReader(in[d.Off:])).Decode(&key); err != nil || key != d.Key || d.Off <= v.KeyOff[d.Key] {
+		if err := json.NewDecoder(bytes.NewReader(in[d.Off:])).Decode(&key); err != nil || key != d.Key || d.Off <= keyOff(v, d.Key) {
 			t.Fatalf("%q: Dup %+v does not point at a later %q", in, d, d.Key)
 		}
 	}
@@ -230,7 +231,7 @@ func checkDups(t *testing.T, in []byte, v *Value) {
 		checkDups(t, in, e)
 	}
 	for _, k := range v.Keys {
-		checkDups(t, in, v.Map[k])
+		checkDups(t, in, v.Get(k))
 	}
 }
 
@@ -245,6 +246,67 @@ func TestLongStringsEveryOffset(t *testing.T) {
 				checkAgainstEncodingJSON(t, []byte(s))
 				checkAgainstEncodingJSON(t, []byte(`{"k": `+s+`, "z": 1}`))
 			}
+		}
+	}
+}
+
+func keyOff(v *Value, k string) int {
+	o, _ := v.KeyOffset(k)
+	return o
+}
+
+// TestObjectsSmallAndLarge: objects are slices, with an index past
+// smallObject members; lookups, Set, Delete, Clone, Equal and duplicate keys
+// behave the same on both sides of that size.
+func TestObjectsSmallAndLarge(t *testing.T) {
+	for _, n := range []int{0, 1, smallObject, smallObject + 1, 300} {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, `"k%d": %d, `, i, i)
+		}
+		b.WriteString(`"k0": "dup", "last": true}`)
+		v, err := Parse([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := max(n, 1) + 1 // k0…k(n-1) (or the one k0) and last; a repeated k0 is a Dup
+		if v.Len() != want || len(v.Vals) != want || len(v.KeyOffs) != want {
+			t.Fatalf("n=%d: %d keys, %d values, %d offsets", n, v.Len(), len(v.Vals), len(v.KeyOffs))
+		}
+		if n > 0 && (len(v.Dups) != 1 || v.Get("k0").Num != "0") {
+			t.Fatalf("n=%d: dups %v, k0 %v", n, v.Dups, v.Get("k0"))
+		}
+		for i := 0; i < n; i++ {
+			k := fmt.Sprintf("k%d", i)
+			if e := v.Get(k); e == nil || e.Num != json.Number(fmt.Sprint(i)) {
+				t.Fatalf("n=%d: Get(%s) = %v", n, k, e)
+			}
+			if ko, ok := v.KeyOffset(k); !ok || b.String()[ko:ko+len(k)+2] != `"`+k+`"` {
+				t.Fatalf("n=%d: KeyOffset(%s) = %d", n, k, ko)
+			}
+		}
+		c := v.Clone()
+		if !Equal(v, c) {
+			t.Fatalf("n=%d: clone differs", n)
+		}
+		c.Set("new", NewString("x"))
+		c.Set("last", NewString("replaced"))
+		c.Delete("k0")
+		c.Delete("absent")
+		if c.Get("new").Str != "x" || c.Get("last").Str != "replaced" || c.Has("k0") || c.Len() != want {
+			t.Fatalf("n=%d: after Set/Delete: %s", n, c.Text())
+		}
+		if _, ok := c.KeyOffset("new"); ok {
+			t.Fatalf("n=%d: a member added by Set has a key offset", n)
+		}
+		for i := 1; i < n; i++ { // the index follows the deletion
+			if k := fmt.Sprintf("k%d", i); c.Get(k) == nil {
+				t.Fatalf("n=%d: %s lost after Delete", n, k)
+			}
+		}
+		if Equal(v, c) || v.Get("last").Kind != Bool {
+			t.Fatalf("n=%d: the clone shares state with the original", n)
 		}
 	}
 }
