@@ -17,7 +17,8 @@ import (
 // scanned (about 150 bytes a message, nothing for the collector to scan), and
 // a message is unpacked again only when its thread is merged or loaded.
 
-// packed is the packed records of one input file.
+// packed is the packed records of one input file (or of 1 GiB of them: a
+// huge JSON Lines dump is split, so offsets fit in 32 bits).
 type packed struct {
 	enc  []byte
 	strs []string // strings shared by the file's records (project, thread id, sender, …)
@@ -30,7 +31,7 @@ type msgRef struct {
 	off uint32
 }
 
-// packer packs the records of one file; it is reused by a scanner.
+// packer packs the records of one file; packers are pooled.
 type packer struct {
 	p    *packed
 	buf  []byte // the records so far; copied to p.enc by finish
@@ -166,6 +167,9 @@ func (pk *packer) add(r *rec) msgRef {
 
 var packerPool = sync.Pool{New: func() any { return &packer{} }}
 
+// maxPacked is where a file's records start a new packed slice.
+var maxPacked = 1 << 30 // a variable for tests
+
 // packRecs replaces the records of a scanned file by their packed form.
 func packRecs(res *fileResult) {
 	res.flush()
@@ -187,6 +191,10 @@ func (res *fileResult) flush() {
 		res.pk.reset()
 	}
 	for i, r := range res.recs {
+		if len(res.pk.buf) > maxPacked {
+			res.pk.finish()
+			res.pk.reset()
+		}
 		res.refs = append(res.refs, res.pk.add(r))
 		res.recs[i] = nil
 	}

@@ -1,10 +1,12 @@
 package mailbox
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,4 +58,35 @@ func TestPackRoundTrip(t *testing.T) {
 		t.Fatalf("only %d records round-tripped; the fixtures should hold more", n)
 	}
 	t.Logf("%d records", n)
+}
+
+// TestPackSplits: a file whose packed records pass maxPacked continues in a
+// new packed slice, and every record still unpacks to what was scanned.
+func TestPackSplits(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 40; i++ {
+		lines = append(lines, fmt.Sprintf(`{"id": %d, "thread_id": "T-%d", "subject": "INFO %d", "from": "A", "to": ["B"], "created_ts": "2026-01-14T15:09:%02dZ", "body_md": "b"}`, i, i%3, i, i))
+	}
+	path := filepath.Join(t.TempDir(), "dump.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+	defer func(old int) { maxPacked = old }(maxPacked)
+	maxPacked = 300 // a few records per slice
+	b := scanT(t, path)
+	maxPacked = 1 << 30
+	want := scanT(t, path)
+	slices := map[*packed]bool{}
+	n := 0
+	for i, r := range b.Threads {
+		got, exp := r.Messages(), want.Threads[i].Messages()
+		if !reflect.DeepEqual(got, exp) {
+			t.Errorf("%s: messages differ when packed in small slices", r.Key)
+		}
+		for _, e := range r.msgs {
+			slices[e.meta.p] = true
+			n++
+		}
+	}
+	if len(slices) < 2 || n < 4 {
+		t.Fatalf("%d messages in %d packed slices: the split was not exercised", n, len(slices))
+	}
 }
