@@ -32,6 +32,8 @@ type ScanOptions struct {
 	// MaxFileBytes is the largest input file read (0: DefaultMaxFileBytes);
 	// a larger one is an IN-009 finding and is not read.
 	MaxFileBytes int64
+	// Cache, when set, reuses the scan of files that did not change.
+	Cache *ScanCache
 }
 
 // DefaultMaxFileBytes is the default largest input file: far above real
@@ -110,7 +112,11 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	for i := range files {
 		files[i].maxBytes = maxBytes
 	}
-	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanFile)
+	scanOne := scanFile
+	if opt.Cache != nil {
+		scanOne = opt.Cache.scanCached
+	}
+	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanOne)
 	return merge(results), nil
 }
 

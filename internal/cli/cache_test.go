@@ -128,3 +128,65 @@ func TestCacheGivesColdResults(t *testing.T) {
 	after, _, _ := cacheRun(t, corpus, shared)
 	sameReports(t, "run after concurrent ones", changedCold, after)
 }
+
+var filesRE = regexp.MustCompile(`cache .*: (\d+) files not parsed again, (\d+) scanned`)
+
+// TestScanCacheParsesNothingUnchanged: with --cache, a re-run on an
+// unchanged corpus tokenises no mailbox file (every clean file's scan comes
+// from the cache); a changed file, and a corrupt, truncated or foreign scan
+// entry, is scanned again; reports stay byte-identical to a run without
+// the cache.
+func TestScanCacheParsesNothingUnchanged(t *testing.T) {
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	cache := filepath.Join(t.TempDir(), "cache")
+	files := func() (hit, scanned string) {
+		t.Helper()
+		out := t.TempDir()
+		_, _, stderr := run(t, "check", "--repo-root", corpus, "--out", out, "--cache", cache, ".")
+		m := filesRE.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("no scan cache line in:\n%s", stderr)
+		}
+		return m[1], m[2]
+	}
+	cold, _, _ := cacheRun(t, corpus, "")
+	if hit, _ := files(); hit != "0" {
+		t.Fatalf("first run: %s files from an empty cache", hit)
+	}
+	hit, scanned := files()
+	if hit == "0" {
+		t.Fatal("second run: no file came from the cache")
+	}
+	// What is still scanned is what has scan findings (never stored) or
+	// is not cached at all; it must not grow with re-runs.
+	if _, again := files(); again != scanned {
+		t.Errorf("third run scanned %s files, the second %s", again, scanned)
+	}
+	warm, _, _ := cacheRun(t, corpus, cache)
+	sameReports(t, "warm scan cache", cold, warm)
+
+	var entries []string
+	filepath.Walk(filepath.Join(cache, "scan"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			entries = append(entries, p)
+		}
+		return nil
+	})
+	if len(entries) < 4 {
+		t.Fatalf("%d scan entries", len(entries))
+	}
+	data, _ := os.ReadFile(entries[0])
+	os.WriteFile(entries[0], data[:len(data)/2], 0o644)                   // cut short
+	os.WriteFile(entries[1], []byte("BCS\x01garbage\xff\xff\xff"), 0o644) // corrupt
+	other, _ := os.ReadFile(entries[3])
+	os.WriteFile(entries[2], other, 0o644) // another file's entry
+	bad := append([]byte(nil), other...)
+	bad[len(bad)-1] ^= 0x55 // a record offset that points elsewhere
+	os.WriteFile(entries[3], bad, 0o644)
+	if _, s := files(); s == scanned {
+		t.Errorf("damaged entries were used: %s files scanned, as before", s)
+	}
+	again, _, _ := cacheRun(t, corpus, cache)
+	sameReports(t, "damaged scan entries", cold, again)
+}

@@ -73,6 +73,8 @@ type checkRun struct {
 	repoRoot string
 	baseline map[string]bool
 	epoch    time.Time
+
+	scanCache *mailbox.ScanCache // with --cache
 }
 
 func (c *checkCmd) Run(e *env) error {
@@ -250,7 +252,12 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 // report files are not read, even when they lie inside the checked paths.
 func (c *checkCmd) scan(run *checkRun) (*mailbox.Batch, error) {
 	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache}
-	batch, err := mailbox.Scan(run.paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)})
+	opt := mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)}
+	if c.Cache != "" {
+		run.scanCache = &mailbox.ScanCache{Dir: filepath.Join(c.Cache, "scan"), Salt: buildID()}
+		opt.Cache = run.scanCache
+	}
+	batch, err := mailbox.Scan(run.paths, opt)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -328,6 +335,9 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 	})
 	if cache != nil && !c.Quiet {
 		fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d threads reused, %d checked\n", reporters.Safe(c.Cache), cache.Hits.Load(), cache.Misses.Load())
+		if sc := run.scanCache; sc != nil {
+			fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d files not parsed again, %d scanned\n", reporters.Safe(c.Cache), sc.Hits.Load(), sc.Misses.Load())
+		}
 	}
 	return res, b, w.notes, last
 }
