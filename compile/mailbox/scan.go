@@ -114,6 +114,8 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	}
 	scanOne := scanFile
 	if opt.Cache != nil {
+		opt.Cache.open()
+		defer opt.Cache.close()
 		scanOne = opt.Cache.scanCached
 	}
 	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanOne)

@@ -9,6 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -19,17 +22,27 @@ import (
 // archive, the size limit and Salt. The file is still read once, to hash
 // it. Only files whose scan found no problem are stored (a file with
 // findings is scanned every time, so its findings are always fresh), and
-// a file over the size limit is never stored.
+// a file over maxCachedFile bytes is never stored.
 //
-// As with the thread cache, concurrent runs may share the folder: an entry
-// being written, cut short or written by another build fails to decode or
-// names another key, and is a miss.
+// The entries of a run are one bundle file, not a file each (creating
+// 10,000 small files cost more than the scan they save): a scan reads the
+// bundles it finds, writes the entries it used or made to a new bundle
+// (a temporary file renamed into place) and removes the bundles it read.
+// Concurrent runs may share the folder: a bundle removed under a run was
+// read already or is a miss; every entry carries its key and a checksum,
+// so a damaged or foreign entry is a miss, never another file's records.
 type ScanCache struct {
 	Dir string
 	// Salt identifies the build that scans: an entry of another build
 	// (whose scan could differ) is never used.
 	Salt         string
 	Hits, Misses atomic.Int64
+
+	loaded map[string][]byte // key → entry, from the bundles read
+	read   []string          // the bundles read
+	mu     sync.Mutex
+	out    *os.File // the new bundle, being written
+	outErr error
 }
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
@@ -39,6 +52,83 @@ const scanCacheFormat = 1
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20
 
+// bundleMagic starts a bundle; entries follow, each as its length and bytes.
+const bundleMagic = "BCB1"
+
+// open reads the bundles of Dir and starts the new one. A cache that
+// cannot be read or written only costs misses.
+func (c *ScanCache) open() {
+	c.loaded = map[string][]byte{}
+	names, _ := filepath.Glob(filepath.Join(c.Dir, "*.bundle"))
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		c.read = append(c.read, name)
+		if !bytes.HasPrefix(data, []byte(bundleMagic)) {
+			continue
+		}
+		for d := data[len(bundleMagic):]; len(d) > 0; {
+			n, k := binary.Uvarint(d)
+			if k <= 0 || n > uint64(len(d)-k) {
+				break // cut short: the entries before stay usable
+			}
+			e := d[k : k+int(n) : k+int(n)]
+			d = d[k+int(n):]
+			if key, ok := entryKey(e); ok {
+				c.loaded[key] = e
+			}
+		}
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		c.outErr = err
+		return
+	}
+	c.out, c.outErr = os.CreateTemp(c.Dir, ".bundle-*")
+	if c.outErr == nil {
+		_, c.outErr = c.out.WriteString(bundleMagic)
+	}
+}
+
+// keep appends an entry to the new bundle.
+func (c *ScanCache) keep(e []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.outErr != nil {
+		return
+	}
+	var n [binary.MaxVarintLen64]byte
+	if _, c.outErr = c.out.Write(n[:binary.PutUvarint(n[:], uint64(len(e)))]); c.outErr == nil {
+		_, c.outErr = c.out.Write(e)
+	}
+}
+
+// close puts the new bundle in place of the ones read.
+func (c *ScanCache) close() {
+	c.loaded = nil
+	if c.out == nil {
+		return
+	}
+	tmp := c.out.Name()
+	err := c.out.Close()
+	if c.outErr != nil || err != nil {
+		os.Remove(tmp)
+		return
+	}
+	name := filepath.Join(c.Dir, strings.TrimPrefix(filepath.Base(tmp), ".bundle-")+".bundle")
+	if os.Rename(tmp, name) != nil {
+		os.Remove(tmp)
+		return
+	}
+	for _, old := range c.read {
+		if old != name {
+			os.Remove(old)
+		}
+	}
+}
+
 // scanCached is scanFile with the cache: a hit is decoded instead of
 // scanned; a miss is scanned and, when clean, stored.
 func (c *ScanCache) scanCached(f *inFile) *fileResult {
@@ -46,16 +136,17 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 	if !ok {
 		return scanFile(f)
 	}
-	if data, err := os.ReadFile(c.path(key)); err == nil {
-		if res := decodeScan(data, key, f.disp); res != nil {
+	if e, ok := c.loaded[key]; ok {
+		if res := decodeScan(e, key, f.disp); res != nil {
 			c.Hits.Add(1)
+			c.keep(e)
 			return res
 		}
 	}
 	c.Misses.Add(1)
 	res := scanFile(f)
 	if res.read && len(res.findings) == 0 {
-		c.store(key, encodeScan(res, key))
+		c.keep(encodeScan(res, key))
 	}
 	return res
 }
@@ -83,22 +174,6 @@ func (c *ScanCache) key(f *inFile) (string, bool) {
 		return "", false
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
-}
-
-func (c *ScanCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".scan") }
-
-// store writes an entry in place; a failure only costs a later miss.
-func (c *ScanCache) store(key string, data []byte) {
-	dst := c.path(key)
-	if err := os.WriteFile(dst, data, 0o644); os.IsNotExist(err) {
-		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil {
-			if os.WriteFile(dst, data, 0o644) != nil {
-				os.Remove(dst)
-			}
-		}
-	} else if err != nil {
-		os.Remove(dst)
-	}
 }
 
 // An entry is "BCS", the format, a checksum of the rest (the first 16
@@ -162,6 +237,21 @@ func encodeScan(res *fileResult, key string) []byte {
 	return append(append(append([]byte("BCS"), scanCacheFormat), sum[:16]...), b...)
 }
 
+// entryKey returns the key an entry names, when its checksum holds.
+func entryKey(e []byte) (string, bool) {
+	if !bytes.HasPrefix(e, []byte{'B', 'C', 'S', scanCacheFormat}) || len(e) < 20 {
+		return "", false
+	}
+	if sum := sha256.Sum256(e[20:]); !bytes.Equal(sum[:16], e[4:20]) {
+		return "", false
+	}
+	n, k := binary.Uvarint(e[20:])
+	if k <= 0 || n > uint64(len(e)-20-k) {
+		return "", false
+	}
+	return string(e[20+k : 20+k+int(n)]), true
+}
+
 // decodeScan reads an entry; nil when it is not a complete entry of key
 // (a miss). Every record is unpacked once, so a corrupt entry is a miss
 // here, never a panic later.
@@ -212,12 +302,14 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 	}
 	packs := make([]*packed, count())
 	for i := range packs {
-		p := &packed{enc: append([]byte(nil), bytesOf()...)}
+		// The records stay in the bundle's bytes (read once, never
+		// written): no second copy of a whole corpus's records.
+		p := &packed{enc: bytesOf()}
 		for j, n := 0, count(); j < n; j++ {
 			p.strs = append(p.strs, string(bytesOf()))
 		}
 		for j, n := 0, count(); j < n; j++ {
-			p.mems = append(p.mems, append([]byte{}, bytesOf()...))
+			p.mems = append(p.mems, bytesOf())
 		}
 		packs[i] = p
 	}

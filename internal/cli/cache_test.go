@@ -166,26 +166,28 @@ func TestScanCacheParsesNothingUnchanged(t *testing.T) {
 	warm, _, _ := cacheRun(t, corpus, cache)
 	sameReports(t, "warm scan cache", cold, warm)
 
-	var entries []string
-	filepath.Walk(filepath.Join(cache, "scan"), func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() {
-			entries = append(entries, p)
-		}
-		return nil
-	})
-	if len(entries) < 4 {
-		t.Fatalf("%d scan entries", len(entries))
+	bundles, _ := filepath.Glob(filepath.Join(cache, "scan", "*.bundle"))
+	if len(bundles) != 1 {
+		t.Fatalf("%d scan bundles after three runs, want 1 (each run replaces the one it read)", len(bundles))
 	}
-	data, _ := os.ReadFile(entries[0])
-	os.WriteFile(entries[0], data[:len(data)/2], 0o644)                   // cut short
-	os.WriteFile(entries[1], []byte("BCS\x01garbage\xff\xff\xff"), 0o644) // corrupt
-	other, _ := os.ReadFile(entries[3])
-	os.WriteFile(entries[2], other, 0o644) // another file's entry
-	bad := append([]byte(nil), other...)
-	bad[len(bad)-1] ^= 0x55 // a record offset that points elsewhere
-	os.WriteFile(entries[3], bad, 0o644)
+	data, _ := os.ReadFile(bundles[0])
+	if len(data) < 1000 {
+		t.Fatalf("bundle of %d bytes", len(data))
+	}
+	// Damage it: flip a byte inside the first entry (its checksum fails),
+	// cut it short (the entries after the cut are lost), and add a bundle
+	// that is not one and one of another format.
+	bad := append([]byte(nil), data[:len(data)*2/3]...)
+	bad[len(bad)/3] ^= 0x55
+	bad[40] ^= 0x55
+	os.WriteFile(bundles[0], bad, 0o644)
+	os.WriteFile(filepath.Join(cache, "scan", "junk.bundle"), []byte("not a bundle"), 0o644)
+	os.WriteFile(filepath.Join(cache, "scan", "other.bundle"), []byte("BCB9\x05hello"), 0o644)
 	if _, s := files(); s == scanned {
 		t.Errorf("damaged entries were used: %s files scanned, as before", s)
+	}
+	if _, s := files(); s != scanned {
+		t.Errorf("after the repair run: %s files scanned, want %s again", s, scanned)
 	}
 	again, _, _ := cacheRun(t, corpus, cache)
 	sameReports(t, "damaged scan entries", cold, again)
