@@ -27,18 +27,40 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/bundle"
 )
 
 // cacheFormat changes whenever an entry's meaning changes.
 const cacheFormat = 3
 
-// ThreadCache is a folder of per-thread results.
+// ThreadCache is a folder of per-thread results: the entries of a run are
+// one bundle file (internal/bundle), which replaces the bundles the run
+// read; an entry a run reused is carried over into its bundle.
 type ThreadCache struct {
 	Dir string
 	// Salt identifies everything outside the thread that its results
 	// depend on: tool version, configuration, enabled rules, options.
 	Salt         string
 	Hits, Misses atomic.Int64
+
+	r *bundle.Reader
+	w *bundle.Writer
+}
+
+// threadBundles name the thread cache's bundle files in Dir.
+const threadBundles = ".threads"
+
+// open reads the bundles of Dir and starts this run's.
+func (c *ThreadCache) open() {
+	c.r = bundle.Open(c.Dir, threadBundles)
+	c.w = bundle.Create(c.Dir, threadBundles)
+}
+
+// close puts this run's bundle in place of the ones read. A failure only
+// costs misses in the next run.
+func (c *ThreadCache) close() {
+	c.w.Commit(c.r)
+	c.r.Close()
 }
 
 type cacheEntry struct {
@@ -85,18 +107,15 @@ func (c *ThreadCache) key(ref *mailbox.ThreadRef, arts []artIn) (string, error) 
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func (c *ThreadCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".entry") }
-
-// get returns the entry of key, if the cache holds a valid one.
+// get returns the entry of key, if the cache holds a valid one, and keeps
+// it for the next run.
 func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
-	data, err := os.ReadFile(c.path(key))
-	if err != nil {
+	data, ok := c.r.Get(key)
+	if !ok || len(data) == 0 {
 		return nil, false
 	}
 	var e cacheEntry
-	if len(data) == 0 {
-		return nil, false
-	}
+	var err error
 	switch data[0] {
 	case 'J':
 		err = json.Unmarshal(data[1:], &e)
@@ -108,6 +127,7 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 	if err != nil || e.Format != cacheFormat || e.Key != key {
 		return nil, false // corrupt or foreign: a miss
 	}
+	c.w.Keep(key)
 	return &e, true
 }
 
@@ -133,32 +153,11 @@ func (c *ThreadCache) encode(key string, e *cacheEntry) []byte {
 	return buf.Bytes()
 }
 
-// store writes an encoded entry; a failure only costs a later miss. It
-// writes in place, without a temporary file (one file creation per thread
-// matters on slow file systems): a reader that meets an entry being
-// written, or one cut short by a crash, fails to decode it or finds another
-// key in it, which is a miss.
+// store adds an encoded entry to this run's bundle.
 func (c *ThreadCache) store(key string, data []byte) {
-	if data == nil {
-		return
+	if data != nil {
+		c.w.Add(key, data)
 	}
-	dst := c.path(key)
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if os.IsNotExist(err) {
-		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
-			return
-		}
-		f, err = os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	}
-	if err != nil {
-		return
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(dst)
-		return
-	}
-	f.Close()
 }
 
 // entryOf records a checked thread and its artifacts.

@@ -405,6 +405,8 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 	var keysMu sync.Mutex
 	var pre func(ref *mailbox.ThreadRef) (res, bool)
 	if opt.Cache != nil {
+		opt.Cache.open()
+		defer opt.Cache.close()
 		pre = func(ref *mailbox.ThreadRef) (res, bool) {
 			var own []artIn
 			for _, i := range owned[ref.Key] {

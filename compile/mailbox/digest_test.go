@@ -67,3 +67,42 @@ func TestDigestIsTheMessagesBytes(t *testing.T) {
 		t.Error("no fixture thread spans two files: the test does not cover per-file buffers")
 	}
 }
+
+// TestDigestNamesHashedFiles: with a scan cache, a file that holds one
+// thread alone is named in its digest by its content hash; a file shared
+// by two threads is still hashed message by message, so that changing one
+// thread there does not invalidate the other.
+func TestDigestNamesHashedFiles(t *testing.T) {
+	dir := t.TempDir()
+	msg := func(id int, thread string) string {
+		return fmt.Sprintf(`{"id": %d, "thread_id": %q, "subject": "INFO", "from": "A", "created_ts": "2026-01-14T15:09:0%dZ", "body_md": "b%d"}`, id, thread, id, id)
+	}
+	os.WriteFile(filepath.Join(dir, "alone.json"), []byte(`{"messages": [`+msg(1, "T-A")+`, `+msg(2, "T-A")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "shared.jsonl"), []byte(msg(3, "T-B")+"\n"+msg(4, "T-C")+"\n"), 0o644)
+	cache := &ScanCache{Dir: filepath.Join(t.TempDir(), "scan"), Salt: "test"}
+	for run := 0; run < 2; run++ { // a miss, then a hit: both name the file
+		b, err := Scan([]string{dir}, ScanOptions{Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		digests := map[string]string{}
+		for _, r := range b.Threads {
+			var buf bytes.Buffer
+			if err := r.Digest(&buf); err != nil {
+				t.Fatal(err)
+			}
+			digests[r.Key] = buf.String()
+		}
+		if d := digests["T-A"]; !strings.Contains(d, `file "`) || strings.Contains(d, `"body_md"`) {
+			t.Errorf("run %d: thread alone in its file: digest %q", run, d)
+		}
+		for _, k := range []string{"T-B", "T-C"} {
+			if d := digests[k]; strings.Contains(d, `file "`) || !strings.Contains(d, `"body_md"`) {
+				t.Errorf("run %d: %s shares its file: digest %q", run, k, d)
+			}
+		}
+	}
+	if cache.Hits.Load() != 2 {
+		t.Errorf("%d cache hits, want 2 (both files on the second run)", cache.Hits.Load())
+	}
+}

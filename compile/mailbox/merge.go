@@ -76,6 +76,11 @@ func merge(results []*fileResult) *Batch {
 		seq int
 	}
 	threads := map[string][]member{}
+	// Files whose content hash is known, and the one thread key their
+	// messages have ("" once they have two): such a file is named by its
+	// hash in the cache key of its thread (ThreadRef.Digest).
+	sumKey := map[string]string{}
+	sums := map[string]string{}
 	seq := 0
 	for _, res := range results {
 		if res.read {
@@ -89,10 +94,18 @@ func merge(results []*fileResult) *Batch {
 		if res.artifact {
 			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
 		}
-		for _, ref := range res.refs {
+		for i, ref := range res.refs {
 			k := ref.threadKey()
 			threads[k] = append(threads[k], member{ref, seq})
 			seq++
+			if res.sum != "" {
+				if prev, seen := sumKey[res.disp]; i == 0 && !seen {
+					sumKey[res.disp] = k
+					sums[res.disp] = res.sum
+				} else if prev != k {
+					delete(sums, res.disp)
+				}
+			}
 		}
 		res.refs = nil
 	}
@@ -147,7 +160,9 @@ func merge(results []*fileResult) *Batch {
 			dups = append(dups, dup)
 		}
 		for _, g := range splitByProject(k, recs, dups) {
-			b.Threads = append(b.Threads, finishThread(g.key, g.recs, g.findings))
+			ref := finishThread(g.key, g.recs, g.findings)
+			ref.sums = sums
+			b.Threads = append(b.Threads, ref)
 		}
 	}
 	sort.Strings(b.Agents)

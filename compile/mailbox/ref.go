@@ -17,9 +17,10 @@ type ThreadRef struct {
 	Key  string
 	msgs []msgEntry // packed metadata, in protocol order
 
-	threadID string         // first non-empty thread_id in protocol order
-	project  string         // first non-empty project in protocol order
-	findings []diag.Finding // IN-002 … IN-005, computed by Scan
+	sums     map[string]string // content hashes of files holding this thread alone (shared, read-only)
+	threadID string            // first non-empty thread_id in protocol order
+	project  string            // first non-empty project in protocol order
+	findings []diag.Finding    // IN-002 … IN-005, computed by Scan
 }
 
 // msgEntry is one message of a thread: its packed metadata, and the packed
@@ -92,8 +93,9 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 		buf      []byte
 	}
 	spans := map[string]*span{}
+	named := map[string]bool{} // files named by their content hash
 	for _, m := range msgs {
-		if s := &m.Src; s.kind == srcJSON {
+		if s := &m.Src; s.kind == srcJSON && r.sums[s.File] == "" {
 			if sp := spans[s.File]; sp == nil {
 				spans[s.File] = &span{off: s.off, end: s.end}
 			} else {
@@ -131,6 +133,15 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 				return err
 			}
 			w.Write(data)
+			continue
+		}
+		if sum := r.sums[s.File]; sum != "" {
+			// The file holds this thread alone and its bytes were hashed
+			// by the scan: its hash stands for every message in it.
+			if !named[s.File] {
+				named[s.File] = true
+				fmt.Fprintf(w, "file %q %s\n", s.File, sum)
+			}
 			continue
 		}
 		sp := spans[s.File]

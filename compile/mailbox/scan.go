@@ -231,6 +231,7 @@ type fileResult struct {
 	recs     []*rec   // scanned, not packed yet
 	refs     []msgRef // the records packed
 	pk       *packer  // packing the file's records (scanFile), or nil (scanRecs)
+	sum      string   // with a scan cache: a hash of the file's bytes (and path), else ""
 	findings []diag.Finding
 	agents   []string
 	markdown bool

@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
-	"sync"
 	"sync/atomic"
+
+	"github.com/brenner-ci/brenner-ci/internal/bundle"
 )
 
 // ScanCache keeps the scan of unchanged files between runs (check --cache
@@ -24,13 +22,11 @@ import (
 // findings is scanned every time, so its findings are always fresh), and
 // a file over maxCachedFile bytes is never stored.
 //
-// The entries of a run are one bundle file, not a file each (creating
-// 10,000 small files cost more than the scan they save): a scan reads the
-// bundles it finds, writes the entries it used or made to a new bundle
-// (a temporary file renamed into place) and removes the bundles it read.
-// Concurrent runs may share the folder: a bundle removed under a run was
-// read already or is a miss; every entry carries its key and a checksum,
-// so a damaged or foreign entry is a miss, never another file's records.
+// The entries of a run are one bundle file (internal/bundle), not a file
+// each: a scan reads the bundles it finds, writes the entries it used or
+// made to a new bundle and removes the bundles it read. Every entry also
+// carries its key and a checksum, so a damaged or foreign entry is a miss,
+// never another file's records.
 type ScanCache struct {
 	Dir string
 	// Salt identifies the build that scans: an entry of another build
@@ -39,10 +35,8 @@ type ScanCache struct {
 	Hits, Misses atomic.Int64
 
 	loaded map[string][]byte // key → entry, from the bundles read
-	read   []string          // the bundles read
-	mu     sync.Mutex
-	out    *os.File // the new bundle, being written
-	outErr error
+	r      *bundle.Reader
+	w      *bundle.Writer
 }
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
@@ -52,101 +46,54 @@ const scanCacheFormat = 1
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20
 
-// bundleMagic starts a bundle; entries follow, each as its length and bytes.
-const bundleMagic = "BCB1"
+// scanBundles name the scan cache's bundle files.
+const scanBundles = ".scan"
 
-// open reads the bundles of Dir and starts the new one. A cache that
-// cannot be read or written only costs misses.
+// open reads the bundles of Dir (all of them: a re-run uses nearly every
+// entry) and starts this run's.
 func (c *ScanCache) open() {
-	c.loaded = map[string][]byte{}
-	names, _ := filepath.Glob(filepath.Join(c.Dir, "*.bundle"))
-	sort.Strings(names)
-	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			continue
-		}
-		c.read = append(c.read, name)
-		if !bytes.HasPrefix(data, []byte(bundleMagic)) {
-			continue
-		}
-		for d := data[len(bundleMagic):]; len(d) > 0; {
-			n, k := binary.Uvarint(d)
-			if k <= 0 || n > uint64(len(d)-k) {
-				break // cut short: the entries before stay usable
-			}
-			e := d[k : k+int(n) : k+int(n)]
-			d = d[k+int(n):]
-			if key, ok := entryKey(e); ok {
-				c.loaded[key] = e
-			}
-		}
-	}
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-		c.outErr = err
-		return
-	}
-	c.out, c.outErr = os.CreateTemp(c.Dir, ".bundle-*")
-	if c.outErr == nil {
-		_, c.outErr = c.out.WriteString(bundleMagic)
-	}
+	c.r = bundle.Open(c.Dir, scanBundles)
+	c.loaded = c.r.ReadAll()
+	c.w = bundle.Create(c.Dir, scanBundles)
 }
 
-// keep appends an entry to the new bundle.
-func (c *ScanCache) keep(e []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.outErr != nil {
-		return
-	}
-	var n [binary.MaxVarintLen64]byte
-	if _, c.outErr = c.out.Write(n[:binary.PutUvarint(n[:], uint64(len(e)))]); c.outErr == nil {
-		_, c.outErr = c.out.Write(e)
-	}
-}
-
-// close puts the new bundle in place of the ones read.
+// close puts this run's bundle in place of the ones read; a failure only
+// costs misses in the next run.
 func (c *ScanCache) close() {
 	c.loaded = nil
-	if c.out == nil {
-		return
-	}
-	tmp := c.out.Name()
-	err := c.out.Close()
-	if c.outErr != nil || err != nil {
-		os.Remove(tmp)
-		return
-	}
-	name := filepath.Join(c.Dir, strings.TrimPrefix(filepath.Base(tmp), ".bundle-")+".bundle")
-	if os.Rename(tmp, name) != nil {
-		os.Remove(tmp)
-		return
-	}
-	for _, old := range c.read {
-		if old != name {
-			os.Remove(old)
-		}
-	}
+	c.w.Commit(c.r)
+	c.r.Close()
 }
 
 // scanCached is scanFile with the cache: a hit is decoded instead of
 // scanned; a miss is scanned and, when clean, stored.
+//
+// The result carries the key as the file's content hash (fileResult.sum),
+// which lets a thread's cache key name a file that holds only that thread
+// instead of hashing its bytes again (ThreadRef.Digest). A file that
+// changed while it was scanned (its size or time differ afterwards) is
+// neither stored nor named by its hash.
 func (c *ScanCache) scanCached(f *inFile) *fileResult {
-	key, ok := c.key(f)
+	key, before, ok := c.key(f)
 	if !ok {
 		return scanFile(f)
 	}
 	if e, ok := c.loaded[key]; ok {
 		if res := decodeScan(e, key, f.disp); res != nil {
 			c.Hits.Add(1)
-			c.keep(e)
+			c.w.Keep(key)
+			res.sum = key
 			return res
 		}
 	}
 	c.Misses.Add(1)
 	res := scanFile(f)
+	if after, err := os.Stat(f.osPath); err != nil || after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		return res
+	}
 	if res.read && len(res.findings) == 0 {
-		c.keep(encodeScan(res, key))
+		c.w.Add(key, encodeScan(res, key))
+		res.sum = key
 	}
 	return res
 }
@@ -154,26 +101,26 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 // key hashes what a file's scan depends on; ok is false for a file that is
 // not cached (not a regular file of at most maxCachedFile bytes, or not
 // readable: the scan reports that).
-func (c *ScanCache) key(f *inFile) (string, bool) {
+func (c *ScanCache) key(f *inFile) (string, os.FileInfo, bool) {
 	if f.skip != "" || f.dirErr != nil {
-		return "", false
+		return "", nil, false
 	}
 	fh, err := os.Open(f.osPath)
 	if err != nil {
-		return "", false
+		return "", nil, false
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxCachedFile || (f.maxBytes > 0 && st.Size() > f.maxBytes) {
-		return "", false
+		return "", nil, false
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "brenner-ci scan %d\n%s\n%q %d %t %d %q\n", scanCacheFormat, c.Salt, f.disp, f.role, f.explicit, f.maxBytes, f.agentDir)
 	n, err := io.Copy(h, fh)
 	if err != nil || n != st.Size() {
-		return "", false
+		return "", nil, false
 	}
-	return hex.EncodeToString(h.Sum(nil)), true
+	return hex.EncodeToString(h.Sum(nil)), st, true
 }
 
 // An entry is "BCS", the format, a checksum of the rest (the first 16
@@ -235,21 +182,6 @@ func encodeScan(res *fileResult, key string) []byte {
 	}
 	sum := sha256.Sum256(b)
 	return append(append(append([]byte("BCS"), scanCacheFormat), sum[:16]...), b...)
-}
-
-// entryKey returns the key an entry names, when its checksum holds.
-func entryKey(e []byte) (string, bool) {
-	if !bytes.HasPrefix(e, []byte{'B', 'C', 'S', scanCacheFormat}) || len(e) < 20 {
-		return "", false
-	}
-	if sum := sha256.Sum256(e[20:]); !bytes.Equal(sum[:16], e[4:20]) {
-		return "", false
-	}
-	n, k := binary.Uvarint(e[20:])
-	if k <= 0 || n > uint64(len(e)-20-k) {
-		return "", false
-	}
-	return string(e[20+k : 20+k+int(n)]), true
 }
 
 // decodeScan reads an entry; nil when it is not a complete entry of key

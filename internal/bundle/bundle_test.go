@@ -1,0 +1,118 @@
+package bundle
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+func write(t *testing.T, dir string, entries map[string][]byte, keep []string) {
+	t.Helper()
+	r := Open(dir, ".b")
+	defer r.Close()
+	w := Create(dir, ".b")
+	for _, k := range keep {
+		w.Keep(k)
+	}
+	var wg sync.WaitGroup
+	for k, v := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.Add(k, v)
+		}()
+	}
+	wg.Wait()
+	w.Add("k0", []byte("a second Add of a key is ignored"))
+	if err := w.Commit(r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBundles: entries written from several goroutines are read back
+// whole; a damaged entry, a bundle cut short and a foreign file are
+// misses, never wrong bytes; a commit replaces the bundles read.
+func TestBundles(t *testing.T) {
+	dir := t.TempDir()
+	entries := map[string][]byte{}
+	for i := range 200 {
+		entries[fmt.Sprintf("k%d", i)] = bytes.Repeat([]byte{byte(i)}, i*7)
+	}
+	write(t, dir, entries, nil)
+	r := Open(dir, ".b")
+	if r.Len() != len(entries) {
+		t.Fatalf("%d entries read, want %d", r.Len(), len(entries))
+	}
+	all := r.ReadAll()
+	for k, v := range entries {
+		got, ok := r.Get(k)
+		if !ok || !bytes.Equal(got, v) || !bytes.Equal(all[k], v) {
+			t.Fatalf("%s: got %d bytes (ok %t), want %d", k, len(got), ok, len(v))
+		}
+	}
+	if _, ok := r.Get("absent"); ok {
+		t.Error("absent key found")
+	}
+	r.Close()
+
+	// A run that reuses every entry and adds none writes nothing.
+	before, _ := filepath.Glob(filepath.Join(dir, "*.b"))
+	var allKeys []string
+	for k := range entries {
+		allKeys = append(allKeys, k)
+	}
+	write(t, dir, nil, allKeys)
+	after, _ := filepath.Glob(filepath.Join(dir, "*.b"))
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("an unchanged run replaced %v by %v", before, after)
+	}
+
+	// A run that keeps 60 entries and adds 40 replaces the bundle.
+	half := map[string][]byte{}
+	var keep []string
+	for i := range 100 {
+		k := fmt.Sprintf("k%d", i)
+		if i < 60 {
+			keep = append(keep, k)
+		} else {
+			half[k] = entries[k]
+		}
+	}
+	write(t, dir, half, keep)
+	names, _ := filepath.Glob(filepath.Join(dir, "*.b"))
+	if len(names) != 1 {
+		t.Fatalf("%d bundles after a commit that replaces the one read", len(names))
+	}
+	r = Open(dir, ".b")
+	if r.Len() != 100 {
+		t.Fatalf("%d entries after the replacement, want 100", r.Len())
+	}
+	r.Close()
+
+	// Damage an entry's bytes: that entry is a miss, the others are read.
+	data, _ := os.ReadFile(names[0])
+	target := entries["k99"]
+	i := bytes.Index(data, target)
+	data[i+3] ^= 0xff
+	os.WriteFile(names[0], data, 0o644)
+	// A bundle cut short (a run that died) and a foreign file are skipped.
+	os.WriteFile(filepath.Join(dir, "cut.b"), data[:len(data)/2], 0o644)
+	os.WriteFile(filepath.Join(dir, "foreign.b"), []byte("hello"), 0o644)
+	r = Open(dir, ".b")
+	defer r.Close()
+	if _, ok := r.Get("k99"); ok {
+		t.Error("a damaged entry was returned")
+	}
+	if _, ok := r.ReadAll()["k99"]; ok {
+		t.Error("ReadAll returned a damaged entry")
+	}
+	if got, ok := r.Get("k98"); !ok || !bytes.Equal(got, entries["k98"]) {
+		t.Error("an intact entry next to a damaged one was lost")
+	}
+	if len(r.Paths()) != 3 {
+		t.Errorf("paths %v: a commit must replace the bundle and the two unreadable files", r.Paths())
+	}
+}
