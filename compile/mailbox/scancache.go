@@ -34,9 +34,8 @@ type ScanCache struct {
 	Salt         string
 	Hits, Misses atomic.Int64
 
-	loaded map[string][]byte // key → entry, from the bundles read
-	r      *bundle.Reader
-	w      *bundle.Writer
+	r *bundle.Reader
+	w *bundle.Writer
 }
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
@@ -49,18 +48,15 @@ const maxCachedFile = 64 << 20
 // scanBundles name the scan cache's bundle files.
 const scanBundles = ".scan"
 
-// open reads the bundles of Dir (all of them: a re-run uses nearly every
-// entry) and starts this run's.
+// open reads the indexes of the bundles of Dir and starts this run's.
 func (c *ScanCache) open() {
 	c.r = bundle.Open(c.Dir, scanBundles)
-	c.loaded = c.r.ReadAll()
 	c.w = bundle.Create(c.Dir, scanBundles)
 }
 
 // close puts this run's bundle in place of the ones read; a failure only
 // costs misses in the next run.
 func (c *ScanCache) close() {
-	c.loaded = nil
 	c.w.Commit(c.r)
 	c.r.Close()
 }
@@ -78,7 +74,9 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 	if !ok {
 		return scanFile(f)
 	}
-	if e, ok := c.loaded[key]; ok {
+	// An entry is read on its own (its records are then used in place and
+	// freed with its thread), not with the whole bundle.
+	if e, ok := c.r.Get(key); ok {
 		if res := decodeScan(e, key, f.disp); res != nil {
 			c.Hits.Add(1)
 			c.w.Keep(key)
@@ -234,14 +232,14 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 	}
 	packs := make([]*packed, count())
 	for i := range packs {
-		// The records stay in the bundle's bytes (read once, never
-		// written): no second copy of a whole corpus's records.
-		p := &packed{enc: bytesOf()}
+		// Copied out of the entry, in their exact sizes, so the entry's
+		// bytes (with its copies of the shared strings) are not kept.
+		p := &packed{enc: append([]byte(nil), bytesOf()...)}
 		for j, n := 0, count(); j < n; j++ {
 			p.strs = append(p.strs, string(bytesOf()))
 		}
 		for j, n := 0, count(); j < n; j++ {
-			p.mems = append(p.mems, bytesOf())
+			p.mems = append(p.mems, append([]byte{}, bytesOf()...))
 		}
 		packs[i] = p
 	}

@@ -17,8 +17,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -282,31 +280,3 @@ func (w *Writer) Commit(r *Reader) error {
 // Paths are the bundles a Reader opened (or found unreadable): a run's
 // Commit replaces them.
 func (r *Reader) Paths() []string { return r.paths }
-
-// ReadAll returns every intact entry, read from the bundles in one go per
-// bundle: for a caller that uses nearly all of them.
-func (r *Reader) ReadAll() map[string][]byte {
-	out := make(map[string][]byte, len(r.index))
-	whole := map[*os.File][]byte{}
-	for key, e := range r.index {
-		data, ok := whole[e.f]
-		if !ok {
-			st, err := e.f.Stat()
-			if err == nil {
-				data = make([]byte, st.Size())
-				if _, err := e.f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
-					data = nil
-				}
-			}
-			whole[e.f] = data
-		}
-		if e.data.off+e.data.n > int64(len(data)) {
-			continue
-		}
-		d := data[e.data.off : e.data.off+e.data.n : e.data.off+e.data.n]
-		if sum(key, d) == e.sum {
-			out[key] = d
-		}
-	}
-	return out
-}
