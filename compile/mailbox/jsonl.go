@@ -151,26 +151,50 @@ func linesParse(p *jparser, data []byte) bool {
 // readLine returns the next line including its newline; the slice is valid
 // until the next call. A line longer than the file limit is not kept:
 // readLine then sets longLine and returns only its start. lineLen is the
-// line's length in the file either way.
+// line's length in the file either way. Memory stays bounded by the line's
+// length even for a file that is one line of gigabytes: past lineHold bytes
+// the line is only measured, then read again from the file if it is within
+// the limit.
 func (s *scanner) readLine() ([]byte, error) {
+	start := s.pos
 	frag, err := s.br.ReadSlice('\n')
 	s.lineLen = int64(len(frag))
+	s.pos += s.lineLen
 	s.longLine = s.f.maxBytes > 0 && s.lineLen > s.f.maxBytes
 	if err != bufio.ErrBufferFull {
 		return frag, err
 	}
 	s.line = append(s.line[:0], frag...)
+	spilled := false
 	for err == bufio.ErrBufferFull {
 		frag, err = s.br.ReadSlice('\n')
 		s.lineLen += int64(len(frag))
-		if s.f.maxBytes > 0 && s.lineLen > s.f.maxBytes {
-			s.longLine = true
-			continue // drop the rest of the line
+		s.pos += int64(len(frag))
+		if len(s.line)+len(frag) > lineHold {
+			spilled = true // measure only
+			continue
 		}
 		s.line = append(s.line, frag...)
 	}
+	s.longLine = s.f.maxBytes > 0 && s.lineLen > s.f.maxBytes
+	if spilled && !s.longLine {
+		// Within the limit after all: read it again, whole.
+		if int64(cap(s.line)) < s.lineLen {
+			s.line = make([]byte, s.lineLen)
+		}
+		s.line = s.line[:s.lineLen]
+		if n, rerr := s.fh.ReadAt(s.line, start); int64(n) < s.lineLen {
+			if rerr == nil {
+				rerr = io.ErrUnexpectedEOF
+			}
+			return nil, rerr
+		}
+	}
 	return s.line, err
 }
+
+// lineHold is how much of a line readLine keeps while reading it.
+var lineHold = 16 << 20
 
 // lineTooLarge reports a JSON Lines line over the limit, which is not read
 // (IN-009); the other lines are.

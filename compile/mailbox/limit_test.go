@@ -76,3 +76,41 @@ func TestJSONLinesOverTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLinesAreMeasuredNotHeld: a line longer than lineHold is measured
+// without being kept, then read again when it is within the limit, so one
+// huge line never sits in memory past the limit; the lines around it are
+// read as usual.
+func TestLongLinesAreMeasuredNotHeld(t *testing.T) {
+	defer func(old int) { lineHold = old }(lineHold)
+	lineHold = 100 << 10
+	dir := t.TempDir()
+	msg := func(id int, body string) string {
+		return fmt.Sprintf(`{"id": %d, "thread_id": "T-1", "subject": "INFO", "from": "A", "created_ts": "2026-01-14T15:09:%02dZ", "body_md": %q}`, id, id, body)
+	}
+	big := msg(2, strings.Repeat("x", 300<<10)) // 300 KB: spilled, within the limit
+	huge := msg(3, strings.Repeat("y", 3<<20))  // 3 MB: over the limit
+	text := msg(1, "a") + "\n" + big + "\n" + huge + "\n" + msg(4, "d") + "\n"
+	path := filepath.Join(dir, "dump.jsonl")
+	os.WriteFile(path, []byte(text), 0o644)
+	b, err := Scan([]string{path}, ScanOptions{MaxFileBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in009 []string
+	for _, f := range b.Findings {
+		if f.Rule == "IN-009" {
+			in009 = append(in009, fmt.Sprint(f.Pos.Line))
+		}
+	}
+	if len(b.Threads) != 1 || b.Threads[0].Len() != 3 || fmt.Sprint(in009) != "[3]" {
+		t.Fatalf("%d threads, IN-009 at lines %v", len(b.Threads), in009)
+	}
+	th, err := b.Threads[0].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(th.Messages[1].Body); got != 300<<10 {
+		t.Errorf("the spilled line's body has %d bytes, want %d", got, 300<<10)
+	}
+}

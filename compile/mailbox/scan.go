@@ -253,8 +253,10 @@ type scanner struct {
 	// tooLarge is the file's size when it is over the limit: only JSON
 	// Lines are read then, a line at a time, each line within the limit.
 	tooLarge int64
-	longLine bool  // the line readLine returned was cut: it is over the limit
-	lineLen  int64 // the length in the file of the line readLine returned
+	longLine bool     // the line readLine returned was cut: it is over the limit
+	lineLen  int64    // the length in the file of the line readLine returned
+	pos      int64    // the file offset of the next line readLine reads
+	fh       *os.File // the file being read
 }
 
 var scannerPool = sync.Pool{New: func() any {
@@ -335,6 +337,8 @@ func (s *scanner) run() {
 		return
 	}
 	defer fh.Close()
+	s.fh, s.pos = fh, 0
+	defer func() { s.fh = nil }()
 	var size int64
 	if st, err := fh.Stat(); err == nil {
 		size = st.Size()
