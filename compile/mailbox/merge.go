@@ -76,10 +76,9 @@ func merge(results []*fileResult) *Batch {
 		seq int
 	}
 	threads := map[string][]member{}
-	// Files whose content hash is known, and the one thread key their
-	// messages have ("" once they have two): such a file is named by its
-	// hash in the cache key of its thread (ThreadRef.Digest).
-	sumKey := map[string]string{}
+	// Files whose content hash is known and whose messages all have one
+	// thread key: such a file is named by its hash in the cache key of its
+	// thread (ThreadRef.Digest).
 	sums := map[string]string{}
 	seq := 0
 	for _, res := range results {
@@ -94,18 +93,18 @@ func merge(results []*fileResult) *Batch {
 		if res.artifact {
 			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
 		}
+		first, single := "", true
 		for i, ref := range res.refs {
 			k := ref.threadKey()
 			threads[k] = append(threads[k], member{ref, seq})
 			seq++
-			if res.sum != "" {
-				if prev, seen := sumKey[res.disp]; i == 0 && !seen {
-					sumKey[res.disp] = k
-					sums[res.disp] = res.sum
-				} else if prev != k {
-					delete(sums, res.disp)
-				}
+			if i == 0 {
+				first = k
 			}
+			single = single && k == first
+		}
+		if res.sum != "" && len(res.refs) > 0 && single {
+			sums[res.disp] = res.sum
 		}
 		res.refs = nil
 	}

@@ -63,10 +63,7 @@ func (pk *packer) uvarint(v uint64) { pk.buf = binary.AppendUvarint(pk.buf, v) }
 func (pk *packer) varint(v int64)   { pk.buf = binary.AppendVarint(pk.buf, v) }
 
 // str packs a string that is likely unique to the record.
-func (pk *packer) str(s string) {
-	pk.uvarint(uint64(len(s)))
-	pk.buf = append(pk.buf, s...)
-}
+func (pk *packer) str(s string) { pk.buf = appendString(pk.buf, s) }
 
 // shared packs a string that the file's records are likely to repeat.
 func (pk *packer) shared(s string) {
@@ -201,62 +198,88 @@ func (res *fileResult) flush() {
 	res.recs = res.recs[:0]
 }
 
-// unpacker reads one packed record.
-type unpacker struct {
-	p   *packed
+// reader reads the varint-framed fields of packed records and scan cache
+// entries; past a malformed field it is bad and reads zero values.
+type reader struct {
 	b   []byte
 	bad bool
 }
 
-func (u *unpacker) uvarint() uint64 {
-	v, n := binary.Uvarint(u.b)
+func (r *reader) fail() { r.bad, r.b = true, nil }
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
-		u.bad, u.b = true, nil
+		r.fail()
 		return 0
 	}
-	u.b = u.b[n:]
+	r.b = r.b[n:]
 	return v
 }
 
-func (u *unpacker) varint() int64 {
-	v, n := binary.Varint(u.b)
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
 	if n <= 0 {
-		u.bad, u.b = true, nil
+		r.fail()
 		return 0
 	}
-	u.b = u.b[n:]
+	r.b = r.b[n:]
 	return v
 }
 
-func (u *unpacker) byte1() byte {
-	if len(u.b) == 0 {
-		u.bad = true
+func (r *reader) byte1() byte {
+	if len(r.b) == 0 {
+		r.fail()
 		return 0
 	}
-	c := u.b[0]
-	u.b = u.b[1:]
+	c := r.b[0]
+	r.b = r.b[1:]
 	return c
 }
 
-func (u *unpacker) u64() uint64 {
-	if len(u.b) < 8 {
-		u.bad, u.b = true, nil
+func (r *reader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.fail()
 		return 0
 	}
-	v := binary.LittleEndian.Uint64(u.b)
-	u.b = u.b[8:]
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
 	return v
 }
 
-func (u *unpacker) str() string {
-	n := u.uvarint()
-	if n > uint64(len(u.b)) {
-		u.bad, u.b = true, nil
-		return ""
+// bytes reads a length-prefixed field (a slice of the input, capped).
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return nil
 	}
-	s := string(u.b[:n])
-	u.b = u.b[n:]
-	return s
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) str() string { return string(r.bytes()) }
+
+// count reads a number of items, which can never exceed the bytes left.
+func (r *reader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return 0
+	}
+	return int(n)
+}
+
+// appendString appends s with its length.
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// unpacker reads one packed record.
+type unpacker struct {
+	reader
+	p *packed
 }
 
 func (u *unpacker) shared() string {
@@ -269,8 +292,8 @@ func (u *unpacker) shared() string {
 }
 
 func (u *unpacker) list() []string {
-	n := u.uvarint()
-	if n == 0 || n > uint64(len(u.b)) {
+	n := u.count()
+	if n == 0 {
 		return nil
 	}
 	l := make([]string, n)
@@ -288,7 +311,7 @@ func (u *unpacker) pos() diag.Pos {
 // same process, so a decoding failure is a bug; it panics, which the
 // thread's task turns into an internal-error finding.
 func (ref msgRef) rec() *rec {
-	u := unpacker{p: ref.p, b: ref.p.enc[ref.off:]}
+	u := unpacker{reader{b: ref.p.enc[ref.off:]}, ref.p}
 	m := &Message{}
 	m.ID = u.str()
 	m.Project = u.shared()
@@ -336,8 +359,8 @@ func (ref msgRef) rec() *rec {
 
 // threadKey is the record's thread key, read without unpacking the rest.
 func (ref msgRef) threadKey() string {
-	u := unpacker{p: ref.p, b: ref.p.enc[ref.off:]}
-	u.str()    // id
+	u := unpacker{reader{b: ref.p.enc[ref.off:]}, ref.p}
+	u.bytes()  // id
 	u.shared() // project
 	u.shared() // thread id
 	return u.shared()

@@ -121,10 +121,9 @@ func (c *ScanCache) key(f *inFile) (string, os.FileInfo, bool) {
 	return hex.EncodeToString(h.Sum(nil)), st, true
 }
 
-// An entry is "BCS", the format, a checksum of the rest (the first 16
-// bytes of its SHA-256: a damaged entry is a miss, never other records),
-// then the key, flags, the agents, the packed slices (records, shared
-// strings, embedded JSON texts) and the records' places in them.
+// An entry is "BCS", the format, the key, flags, the agents, the packed
+// slices (records, shared strings, embedded JSON texts) and the records'
+// places in them. The bundle holding it checksums it.
 const (
 	scanFlagRead = 1 << iota
 	scanFlagMarkdown
@@ -132,12 +131,7 @@ const (
 )
 
 func encodeScan(res *fileResult, key string) []byte {
-	var b []byte
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	str(key)
+	b := appendString([]byte{'B', 'C', 'S', scanCacheFormat}, key)
 	var fl byte
 	if res.read {
 		fl |= scanFlagRead
@@ -151,7 +145,7 @@ func encodeScan(res *fileResult, key string) []byte {
 	b = append(b, fl)
 	b = binary.AppendUvarint(b, uint64(len(res.agents)))
 	for _, a := range res.agents {
-		str(a)
+		b = appendString(b, a)
 	}
 	var packs []*packed
 	index := map[*packed]int{}
@@ -163,14 +157,14 @@ func encodeScan(res *fileResult, key string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(packs)))
 	for _, p := range packs {
-		str(string(p.enc))
+		b = appendString(b, string(p.enc))
 		b = binary.AppendUvarint(b, uint64(len(p.strs)))
 		for _, s := range p.strs {
-			str(s)
+			b = appendString(b, s)
 		}
 		b = binary.AppendUvarint(b, uint64(len(p.mems)))
 		for _, m := range p.mems {
-			str(string(m))
+			b = appendString(b, string(m))
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(res.refs)))
@@ -178,81 +172,48 @@ func encodeScan(res *fileResult, key string) []byte {
 		b = binary.AppendUvarint(b, uint64(index[r.p]))
 		b = binary.AppendUvarint(b, uint64(r.off))
 	}
-	sum := sha256.Sum256(b)
-	return append(append(append([]byte("BCS"), scanCacheFormat), sum[:16]...), b...)
+	return b
 }
 
 // decodeScan reads an entry; nil when it is not a complete entry of key
-// (a miss). Every record is unpacked once, so a corrupt entry is a miss
-// here, never a panic later.
+// (a miss). Every record is unpacked once, so an entry that does not hold
+// what encodeScan wrote is a miss here, never a panic in merge.
 func decodeScan(data []byte, key, disp string) (res *fileResult) {
-	if !bytes.HasPrefix(data, []byte{'B', 'C', 'S', scanCacheFormat}) || len(data) < 20 {
+	if !bytes.HasPrefix(data, []byte{'B', 'C', 'S', scanCacheFormat}) {
 		return nil
 	}
-	if sum := sha256.Sum256(data[20:]); !bytes.Equal(sum[:16], data[4:20]) {
+	d := reader{b: data[4:]}
+	if d.str() != key || len(d.b) == 0 {
 		return nil
 	}
-	d := data[20:]
-	bad := false
-	uv := func() uint64 {
-		v, n := binary.Uvarint(d)
-		if n <= 0 {
-			bad, d = true, nil
-			return 0
-		}
-		d = d[n:]
-		return v
-	}
-	bytesOf := func() []byte {
-		n := uv()
-		if n > uint64(len(d)) {
-			bad, d = true, nil
-			return nil
-		}
-		v := d[:n:n]
-		d = d[n:]
-		return v
-	}
-	count := func() int { // a count can never exceed the bytes left
-		n := uv()
-		if n > uint64(len(d)) {
-			bad, d = true, nil
-			return 0
-		}
-		return int(n)
-	}
-	if string(bytesOf()) != key || bad || len(d) == 0 {
-		return nil
-	}
-	fl := d[0]
-	d = d[1:]
+	fl := d.byte1()
 	res = &fileResult{disp: disp, read: fl&scanFlagRead != 0, markdown: fl&scanFlagMarkdown != 0, artifact: fl&scanFlagArtifact != 0}
-	for i, n := 0, count(); i < n; i++ {
-		res.agents = append(res.agents, string(bytesOf()))
+	for i, n := 0, d.count(); i < n; i++ {
+		res.agents = append(res.agents, d.str())
 	}
-	packs := make([]*packed, count())
+	packs := make([]*packed, d.count())
 	for i := range packs {
 		// Copied out of the entry, in their exact sizes, so the entry's
 		// bytes (with its copies of the shared strings) are not kept.
-		p := &packed{enc: append([]byte(nil), bytesOf()...)}
-		for j, n := 0, count(); j < n; j++ {
-			p.strs = append(p.strs, string(bytesOf()))
+		p := &packed{enc: append([]byte(nil), d.bytes()...)}
+		for j, n := 0, d.count(); j < n; j++ {
+			p.strs = append(p.strs, d.str())
 		}
-		for j, n := 0, count(); j < n; j++ {
-			p.mems = append(p.mems, append([]byte{}, bytesOf()...))
+		for j, n := 0, d.count(); j < n; j++ {
+			p.mems = append(p.mems, append([]byte{}, d.bytes()...))
 		}
 		packs[i] = p
 	}
-	refs := count()
+	refs := d.count()
 	res.refs = make([]msgRef, 0, refs)
-	for i := 0; i < refs && !bad; i++ {
-		pi, off := uv(), uv()
+	for i := 0; i < refs && !d.bad; i++ {
+		pi, off := d.uvarint(), d.uvarint()
 		if pi >= uint64(len(packs)) || off >= uint64(len(packs[pi].enc)) {
 			return nil
 		}
 		res.refs = append(res.refs, msgRef{packs[pi], uint32(off)})
 	}
-	if bad || len(d) != 0 {
+	if d.bad || len(d.b) != 0 {
 		return nil
 	}
 	defer func() {
