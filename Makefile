@@ -44,6 +44,7 @@ FUZZ_TARGETS := \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \
+	FuzzFieldLine:./rules \
 	FuzzParse:./internal/config
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing

@@ -43,12 +43,6 @@ var apTableRules = []Rule{
 		Check: checkPreviousVersion},
 }
 
-func init() {
-	for _, l := range []string{"Compiled At", "Version", "Previous Version"} {
-		fieldREs[l] = fieldRE(l)
-	}
-}
-
 func checkVersionSkipped(c *Ctx) {
 	prev := 0
 	for _, m := range compiledMsgs(c.T) {

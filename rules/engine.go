@@ -58,11 +58,13 @@ func NewEngine(cfg *config.Config) *Engine {
 // The slice is shared: callers must not modify it.
 func (e *Engine) Enabled() []string { return e.ids }
 
-// run calls a rule's check with c, turning a panic into an internal error.
-func (e *Engine) run(r *Rule, c *Ctx, where string, internal *[]string) {
+// run calls a rule's check with c, turning a panic into an internal error
+// on what where names (called only then: run is called for every rule and
+// message).
+func (e *Engine) run(r *Rule, c *Ctx, where func() string, internal *[]string) {
 	c.rule = r
 	if msg := runSafely(func() { r.Check(c) }); msg != "" {
-		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", r.ID, where, msg))
+		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", r.ID, where(), msg))
 	}
 }
 
@@ -99,11 +101,11 @@ func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) Th
 		case rule.Scope == ScopeMessage:
 			for _, m := range t.Msgs {
 				c.M = m
-				e.run(rule, c, "thread "+t.Key+" message "+m.ID, &r.Internal)
+				e.run(rule, c, func() string { return "thread " + t.Key + " message " + m.ID }, &r.Internal)
 			}
 			c.M = nil
 		case rule.Scope == ScopeThread:
-			e.run(rule, c, "thread "+t.Key, &r.Internal)
+			e.run(rule, c, func() string { return "thread " + t.Key }, &r.Internal)
 		}
 	}
 	r.Findings = append(r.Findings, c.out...)
@@ -260,7 +262,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 	r.Summary.Rules = e.artifactIDs
 	for _, rule := range e.enabled {
 		if rule.Scope == ScopeArtifact && rule.Check != nil {
-			e.run(rule, c, "artifact "+path, &r.Internal)
+			e.run(rule, c, func() string { return "artifact " + path }, &r.Internal)
 		}
 	}
 	r.Findings = append(r.Findings, c.out...)
@@ -320,7 +322,7 @@ func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []strin
 	c := &Ctx{Batch: b}
 	for _, rule := range e.enabled {
 		if rule.Scope == ScopeBatch && rule.Check != nil {
-			e.run(rule, c, "the batch", &internal)
+			e.run(rule, c, func() string { return "the batch" }, &internal)
 		}
 	}
 	return c.out, internal

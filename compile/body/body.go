@@ -132,15 +132,111 @@ var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Striket
 // headings, fences and HTML blocks are found identically; code spans differ
 // only where a link destination or title, or a table cell split at "|",
 // holds backticks.
-var lean = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(
-		util.Prioritized(parser.NewCodeSpanParser(), 100),
-		util.Prioritized(parser.NewAutoLinkParser(), 300),
-		util.Prioritized(parser.NewRawHTMLParser(), 400),
-	),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-)
+var lean = newLean(true)
+
+// newLean builds the lean parser; without plain, every paragraph is parsed
+// for inlines (tests compare the two).
+func newLean(plain bool) parser.Parser {
+	pts := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100)}
+	if plain {
+		pts = append(pts, util.Prioritized(plainParagraphs{}, 1000))
+	}
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(
+			util.Prioritized(parser.NewCodeSpanParser(), 100),
+			util.Prioritized(parser.NewAutoLinkParser(), 300),
+			util.Prioritized(parser.NewRawHTMLParser(), 400),
+		),
+		parser.WithParagraphTransformers(pts...),
+	)
+}
+
+// linkRefs is goldmark's link reference definition transformer, called
+// only for a paragraph whose first non-space byte is "[": goldmark skips
+// the same white space and gives up on any other byte, and calling it set
+// up a reader for every paragraph of every body.
+type linkRefs struct{}
+
+func (linkRefs) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := p.Lines()
+	src := reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range seg.Value(src) {
+			if !util.IsSpace(c) {
+				if c == '[' {
+					parser.LinkReferenceParagraphTransformer.Transform(p, reader, pc)
+				}
+				return
+			}
+		}
+	}
+	parser.LinkReferenceParagraphTransformer.Transform(p, reader, pc)
+}
+
+// plainParagraphs is the lean parser's last paragraph transformer: a
+// closed paragraph whose lines hold no "`" and no "<" can only give text
+// nodes, which a Doc does not record (no code span, autolink or comment can
+// start without one of them), so it is replaced by a raw block, which
+// goldmark does not parse for inlines. Most of a message body is such
+// paragraphs. Link reference definitions have been taken out before (the
+// default transformer runs first, for heading text). A paragraph closed
+// because a setext underline follows it is kept: goldmark turns it into the
+// heading's lines and reads a removed paragraph as "no heading".
+type plainParagraphs struct{}
+
+func (plainParagraphs) Transform(p *ast.Paragraph, reader text.Reader, _ parser.Context) {
+	lines := p.Lines()
+	src := reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if v := seg.Value(src); bytes.IndexByte(v, '`') >= 0 || bytes.IndexByte(v, '<') >= 0 {
+			return
+		}
+	}
+	if line, _ := reader.PeekLine(); setextBar(line) {
+		return
+	}
+	parent := p.Parent()
+	if parent == nil {
+		return
+	}
+	raw := &rawBlock{}
+	raw.SetLines(lines)
+	raw.SetBlankPreviousLines(p.HasBlankPreviousLines())
+	raw.SetPos(p.Pos())
+	parent.ReplaceChild(parent, p, raw)
+}
+
+// setextBar reports whether line could underline a setext heading: after
+// blanks and block-quote markers, a run of "=" or of "-" and blanks only.
+// It is looser than CommonMark's rule (a miss only keeps a paragraph).
+func setextBar(line []byte) bool {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '>') {
+		i++
+	}
+	if i == len(line) || (line[i] != '=' && line[i] != '-') {
+		return false
+	}
+	c := line[i]
+	for ; i < len(line); i++ {
+		if b := line[i]; b != c && b != ' ' && b != '\t' && b != '\r' && b != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// rawBlock is a paragraph left unparsed by plainParagraphs.
+type rawBlock struct{ ast.BaseBlock }
+
+var kindRawBlock = ast.NewNodeKind("BrennerPlainParagraph")
+
+func (n *rawBlock) Kind() ast.NodeKind         { return kindRawBlock }
+func (n *rawBlock) IsRaw() bool                { return true }
+func (n *rawBlock) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
 
 // Parser returns the shared goldmark parser.
 func Parser() parser.Parser { return md.Parser() }

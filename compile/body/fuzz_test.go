@@ -37,6 +37,10 @@ func FuzzParse(f *testing.F) {
 		if !reflect.DeepEqual(d.Headings, full.Headings) || !reflect.DeepEqual(d.Fences, full.Fences) || !reflect.DeepEqual(d.Comments, full.Comments) {
 			t.Fatalf("lean and full parses differ:\n lean %+v %+v %+v\n full %+v %+v %+v", d.Headings, d.Fences, d.Comments, full.Headings, full.Fences, full.Comments)
 		}
+		// Leaving plain paragraphs unparsed changes nothing a Doc records.
+		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(d, all) {
+			t.Fatalf("plain paragraphs change the Doc:\n with %+v\n without %+v", d, all)
+		}
 		_ = utf8.ValidString(src)
 	})
 }

@@ -27,14 +27,27 @@ func Guard(src string) string {
 	if len(src) > MaxBodyBytes {
 		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), MaxBodyBytes)
 	}
-	for line := range strings.SplitSeq(src, "\n") {
+	for i := 0; i < len(src); {
+		line := src[i:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line, i = line[:j], i+j+1
+		} else {
+			i = len(src)
+		}
+		// Only a line starting with white space, a block-quote marker or
+		// a list marker can nest anything.
+		if line == "" || !nestStart[line[0]] {
+			continue
+		}
 		if d := markerDepth(line); d > MaxNesting {
 			return fmt.Sprintf("a line opens %d nested block quotes or list items, over the limit of %d", d, MaxNesting)
 		}
 		// Lists nested by indentation: a marker after 2*MaxNesting columns
 		// of indentation is more than MaxNesting levels deep.
-		if ind := len(line) - len(strings.TrimLeft(line, " \t")); ind >= 2*MaxNesting && markerDepth(strings.TrimLeft(line, " \t")) > 0 {
-			return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
+		if line[0] == ' ' || line[0] == '\t' {
+			if ind := len(line) - len(strings.TrimLeft(line, " \t")); ind >= 2*MaxNesting && markerDepth(strings.TrimLeft(line, " \t")) > 0 {
+				return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
+			}
 		}
 	}
 	if open := strings.Count(src, "](") - strings.Count(src, ")"); open > MaxOpenLinks {
@@ -42,6 +55,15 @@ func Guard(src string) string {
 	}
 	return ""
 }
+
+// nestStart marks the bytes a line that opens a block quote or list item
+// can start with.
+var nestStart = func() (t [256]bool) {
+	for _, c := range []byte(" \t>-*+0123456789") {
+		t[c] = true
+	}
+	return t
+}()
 
 // markerDepth counts the block-quote markers and list markers at the start
 // of a line ("> > - 1. text" is 4).

@@ -67,6 +67,9 @@ func TestLeanParseMatchesFull(t *testing.T) {
 			continue
 		}
 		got, want := parseWith(lean, src, 0), parseWith(md.Parser(), src, 0)
+		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(got, all) {
+			t.Errorf("plain paragraphs change the Doc of %.80q:\n with %+v\n without %+v", src, got, all)
+		}
 		if !reflect.DeepEqual(got.Headings, want.Headings) {
 			t.Errorf("headings differ for %.80q:\n lean %+v\n full %+v", src, got.Headings, want.Headings)
 		}
@@ -79,6 +82,9 @@ func TestLeanParseMatchesFull(t *testing.T) {
 	}
 	t.Logf("%d bodies compared", len(inputs))
 }
+
+// leanInline is lean without plainParagraphs: every paragraph parsed.
+var leanInline = newLean(false)
 
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
