@@ -111,7 +111,33 @@ func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) Th
 	r.Findings = append(r.Findings, c.out...)
 	r.Facts = CollectFacts(t)
 	r.Comments = messageComments(t)
+	r.detach()
 	return r
+}
+
+// detach copies the strings of r that may point into the thread's message
+// bodies or packed records (anchors, comment texts, reference fields are
+// substrings of them): a result outlives its thread, and one short
+// substring would keep a whole body alive until the reports are written.
+func (r *ThreadResult) detach() {
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		f.Message, f.Hint, f.Anchor, f.MsgID = strings.Clone(f.Message), strings.Clone(f.Hint), strings.Clone(f.Anchor), strings.Clone(f.MsgID)
+		if f.Fix != nil {
+			fx := *f.Fix
+			fx.Description, fx.Text = strings.Clone(fx.Description), strings.Clone(fx.Text)
+			f.Fix = &fx
+		}
+	}
+	for i := range r.Comments {
+		c := &r.Comments[i]
+		c.Text, c.MsgID = strings.Clone(c.Text), strings.Clone(c.MsgID)
+	}
+	for i := range r.Facts.Refs {
+		rf := &r.Facts.Refs[i]
+		rf.From, rf.Session, rf.Item, rf.Relation, rf.MsgID = strings.Clone(rf.From), strings.Clone(rf.Session),
+			strings.Clone(rf.Item), strings.Clone(rf.Relation), strings.Clone(rf.MsgID)
+	}
 }
 
 // messageComments lists the HTML comments of every message body.

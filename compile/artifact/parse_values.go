@@ -34,7 +34,7 @@ func decodeJSON(t string) (*jsonv.Value, bool) {
 	default:
 		return nil, false
 	}
-	v, err := jsonv.Parse([]byte(t))
+	v, err := jsonv.ParseString(t)
 	if err != nil {
 		return nil, false
 	}

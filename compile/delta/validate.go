@@ -94,7 +94,7 @@ func Validate(b *Block) {
 	b.Delta = nil
 	c := &checker{b: b, anchor: strings.TrimSpace(b.Raw)}
 	c.fenceForm()
-	v, err := jsonv.Parse([]byte(b.Raw))
+	v, err := jsonv.ParseString(b.Raw)
 	if err != nil {
 		c.syntax(err)
 	} else {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind of a JSON value.
@@ -325,6 +326,13 @@ func writeString(b *strings.Builder, s string) {
 // allowed). Numbers keep their literal text. A syntax error is a
 // *SyntaxError; input nested deeper than MaxDepth is one.
 func Parse(data []byte) (*Value, error) {
+	return ParseString(string(data))
+}
+
+// ParseString is Parse on a string. The strings of the result (keys,
+// string values without escapes, number literals) are substrings of src,
+// not copies: a delta block's values share its message body's memory.
+func ParseString(src string) (*Value, error) {
 	s := scannerPool.Get().(*Scanner)
 	defer func() {
 		if cap(s.Nodes) > 1<<16 {
@@ -332,46 +340,58 @@ func Parse(data []byte) (*Value, error) {
 		}
 		scannerPool.Put(s)
 	}()
+	// The scanner only reads its input: it may see the string's bytes.
+	data := unsafe.Slice(unsafe.StringData(src), len(src))
 	root, err := s.Scan(data, 0, len(data))
 	if err != nil {
 		return nil, err
 	}
-	return s.tree(data, root), nil
+	return s.tree(src, root), nil
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
 
-// tree builds the Values of the scanned nodes (in one allocation, without
-// recursion) and returns the value of node root.
-func (s *Scanner) tree(src []byte, root int32) *Value {
+// tree builds the Values of the scanned nodes of src without recursion and
+// returns the value of node root. Values, object members and array
+// elements each come from one allocation shared by the whole tree.
+func (s *Scanner) tree(src string, root int32) *Value {
 	nodes := s.Nodes
 	// slot[i] is node i's index in vals, or -1 for an object key.
 	slot := s.slots[:0]
 	slot = append(slot, make([]int32, len(nodes))...)
 	s.slots = slot
-	nv := int32(0)
+	nv, members, elems := int32(0), 0, 0
 	for i := range nodes {
 		if slot[i] < 0 {
 			continue
 		}
 		slot[i] = nv
 		nv++
-		if nodes[i].Kind == NodeObject {
+		switch nodes[i].Kind {
+		case NodeObject:
+			members += int(nodes[i].N / 2)
 			for c := nodes[i].Child; c >= 0; c = nodes[nodes[c].Next].Next {
 				slot[c] = -1
 			}
+		case NodeArray:
+			elems += int(nodes[i].N)
 		}
 	}
 	vals := make([]Value, nv)
+	// Arenas, sliced with their capacity capped so that a later Set or
+	// append on one value reallocates instead of overwriting a neighbour.
+	ptrs := make([]*Value, members+elems)
+	keys := make([]string, members)
+	offs := make([]int, members)
 	var buf []byte
 	str := func(n *Node) string {
 		lit := src[n.Start:n.End]
 		if !n.Esc {
-			if inner := lit[1 : len(lit)-1]; utf8.Valid(inner) {
-				return string(inner)
+			if inner := lit[1 : len(lit)-1]; utf8.ValidString(inner) {
+				return inner
 			}
 		}
-		buf = AppendDecoded(buf[:0], lit, nil)
+		buf = AppendDecoded(buf[:0], unsafe.Slice(unsafe.StringData(lit), len(lit)), nil)
 		return string(buf)
 	}
 	for i := range nodes {
@@ -390,18 +410,16 @@ func (s *Scanner) tree(src []byte, root int32) *Value {
 		case NodeString:
 			v.Str = str(n)
 		case NodeArray:
-			v.Arr = make([]*Value, 0, n.N)
+			k := int(n.N)
+			v.Arr, ptrs = ptrs[:0:k], ptrs[k:]
 			for c := n.Child; c >= 0; c = nodes[c].Next {
 				v.Arr = append(v.Arr, &vals[slot[c]])
 			}
 		case NodeObject:
 			k := int(n.N / 2)
-			v.KeyOffs = []int{}
-			if k > 0 {
-				v.Keys = make([]string, 0, k)
-				v.Vals = make([]*Value, 0, k)
-				v.KeyOffs = make([]int, 0, k)
-			}
+			v.Keys, keys = keys[:0:k], keys[k:]
+			v.Vals, ptrs = ptrs[:0:k], ptrs[k:]
+			v.KeyOffs, offs = offs[:0:k], offs[k:]
 			if k > smallObject {
 				v.idx = make(map[string]int, k)
 			}
