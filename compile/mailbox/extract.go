@@ -3,6 +3,7 @@ package mailbox
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"strconv"
 	"strings"
@@ -184,7 +185,8 @@ func sourceOf(d *jdoc, n int32, c ctx) Src {
 		return Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
 	}
 	line, col := d.pos(st)
-	return Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(end)}
+	return Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(end),
+		sum: crc32.Checksum(d.src[st:end], castagnoli)}
 }
 
 // timestamp reads created_ts, else created, else the archive file-name
@@ -248,6 +250,15 @@ func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
 			inner = s.dec
 		}
 		m.Src.hash = hashBody(inner)
+		if m.Src.kind == srcJSON {
+			// Load's shortcut: where the literal is in the object.
+			rel := d.fileOff + int64(nd.Start) - m.Src.off
+			if rel >= 0 && rel+int64(nd.End-nd.Start) <= m.Src.end-m.Src.off && m.Src.end-m.Src.off <= math.MaxInt32 {
+				line, col := d.pos(nd.Start)
+				m.Src.lit0, m.Src.lit1 = int32(rel), int32(rel)+int32(nd.End-nd.Start)
+				m.Src.litLine, m.Src.litCol = int32(line), int32(col)
+			}
+		}
 	case f.body >= 0 && d.kind(f.body) != jNull:
 		r.bodyIssue = "body_md is " + kindName(d.kind(f.body)) + ", not a string"
 	default:

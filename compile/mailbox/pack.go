@@ -144,6 +144,11 @@ func (pk *packer) add(r *rec) msgRef {
 	pk.varint(s.off)
 	pk.varint(s.end)
 	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, s.hash)
+	pk.buf = binary.LittleEndian.AppendUint32(pk.buf, s.sum)
+	pk.varint(int64(s.lit0))
+	pk.varint(int64(s.lit1))
+	pk.varint(int64(s.litLine))
+	pk.varint(int64(s.litCol))
 	switch {
 	case s.mem == nil:
 		pk.uvarint(0)
@@ -235,6 +240,16 @@ func (r *reader) byte1() byte {
 	c := r.b[0]
 	r.b = r.b[1:]
 	return c
+}
+
+func (r *reader) u32() uint32 {
+	if len(r.b) < 4 {
+		r.fail()
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return v
 }
 
 func (r *reader) u64() uint64 {
@@ -342,6 +357,9 @@ func (ref msgRef) rec() *rec {
 	s.off = u.varint()
 	s.end = u.varint()
 	s.hash = u.u64()
+	s.sum = u.u32()
+	s.lit0, s.lit1 = int32(u.varint()), int32(u.varint())
+	s.litLine, s.litCol = int32(u.varint()), int32(u.varint())
 	if i := u.uvarint(); i > 0 && i <= uint64(len(u.p.mems)) {
 		s.mem = u.p.mems[i-1]
 	}

@@ -90,3 +90,55 @@ func TestPackSplits(t *testing.T) {
 		t.Fatalf("%d messages in %d packed slices: the split was not exercised", n, len(slices))
 	}
 }
+
+// TestLoadShortcut: a body taken from where Scan saw its literal is the
+// body Load finds by tokenising the message again, with the same position
+// mapping and field regions, for every thread of testdata and of the
+// shared corpus.
+func TestLoadShortcut(t *testing.T) {
+	inRoot(t)
+	roots := []string{"testdata"}
+	if _, err := os.Stat("../shared/corpus"); err == nil {
+		roots = append(roots, "../shared/corpus")
+	} else {
+		t.Log("../shared/corpus is absent: testdata only")
+	}
+	b, err := Scan(roots, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(r *ThreadRef, short bool) *Thread {
+		loadShortcut = short
+		defer func() { loadShortcut = true }()
+		th, err := r.Load()
+		if err != nil {
+			t.Fatalf("%s (shortcut %v): %v", r.Key, short, err)
+		}
+		return th
+	}
+	n := 0
+	for _, r := range b.Threads {
+		fast, full := load(r, true), load(r, false)
+		for i, m := range fast.Messages {
+			w := full.Messages[i]
+			if m.Body != w.Body || m.HasBody != w.HasBody {
+				t.Fatalf("%s message %s: body differs", r.Key, m.ID)
+			}
+			if !reflect.DeepEqual(m.Fields(), w.Fields()) {
+				t.Errorf("%s message %s: fields\n got %v\nwant %v", r.Key, m.ID, m.Fields(), w.Fields())
+			}
+			for _, off := range []int{0, len(m.Body) / 3, len(m.Body) / 2, len(m.Body)} {
+				if g, e := m.BodyPos(off, off), w.BodyPos(off, off); g != e {
+					t.Errorf("%s message %s: BodyPos(%d) = %v, want %v", r.Key, m.ID, off, g, e)
+				}
+			}
+			if m.Src.kind == srcJSON && m.Src.mem == nil {
+				n++
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d JSON messages compared", n)
+	}
+	t.Logf("%d JSON messages compared", n)
+}

@@ -40,7 +40,7 @@ type ScanCache struct {
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
 // changes.
-const scanCacheFormat = 1
+const scanCacheFormat = 2
 
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20
