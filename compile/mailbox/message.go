@@ -96,7 +96,7 @@ type Src struct {
 	sum             uint32
 	lit0, lit1      int32
 	litLine, litCol int32
-	mem  []byte // srcMem: the JSON text that was embedded in a string field (rare, small)
+	mem             []byte // srcMem: the JSON text that was embedded in a string field (rare, small)
 
 	// Body position mapping, filled by Load (nil on Scan metadata).
 	bm *bodyMap
