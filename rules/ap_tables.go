@@ -129,6 +129,10 @@ func checkBodyVersion(c *Ctx) {
 		return // AP-001 reports a subject without a version
 	}
 	n, s, e, ok := bodyVersion(m)
+	if ok && n == m.Subject.Version {
+		return
+	}
+	// A position costs a body's escape table: computed for a finding only.
 	pos := bodyStart(m)
 	if s >= 0 && e > s {
 		pos = m.BodyPos(s, e)

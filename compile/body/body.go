@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -301,7 +302,10 @@ func parseAt(src string, base int) *Doc {
 
 // parseWith parses with p (lean; md in tests, to compare).
 func parseWith(p parser.Parser, src string, base int) *Doc {
-	b := []byte(src[base:])
+	// goldmark only reads its source (segments are offsets into it), so it
+	// is given the string's bytes rather than a copy of every body.
+	str := src[base:]
+	b := unsafe.Slice(unsafe.StringData(str), len(str))
 	pc := parser.NewContext()
 	root := p.Parse(text.NewReader(b), parser.WithContext(pc))
 	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}, pc: pc}
@@ -463,6 +467,13 @@ func (w *walker) headingText(x *ast.Heading, setext bool) string {
 	for i := 0; i < lines.Len() && !full; i++ {
 		seg := lines.At(i)
 		full = bytes.ContainsAny(seg.Value(w.src), "*_[~")
+	}
+	if !full {
+		// Most headings are one text node: their text is a substring.
+		if t, ok := x.FirstChild().(*ast.Text); ok && t.NextSibling() == nil && t.Segment.Padding == 0 &&
+			!t.SoftLineBreak() && !t.HardLineBreak() {
+			return strings.TrimSpace(w.str[t.Segment.Start:t.Segment.Stop])
+		}
 	}
 	var sb strings.Builder
 	if !full {

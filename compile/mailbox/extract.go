@@ -245,11 +245,6 @@ func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
 		m.HasBody = true
 		nd := &d.nodes[f.body]
 		inner := d.src[nd.Start+1 : nd.End-1]
-		if nd.Esc || !isASCII(inner) && !utf8.Valid(inner) {
-			s.dec = decodeString(s.dec[:0], d.src[nd.Start:nd.End], nil)
-			inner = s.dec
-		}
-		m.Src.hash = hashBody(inner)
 		if m.Src.kind == srcJSON {
 			// Load's shortcut: where the literal is in the object.
 			rel := d.fileOff + int64(nd.Start) - m.Src.off
@@ -259,6 +254,19 @@ func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
 				m.Src.litLine, m.Src.litCol = int32(line), int32(col)
 			}
 		}
+		escaped := nd.Esc || !isASCII(inner) && !utf8.Valid(inner)
+		if escaped && m.Src.lit1 > 0 && m.Src.sum != 0 {
+			// The content hash only tells two copies of one message
+			// apart; decoding every body for it cost as much as Load's
+			// decoding. It is computed when merge meets a copy.
+			m.Src.lazyHash = true
+			break
+		}
+		if escaped {
+			s.dec = decodeString(s.dec[:0], d.src[nd.Start:nd.End], nil)
+			inner = s.dec
+		}
+		m.Src.hash = hashBody(inner)
 	case f.body >= 0 && d.kind(f.body) != jNull:
 		r.bodyIssue = "body_md is " + kindName(d.kind(f.body)) + ", not a string"
 	default:

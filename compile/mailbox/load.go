@@ -161,7 +161,7 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 		ld.scratch = decodeString(ld.scratch[:0], lit, nil)
 		body = ld.scratch
 	}
-	if hashBody(body) != m.Src.hash {
+	if h, ok := m.Src.bodyHash(); !ok || hashBody(body) != h {
 		return changed(m)
 	}
 	m.Body = string(body)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"hash/crc32"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +42,34 @@ func hashBody(b []byte) uint64 {
 }
 
 var crlf = []byte("\r\n")
+
+// sameBody reports whether two scanned messages have the same body
+// content (hashBody), computing a hash Scan left for later.
+func sameBody(a, b *Src) bool {
+	ha, oka := a.bodyHash()
+	hb, okb := b.bodyHash()
+	return oka && okb && ha == hb
+}
+
+// bodyHash is the content hash of the body, read again from the file
+// when Scan did not compute it (a JSON body with escapes); false when the
+// message is no longer what Scan read.
+func (s *Src) bodyHash() (uint64, bool) {
+	if !s.lazyHash {
+		return s.hash, true
+	}
+	f, err := os.Open(filepath.FromSlash(s.File))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	buf := make([]byte, s.end-s.off)
+	if n, _ := f.ReadAt(buf, s.off); n < len(buf) || crc32.Checksum(buf, castagnoli) != s.sum ||
+		s.lit0 < 0 || s.lit1 <= s.lit0 || int(s.lit1) > len(buf) {
+		return 0, false
+	}
+	return hashBody(decodeString(nil, buf[s.lit0:s.lit1], nil)), true
+}
 
 func hashString(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
@@ -133,7 +163,7 @@ func merge(results []*fileResult) *Batch {
 				key := m.Project + "\x00" + m.ID
 				if prev, ok := byID[key]; ok {
 					pm := prev.m
-					if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || pm.Src.hash == m.Src.hash) {
+					if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
 						// The same message again (another export of it):
 						// keep one copy, the one with a body.
 						if !pm.HasBody && m.HasBody {

@@ -89,6 +89,8 @@ type Src struct {
 	off  int64  // byte range of the message object (JSON), or [0, size) of an archive file
 	end  int64  //
 	hash uint64 // content hash of the body (normalized), checked again by Load
+	// lazyHash: hash is not computed yet (see bodyHash).
+	lazyHash bool
 	// srcJSON: CRC-32C of the object's bytes (0: not recorded), and where
 	// its body_md string literal is (quotes included, relative to off; lit1
 	// is 0 without one) with the file position of its opening quote. Load

@@ -97,6 +97,7 @@ const (
 	flAckSet
 	flHasBody
 	flCreated
+	flLazyHash
 )
 
 // add packs r and returns where it is.
@@ -127,6 +128,9 @@ func (pk *packer) add(r *rec) msgRef {
 	}
 	if !m.Created.IsZero() {
 		fl |= flCreated
+	}
+	if m.Src.lazyHash {
+		fl |= flLazyHash
 	}
 	pk.buf = append(pk.buf, fl)
 	pk.shared(m.Importance)
@@ -357,6 +361,7 @@ func (ref msgRef) rec() *rec {
 	s.off = u.varint()
 	s.end = u.varint()
 	s.hash = u.u64()
+	s.lazyHash = fl&flLazyHash != 0
 	s.sum = u.u32()
 	s.lit0, s.lit1 = int32(u.varint()), int32(u.varint())
 	s.litLine, s.litCol = int32(u.varint()), int32(u.varint())

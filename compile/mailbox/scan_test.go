@@ -623,6 +623,23 @@ func TestDuplicates(t *testing.T) {
 	if len(th.Messages) != 1 || th.Messages[0].Body != "full" || len(th.Findings) != 0 || th.Messages[0].Seq != 0 {
 		t.Errorf("messages %+v findings %v", th.Messages, where(th.Findings))
 	}
+
+	// Copies whose bodies are written with other escapes are one message
+	// (their hashes are computed when merge compares them); a copy with
+	// another body is IN-003.
+	dir = t.TempDir()
+	msg := `{"project":"/p","thread_id":"Y","messages":[{"id":9,"subject":"KICKOFF: y","from":"A","created_ts":"2026-01-01T00:00:00Z","body_md":%s}]}`
+	write(t, filepath.Join(dir, "a.json"), fmt.Sprintf(msg, `"caf\u00e9 \"x\"\n"`))
+	write(t, filepath.Join(dir, "b.json"), fmt.Sprintf(msg, `"café \"x\""`))
+	b = scanT(t, dir)
+	if th = loadT(t, b, "Y"); len(th.Messages) != 1 || th.Messages[0].Body != "café \"x\"\n" || len(th.Findings) != 0 {
+		t.Errorf("messages %+v findings %v", th.Messages, where(th.Findings))
+	}
+	write(t, filepath.Join(dir, "c.json"), fmt.Sprintf(msg, `"caf\u00e9 \"y\""`))
+	b = scanT(t, dir)
+	if th = loadT(t, b, "Y"); len(th.Messages) != 2 || len(th.Findings) != 1 || th.Findings[0].Rule != "IN-003" {
+		t.Errorf("messages %+v findings %v", th.Messages, where(th.Findings))
+	}
 }
 
 func write(t *testing.T, p, s string) {
