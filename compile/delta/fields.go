@@ -113,6 +113,9 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 		}
 		hard = append(hard, r.name)
 	}
+	if len(hard) == 0 && len(soft) == 0 && len(defaulted) == 0 {
+		return nil
+	}
 	all := strings.Join(RequiredFields(sec), ", ")
 	hint := fmt.Sprintf("An ADD to %s needs %s (delta_output_format_v0.1.md, Failure Mode 5: required payload fields by section).", sec, all)
 	if len(hard) > 0 {
@@ -187,7 +190,7 @@ var statusValues = func() map[string][]string {
 
 // fields checks payload field values (DL-006).
 func (c *checker) fields(sec string, pv *jsonv.Value) {
-	hintSchema := fmt.Sprintf("See the %s payload schema (delta_output_format_v0.1.md, Payload Schemas by Section).", sec)
+	hintSchema := "See the " + sec + " payload schema (delta_output_format_v0.1.md, Payload Schemas by Section)."
 	for i, k := range pv.Keys {
 		f := pv.Vals[i]
 		if f.Kind == jsonv.Null {
@@ -236,7 +239,23 @@ const mojibake = "\u00ac\u00df" // "¬ß": UTF-8 "§" (C2 A7) decoded as Mac Rom
 var reAnchor = regexp.MustCompile(`(?i)^(?:(?:§ ?\d+(?:\s*-\s*(?:§ ?)?\d+)?|EV-\d+(?:#E\d+)?)(?:\s*\[inference\])?|inference|\[inference\])$`)
 
 // ValidAnchor reports whether s is one anchor of the anchors field contract.
-func ValidAnchor(s string) bool { return reAnchor.MatchString(strings.TrimSpace(s)) }
+func ValidAnchor(s string) bool {
+	s = strings.TrimSpace(s)
+	// Most anchors are "§n": no need for the pattern.
+	if d, ok := strings.CutPrefix(s, "§"); ok && d != "" && allDigits(d) {
+		return true
+	}
+	return reAnchor.MatchString(s)
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func (c *checker) anchors(f *jsonv.Value) {
 	if f.Kind == jsonv.String {
