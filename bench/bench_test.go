@@ -171,16 +171,25 @@ func each(b *testing.B, fn func(b *testing.B, c *corpus)) {
 	}
 }
 
-// loop runs body b.N times (b.Loop) and reports threads/s.
+// loop runs body b.N times (b.Loop) and reports threads/s and the process
+// CPU time per iteration (user + system, all goroutines): on a shared
+// machine wall time varies by a fifth from run to run, CPU time much less,
+// so comparisons (Check against Floor) read both.
 func loop(b *testing.B, c *corpus, body func()) {
 	b.ReportAllocs()
 	iters := 0
+	cpu0 := cpuTime()
 	for b.Loop() {
 		body()
 		iters++
 	}
+	cpu := cpuTime() - cpu0
 	b.ReportMetric(float64(c.n*iters)/b.Elapsed().Seconds(), "threads/s")
+	if cpu > 0 && iters > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(iters), "cpu-s/op")
+	}
 }
+
 
 // BenchmarkIngest: mailbox.Scan of the corpus folder (every file read and
 // tokenised, messages grouped into threads), GOMAXPROCS files at a time.
