@@ -190,7 +190,6 @@ func loop(b *testing.B, c *corpus, body func()) {
 	}
 }
 
-
 // BenchmarkIngest: mailbox.Scan of the corpus folder (every file read and
 // tokenised, messages grouped into threads), GOMAXPROCS files at a time.
 func BenchmarkIngest(b *testing.B) {
