@@ -45,6 +45,7 @@ FUZZ_TARGETS := \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
+	FuzzDecodeCacheEntry:./rules \
 	FuzzParse:./internal/config
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing

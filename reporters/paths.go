@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -22,6 +23,12 @@ type Paths struct {
 	mu       sync.Mutex
 	rel      map[string]relInfo
 	files    map[string]*FileInfo
+	dirs     map[string]dirInfo // evalSymlinks' cache of folders
+}
+
+type dirInfo struct {
+	real string
+	err  error
 }
 
 type relInfo struct {
@@ -62,7 +69,7 @@ func NewPaths(repoRoot string) *Paths {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		real = r
 	}
-	return &Paths{root: root, rootReal: real, rel: map[string]relInfo{}, files: map[string]*FileInfo{}}
+	return &Paths{root: root, rootReal: real, rel: map[string]relInfo{}, files: map[string]*FileInfo{}, dirs: map[string]dirInfo{}}
 }
 
 // Root returns the absolute repository root with symbolic links resolved.
@@ -106,7 +113,7 @@ func (p *Paths) computeRel(file string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
+	if real, err := p.evalSymlinks(abs); err == nil {
 		if r, ok := under(p.rootReal, real); ok {
 			return r, true
 		}
@@ -121,6 +128,39 @@ func (p *Paths) computeRel(file string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// evalSymlinks is filepath.EvalSymlinks(abs) for a cleaned absolute path,
+// resolving each folder once: a report names thousands of files in a few
+// folders, and resolving every path component of every file was a tenth of
+// a cached run. A last component that is a symbolic link (or any path on
+// Windows, where EvalSymlinks also normalises case) takes the full call.
+func (p *Paths) evalSymlinks(abs string) (string, error) {
+	dir, base := filepath.Split(abs)
+	if runtime.GOOS == "windows" || base == "" {
+		return filepath.EvalSymlinks(abs)
+	}
+	p.mu.Lock()
+	d, ok := p.dirs[dir]
+	p.mu.Unlock()
+	if !ok {
+		d.real, d.err = filepath.EvalSymlinks(dir)
+		p.mu.Lock()
+		p.dirs[dir] = d
+		p.mu.Unlock()
+	}
+	if d.err != nil {
+		return "", d.err
+	}
+	full := filepath.Join(d.real, base)
+	st, err := os.Lstat(full)
+	switch {
+	case err != nil:
+		return "", err
+	case st.Mode()&os.ModeSymlink != 0:
+		return filepath.EvalSymlinks(abs)
+	}
+	return full, nil
 }
 
 // under returns path relative to root (slash separated) when it lies

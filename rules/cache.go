@@ -31,7 +31,7 @@ import (
 )
 
 // cacheFormat changes whenever an entry's meaning changes.
-const cacheFormat = 3
+const cacheFormat = 4
 
 // ThreadCache is a folder of per-thread results: the entries of a run are
 // one bundle file (internal/bundle), which replaces the bundles the run
@@ -117,6 +117,8 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 	var e cacheEntry
 	var err error
 	switch data[0] {
+	case 'B':
+		err = decodeBinary(data[1:], &e)
 	case 'J':
 		err = json.Unmarshal(data[1:], &e)
 	case 'G':
@@ -135,7 +137,12 @@ func (c *ThreadCache) get(key string) (*cacheEntry, bool) {
 // encoded: the thread is then not cached).
 func (c *ThreadCache) encode(key string, e *cacheEntry) []byte {
 	e.Format, e.Key = cacheFormat, key
-	// JSON ("J"), fast to decode; but JSON writes a string that is not
+	// Binary ("B", cachecodec.go) unless the artifacts' JSON would change a
+	// string (below).
+	if b, ok := encodeBinary(e); ok && (len(e.Arts) == 0 || !bytes.Contains(b, []byte(`\ufffd`))) {
+		return append([]byte{'B'}, b...)
+	}
+	// JSON ("J"); but JSON writes a string that is not
 	// UTF-8 (a file name, say) with U+FFFD, and a warm run's reports would
 	// then differ from a cold one's. Such an entry — its encoding holds the
 	// escape \ufffd, which the encoder writes only for invalid bytes (or,

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
-	"errors"
 	"iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -199,15 +198,8 @@ func (l *ItemList) GobDecode(b []byte) error {
 		return err
 	}
 	*l = ItemList{enc: g.Enc, hyps: g.Hyps, n: g.N}
-	n, h := 0, 0
-	for it := range l.All() {
-		n++
-		if it.Hyp != nil {
-			h++
-		}
-	}
-	if n != l.n || h != len(l.hyps) || !l.wellFormed() {
-		return errors.New("facts: corrupt item list")
+	if !l.consistent() {
+		return errCorruptItems
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/binenc"
 )
 
 // Scan keeps the metadata of every message of the batch until its thread is
@@ -208,92 +209,11 @@ func (res *fileResult) flush() {
 }
 
 // reader reads the varint-framed fields of packed records and scan cache
-// entries; past a malformed field it is bad and reads zero values.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) fail() { r.bad, r.b = true, nil }
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) byte1() byte {
-	if len(r.b) == 0 {
-		r.fail()
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) u32() uint32 {
-	if len(r.b) < 4 {
-		r.fail()
-		return 0
-	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v
-}
-
-func (r *reader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.fail()
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-// bytes reads a length-prefixed field (a slice of the input, capped).
-func (r *reader) bytes() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) str() string { return string(r.bytes()) }
-
-// count reads a number of items, which can never exceed the bytes left.
-func (r *reader) count() int {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return 0
-	}
-	return int(n)
-}
+// entries.
+type reader = binenc.Reader
 
 // appendString appends s with its length.
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
+func appendString(b []byte, s string) []byte { return binenc.AppendString(b, s) }
 
 // unpacker reads one packed record.
 type unpacker struct {
@@ -302,16 +222,16 @@ type unpacker struct {
 }
 
 func (u *unpacker) shared() string {
-	i := u.uvarint()
+	i := u.Uvarint()
 	if i >= uint64(len(u.p.strs)) {
-		u.bad = true
+		u.Bad = true
 		return ""
 	}
 	return u.p.strs[i]
 }
 
 func (u *unpacker) list() []string {
-	n := u.count()
+	n := u.Count()
 	if n == 0 {
 		return nil
 	}
@@ -323,49 +243,49 @@ func (u *unpacker) list() []string {
 }
 
 func (u *unpacker) pos() diag.Pos {
-	return diag.Pos{File: u.shared(), Line: int(u.varint()), Col: int(u.varint()), EndLine: int(u.varint()), EndCol: int(u.varint())}
+	return diag.Pos{File: u.shared(), Line: int(u.Varint()), Col: int(u.Varint()), EndLine: int(u.Varint()), EndCol: int(u.Varint())}
 }
 
 // rec unpacks the record at ref. The packed form is written by add in the
 // same process, so a decoding failure is a bug; it panics, which the
 // thread's task turns into an internal-error finding.
 func (ref msgRef) rec() *rec {
-	u := unpacker{reader{b: ref.p.enc[ref.off:]}, ref.p}
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p}
 	m := &Message{}
-	m.ID = u.str()
+	m.ID = u.Str()
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
 	m.ThreadKey = u.shared()
-	m.Subject = u.str()
+	m.Subject = u.Str()
 	m.From = u.shared()
 	m.To = u.list()
 	m.CC = u.list()
 	m.BCC = u.list()
-	fl := u.byte1()
+	fl := u.Byte()
 	m.RecipientsKnown = fl&flRecipients != 0
 	m.AckRequired = fl&flAckRequired != 0
 	m.AckSet = fl&flAckSet != 0
 	m.HasBody = fl&flHasBody != 0
 	m.Importance = u.shared()
-	m.CreatedRaw = u.str()
+	m.CreatedRaw = u.Str()
 	if fl&flCreated != 0 {
-		sec := u.varint()
-		m.Created = time.Unix(sec, int64(u.uvarint())).UTC()
+		sec := u.Varint()
+		m.Created = time.Unix(sec, int64(u.Uvarint())).UTC()
 	}
 	m.TimeStyle = u.shared()
 	s := &m.Src
 	s.File = u.shared()
-	s.Line = int(u.varint())
-	s.Col = int(u.varint())
-	s.kind = srcKind(u.byte1())
-	s.off = u.varint()
-	s.end = u.varint()
-	s.hash = u.u64()
+	s.Line = int(u.Varint())
+	s.Col = int(u.Varint())
+	s.kind = srcKind(u.Byte())
+	s.off = u.Varint()
+	s.end = u.Varint()
+	s.hash = u.U64()
 	s.lazyHash = fl&flLazyHash != 0
-	s.sum = u.u32()
-	s.lit0, s.lit1 = int32(u.varint()), int32(u.varint())
-	s.litLine, s.litCol = int32(u.varint()), int32(u.varint())
-	if i := u.uvarint(); i > 0 && i <= uint64(len(u.p.mems)) {
+	s.sum = u.U32()
+	s.lit0, s.lit1 = int32(u.Varint()), int32(u.Varint())
+	s.litLine, s.litCol = int32(u.Varint()), int32(u.Varint())
+	if i := u.Uvarint(); i > 0 && i <= uint64(len(u.p.mems)) {
 		s.mem = u.p.mems[i-1]
 	}
 	r := &rec{m: m}
@@ -373,8 +293,8 @@ func (ref msgRef) rec() *rec {
 	r.tsKey = u.shared()
 	r.tsIssue = u.shared()
 	r.bodyIssue = u.shared()
-	r.meta = u.u64()
-	if u.bad {
+	r.meta = u.U64()
+	if u.Bad {
 		panic("mailbox: corrupt packed message record")
 	}
 	return r
@@ -382,8 +302,8 @@ func (ref msgRef) rec() *rec {
 
 // threadKey is the record's thread key, read without unpacking the rest.
 func (ref msgRef) threadKey() string {
-	u := unpacker{reader{b: ref.p.enc[ref.off:]}, ref.p}
-	u.bytes()  // id
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p}
+	u.Bytes()  // id
 	u.shared() // project
 	u.shared() // thread id
 	return u.shared()

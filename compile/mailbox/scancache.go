@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/brenner-ci/brenner-ci/internal/bundle"
@@ -96,6 +97,8 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 	return res
 }
 
+var keyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // key hashes what a file's scan depends on; ok is false for a file that is
 // not cached (not a regular file of at most maxCachedFile bytes, or not
 // readable: the scan reports that).
@@ -114,9 +117,22 @@ func (c *ScanCache) key(f *inFile) (string, os.FileInfo, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "brenner-ci scan %d\n%s\n%q %d %t %d %q\n", scanCacheFormat, c.Salt, f.disp, f.role, f.explicit, f.maxBytes, f.agentDir)
-	n, err := io.Copy(h, fh)
-	if err != nil || n != st.Size() {
+	// The file in one read (a pooled buffer one byte longer than the size,
+	// so a file that grew is seen) rather than in 32 KiB pieces: a cached
+	// run reads every input and little else.
+	bp := keyBufs.Get().(*[]byte)
+	defer keyBufs.Put(bp)
+	if need := int(st.Size()) + 1; cap(*bp) < need {
+		*bp = make([]byte, need)
+	}
+	buf := (*bp)[:st.Size()+1]
+	n, err := io.ReadFull(fh, buf)
+	if int64(n) != st.Size() || err != io.ErrUnexpectedEOF && err != io.EOF {
 		return "", nil, false
+	}
+	h.Write(buf[:n])
+	if cap(*bp) > 4<<20 {
+		*bp = nil // do not keep a large file's buffer
 	}
 	return hex.EncodeToString(h.Sum(nil)), st, true
 }
@@ -182,38 +198,38 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 	if !bytes.HasPrefix(data, []byte{'B', 'C', 'S', scanCacheFormat}) {
 		return nil
 	}
-	d := reader{b: data[4:]}
-	if d.str() != key || len(d.b) == 0 {
+	d := reader{B: data[4:]}
+	if d.Str() != key || len(d.B) == 0 {
 		return nil
 	}
-	fl := d.byte1()
+	fl := d.Byte()
 	res = &fileResult{disp: disp, read: fl&scanFlagRead != 0, markdown: fl&scanFlagMarkdown != 0, artifact: fl&scanFlagArtifact != 0}
-	for i, n := 0, d.count(); i < n; i++ {
-		res.agents = append(res.agents, d.str())
+	for i, n := 0, d.Count(); i < n; i++ {
+		res.agents = append(res.agents, d.Str())
 	}
-	packs := make([]*packed, d.count())
+	packs := make([]*packed, d.Count())
 	for i := range packs {
 		// Copied out of the entry, in their exact sizes, so the entry's
 		// bytes (with its copies of the shared strings) are not kept.
-		p := &packed{enc: append([]byte(nil), d.bytes()...)}
-		for j, n := 0, d.count(); j < n; j++ {
-			p.strs = append(p.strs, d.str())
+		p := &packed{enc: append([]byte(nil), d.Bytes()...)}
+		for j, n := 0, d.Count(); j < n; j++ {
+			p.strs = append(p.strs, d.Str())
 		}
-		for j, n := 0, d.count(); j < n; j++ {
-			p.mems = append(p.mems, append([]byte{}, d.bytes()...))
+		for j, n := 0, d.Count(); j < n; j++ {
+			p.mems = append(p.mems, append([]byte{}, d.Bytes()...))
 		}
 		packs[i] = p
 	}
-	refs := d.count()
+	refs := d.Count()
 	res.refs = make([]msgRef, 0, refs)
-	for i := 0; i < refs && !d.bad; i++ {
-		pi, off := d.uvarint(), d.uvarint()
+	for i := 0; i < refs && !d.Bad; i++ {
+		pi, off := d.Uvarint(), d.Uvarint()
 		if pi >= uint64(len(packs)) || off >= uint64(len(packs[pi].enc)) {
 			return nil
 		}
 		res.refs = append(res.refs, msgRef{packs[pi], uint32(off)})
 	}
-	if d.bad || len(d.b) != 0 {
+	if d.Bad || len(d.B) != 0 {
 		return nil
 	}
 	defer func() {

@@ -1,0 +1,250 @@
+package rules
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/binenc"
+)
+
+// The binary form of a thread cache entry ("B"). A cached run decodes an
+// entry per thread, and JSON decoding was most of its time; this form
+// keeps every byte of every string (no U+FFFD as in JSON) and decodes
+// without reflection. Artifact results (threads with persisted artifacts,
+// whose front matter holds YAML values) are embedded as JSON.
+
+func appendPos(b []byte, p diag.Pos) []byte {
+	b = binenc.AppendString(b, p.File)
+	b = binary.AppendVarint(b, int64(p.Line))
+	b = binary.AppendVarint(b, int64(p.Col))
+	b = binary.AppendVarint(b, int64(p.EndLine))
+	return binary.AppendVarint(b, int64(p.EndCol))
+}
+
+func readPos(r *binenc.Reader) diag.Pos {
+	return diag.Pos{File: r.Str(), Line: r.Int(), Col: r.Int(), EndLine: r.Int(), EndCol: r.Int()}
+}
+
+func appendStrings(b []byte, l []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(l)))
+	for _, s := range l {
+		b = binenc.AppendString(b, s)
+	}
+	return b
+}
+
+func readStrings(r *binenc.Reader) []string {
+	n := r.Count()
+	if n == 0 {
+		return nil
+	}
+	l := make([]string, n)
+	for i := range l {
+		l[i] = r.Str()
+	}
+	return l
+}
+
+func appendFindings(b []byte, fs []diag.Finding) []byte {
+	b = binary.AppendUvarint(b, uint64(len(fs)))
+	for i := range fs {
+		f := &fs[i]
+		b = binenc.AppendString(b, f.Rule)
+		b = binenc.AppendString(b, f.Code)
+		b = binary.AppendVarint(b, int64(f.Severity))
+		b = binenc.AppendString(b, f.Message)
+		b = appendPos(b, f.Pos)
+		b = binenc.AppendString(b, f.Thread)
+		b = binenc.AppendString(b, f.MsgID)
+		b = binenc.AppendString(b, f.Hint)
+		b = binenc.AppendBool(b, f.Fix != nil)
+		if f.Fix != nil {
+			b = binenc.AppendString(b, f.Fix.Description)
+			b = appendPos(b, f.Fix.Pos)
+			b = binenc.AppendString(b, f.Fix.Text)
+		}
+		b = binenc.AppendString(b, f.Anchor)
+	}
+	return b
+}
+
+func readFindings(r *binenc.Reader) []diag.Finding {
+	n := r.Count()
+	if n == 0 {
+		return nil
+	}
+	fs := make([]diag.Finding, n)
+	for i := range fs {
+		f := &fs[i]
+		f.Rule, f.Code, f.Severity = r.Str(), r.Str(), diag.Severity(r.Varint())
+		f.Message, f.Pos, f.Thread, f.MsgID, f.Hint = r.Str(), readPos(r), r.Str(), r.Str(), r.Str()
+		if r.Bool() {
+			f.Fix = &diag.Fix{Description: r.Str(), Pos: readPos(r), Text: r.Str()}
+		}
+		f.Anchor = r.Str()
+	}
+	return fs
+}
+
+func appendComments(b []byte, cs []diag.Comment) []byte {
+	b = binary.AppendUvarint(b, uint64(len(cs)))
+	for i := range cs {
+		c := &cs[i]
+		b = binenc.AppendString(b, c.Text)
+		b = appendPos(b, c.Pos)
+		b = appendPos(b, c.From)
+		b = appendPos(b, c.To)
+		b = binenc.AppendString(b, c.File)
+		b = binenc.AppendString(b, c.Thread)
+		b = binenc.AppendString(b, c.MsgID)
+	}
+	return b
+}
+
+func readComments(r *binenc.Reader) []diag.Comment {
+	n := r.Count()
+	if n == 0 {
+		return nil
+	}
+	cs := make([]diag.Comment, n)
+	for i := range cs {
+		cs[i] = diag.Comment{Text: r.Str(), Pos: readPos(r), From: readPos(r), To: readPos(r), File: r.Str(), Thread: r.Str(), MsgID: r.Str()}
+	}
+	return cs
+}
+
+func appendFacts(b []byte, f *Facts) []byte {
+	b = binenc.AppendString(b, f.Key)
+	b = binenc.AppendString(b, f.ThreadID)
+	b = binary.AppendVarint(b, int64(f.Latest))
+	l := &f.Items
+	b = binary.AppendUvarint(b, uint64(l.n))
+	b = binenc.AppendString(b, l.enc)
+	b = binary.AppendUvarint(b, uint64(len(l.hyps)))
+	for _, h := range l.hyps {
+		b = binenc.AppendString(b, h.Name)
+		b = binary.LittleEndian.AppendUint64(b, h.ClaimKey)
+		b = appendPos(b, h.Pos)
+		b = binenc.AppendString(b, h.MsgID)
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.Refs)))
+	for _, rf := range f.Refs {
+		b = binenc.AppendString(b, rf.From)
+		b = binenc.AppendString(b, rf.Session)
+		b = binenc.AppendString(b, rf.Item)
+		b = binenc.AppendString(b, rf.Relation)
+		b = appendPos(b, rf.Pos)
+		b = binenc.AppendString(b, rf.MsgID)
+	}
+	return b
+}
+
+var errCorruptItems = errors.New("facts: corrupt item list")
+
+func readFacts(r *binenc.Reader) (Facts, error) {
+	f := Facts{Key: r.Str(), ThreadID: r.Str(), Latest: r.Int()}
+	l := ItemList{n: r.Count(), enc: r.Str()}
+	if nh := r.Count(); nh > 0 {
+		l.hyps = make([]HypFact, nh)
+		for i := range l.hyps {
+			l.hyps[i] = HypFact{Name: r.Str(), ClaimKey: r.U64(), Pos: readPos(r), MsgID: r.Str()}
+		}
+	}
+	if !l.consistent() {
+		return f, errCorruptItems
+	}
+	f.Items = l
+	if n := r.Count(); n > 0 {
+		f.Refs = make([]RefFact, n)
+		for i := range f.Refs {
+			f.Refs[i] = RefFact{From: r.Str(), Session: r.Str(), Item: r.Str(), Relation: r.Str(), Pos: readPos(r), MsgID: r.Str()}
+		}
+	}
+	return f, nil
+}
+
+// encodeBinary is e's "B" form (without the leading 'B'); ok is false when
+// e cannot be encoded (its artifacts' JSON).
+func encodeBinary(e *cacheEntry) ([]byte, bool) {
+	b := binary.AppendUvarint(nil, uint64(e.Format))
+	b = binenc.AppendString(b, e.Key)
+	s := &e.Summary
+	b = binenc.AppendString(b, s.Key)
+	b = binenc.AppendString(b, s.File)
+	for _, n := range []int{s.Messages, s.Blocks, s.Valid, s.Invalid, s.Applied, s.Version} {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	b = appendStrings(b, s.Rules)
+	b = appendFindings(b, e.Findings)
+	b = appendComments(b, e.Comments)
+	b = appendStrings(b, e.Internal)
+	b = appendFacts(b, &e.Facts)
+	var arts []byte
+	if len(e.Arts) > 0 {
+		var err error
+		if arts, err = json.Marshal(e.Arts); err != nil {
+			return nil, false
+		}
+	}
+	b = binenc.AppendString(b, string(arts))
+	last, err := e.Last.MarshalBinary()
+	if err != nil {
+		return nil, false
+	}
+	b = binenc.AppendString(b, string(last))
+	b = binenc.AppendString(b, string(e.Render))
+	b = binenc.AppendBool(b, e.HasRend)
+	return b, true
+}
+
+// decodeBinary reads what encodeBinary wrote; any malformed field is an
+// error (the entry is then a miss).
+func decodeBinary(data []byte, e *cacheEntry) error {
+	r := &binenc.Reader{B: data}
+	e.Format = int(r.Uvarint())
+	e.Key = r.Str()
+	s := &e.Summary
+	s.Key, s.File = r.Str(), r.Str()
+	s.Messages, s.Blocks, s.Valid, s.Invalid, s.Applied, s.Version = r.Int(), r.Int(), r.Int(), r.Int(), r.Int(), r.Int()
+	s.Rules = readStrings(r)
+	e.Findings = readFindings(r)
+	e.Comments = readComments(r)
+	e.Internal = readStrings(r)
+	facts, err := readFacts(r)
+	if err != nil {
+		return err
+	}
+	e.Facts = facts
+	if arts := r.Bytes(); len(arts) > 0 {
+		if err := json.Unmarshal(arts, &e.Arts); err != nil {
+			return err
+		}
+	}
+	if err := e.Last.UnmarshalBinary(r.Bytes()); err != nil {
+		return err
+	}
+	if rend := r.Bytes(); len(rend) > 0 {
+		e.Render = append([]byte(nil), rend...)
+	}
+	e.HasRend = r.Bool()
+	if r.Bad || len(r.B) != 0 {
+		return errors.New("cache entry: malformed")
+	}
+	return nil
+}
+
+// consistent reports whether the packed list unpacks to its n items and
+// holds one HypFact per hypothesis (a corrupt entry must not yield a wrong
+// list).
+func (l *ItemList) consistent() bool {
+	n, h := 0, 0
+	for it := range l.All() {
+		n++
+		if it.Hyp != nil {
+			h++
+		}
+	}
+	return n == l.n && h == len(l.hyps) && l.wellFormed()
+}
