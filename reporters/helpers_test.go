@@ -42,7 +42,7 @@ func TestPaths(t *testing.T) {
 		{"threads/ln.json", "threads/a b.json", true, true},
 		{"alias/ln.json", "threads/a b.json", true, true},
 		{"threads/away.json", "", false, false},
-		{"out/x.json", "", false, false},                   // a link leaving the repository
+		{"out/x.json", "", false, false}, // a link leaving the repository
 		{"threads/missing.json", "threads/missing.json", true, false},
 		{"../elsewhere/x.json", "", false, false},
 		{"", "", false, false},
