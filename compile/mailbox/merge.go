@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/iter"
+
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -97,14 +99,10 @@ func metaHash(m *Message) uint64 {
 // ---------------------------------------------------------------------------
 // Merge
 
-func merge(results []*fileResult) *Batch {
+func merge(results []*fileResult, jobs int) *Batch {
 	b := &Batch{}
 	// Group the packed records by thread key, in input order; Seq is the
 	// global input order.
-	type member struct {
-		ref msgRef
-		seq int
-	}
 	threads := map[string][]member{}
 	// Files whose content hash is known and whose messages all have one
 	// thread key: such a file is named by its hash in the cache key of its
@@ -143,60 +141,85 @@ func merge(results []*fileResult) *Batch {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	groups := make([][]member, len(keys))
+	for i, k := range keys {
+		groups[i] = threads[k]
+	}
+	clear(threads)
+	// Threads are merged independently of each other, jobs at a time, and
+	// listed in key order.
+	merged := make([][]*ThreadRef, len(keys))
+	iter.Iterator[string]{MaxGoroutines: jobs}.ForEachIdx(keys, func(i int, k *string) {
+		merged[i] = mergeThread(*k, groups[i], sums)
+		groups[i] = nil
+	})
 	b.Threads = make([]*ThreadRef, 0, len(keys))
-	for _, k := range keys {
-		members := threads[k]
-		delete(threads, k)
-		recs := make([]*rec, 0, len(members))
-		var dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
-		byID := map[string]*rec{}
-		for _, mb := range members {
-			r := mb.ref.rec()
-			r.ref, r.src = mb.ref, mb.ref
-			m := r.m
-			m.Seq = mb.seq
-			var dup *diag.Finding
-			if m.ID != "" {
-				// Ids are unique per Agent Mail database; exports of
-				// different servers reuse them, so a clash only counts
-				// within one thread of one project.
-				key := m.Project + "\x00" + m.ID
-				if prev, ok := byID[key]; ok {
-					pm := prev.m
-					if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
-						// The same message again (another export of it):
-						// keep one copy, the one with a body.
-						if !pm.HasBody && m.HasBody {
-							pm.HasBody, pm.Src = true, m.Src
-							prev.src = r.ref
-							prev.bodyIssue = ""
-							prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
-						}
-						continue
-					}
-					dup = &diag.Finding{
-						Rule: "IN-003", Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
-						Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
-						Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
-						Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
-						Thread:  m.ThreadKey, MsgID: m.ID, Anchor: "duplicate id " + m.ID,
-					}
-				} else {
-					byID[key] = r
-				}
-			}
-			recs = append(recs, r)
-			dups = append(dups, dup)
-		}
-		for _, g := range splitByProject(k, recs, dups) {
-			ref := finishThread(g.key, g.recs, g.findings)
-			ref.sums = sums
-			b.Threads = append(b.Threads, ref)
-		}
+	for _, refs := range merged {
+		b.Threads = append(b.Threads, refs...)
 	}
 	sort.Strings(b.Agents)
 	b.Agents = compact(b.Agents)
 	return b
+}
+
+// member is a packed record of a thread and its place in the input.
+type member struct {
+	ref msgRef
+	seq int
+}
+
+// mergeThread unpacks the records of thread key k, keeps one copy of a
+// message exported twice, reports ids used twice and orders the messages;
+// a thread whose messages name two projects becomes one thread per project.
+func mergeThread(k string, members []member, sums map[string]string) []*ThreadRef {
+	var out []*ThreadRef
+	recs := make([]*rec, 0, len(members))
+	var dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
+	byID := map[string]*rec{}
+	for _, mb := range members {
+		r := mb.ref.rec()
+		r.ref, r.src = mb.ref, mb.ref
+		m := r.m
+		m.Seq = mb.seq
+		var dup *diag.Finding
+		if m.ID != "" {
+			// Ids are unique per Agent Mail database; exports of
+			// different servers reuse them, so a clash only counts
+			// within one thread of one project.
+			key := m.Project + "\x00" + m.ID
+			if prev, ok := byID[key]; ok {
+				pm := prev.m
+				if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
+					// The same message again (another export of it):
+					// keep one copy, the one with a body.
+					if !pm.HasBody && m.HasBody {
+						pm.HasBody, pm.Src = true, m.Src
+						prev.src = r.ref
+						prev.bodyIssue = ""
+						prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
+					}
+					continue
+				}
+				dup = &diag.Finding{
+					Rule: "IN-003", Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
+					Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
+					Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
+					Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+					Thread:  m.ThreadKey, MsgID: m.ID, Anchor: "duplicate id " + m.ID,
+				}
+			} else {
+				byID[key] = r
+			}
+		}
+		recs = append(recs, r)
+		dups = append(dups, dup)
+	}
+	for _, g := range splitByProject(k, recs, dups) {
+		ref := finishThread(g.key, g.recs, g.findings)
+		ref.sums = sums
+		out = append(out, ref)
+	}
+	return out
 }
 
 // A projectGroup is the messages of one thread id in one project.

@@ -219,6 +219,19 @@ func appendString(b []byte, s string) []byte { return binenc.AppendString(b, s) 
 type unpacker struct {
 	reader
 	p *packed
+	// lite skips what a record's own strings hold (id, subject, time
+	// text, recipients): reading where a message is, or checking that a
+	// record unpacks, allocates nothing.
+	lite bool
+}
+
+// text reads a string of the record itself ("" when lite).
+func (u *unpacker) text() string {
+	if u.lite {
+		u.Bytes()
+		return ""
+	}
+	return u.Str()
 }
 
 func (u *unpacker) shared() string {
@@ -235,6 +248,12 @@ func (u *unpacker) list() []string {
 	if n == 0 {
 		return nil
 	}
+	if u.lite {
+		for range n {
+			u.shared()
+		}
+		return nil
+	}
 	l := make([]string, n)
 	for i := range l {
 		l[i] = u.shared()
@@ -247,16 +266,24 @@ func (u *unpacker) pos() diag.Pos {
 }
 
 // rec unpacks the record at ref. The packed form is written by add in the
-// same process, so a decoding failure is a bug; it panics, which the
-// thread's task turns into an internal-error finding.
-func (ref msgRef) rec() *rec {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p}
+// same process (or read from a checksummed scan cache entry, which
+// decodeScan checks with recLite first), so a decoding failure is a bug; it
+// panics, which the thread's task turns into an internal-error finding.
+func (ref msgRef) rec() *rec { return ref.unpack(false) }
+
+// recLite is rec without the record's own strings (ID, Subject,
+// CreatedRaw and recipients are empty): the shared strings, flags, times
+// and the source are read.
+func (ref msgRef) recLite() *rec { return ref.unpack(true) }
+
+func (ref msgRef) unpack(lite bool) *rec {
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, lite}
 	m := &Message{}
-	m.ID = u.Str()
+	m.ID = u.text()
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
 	m.ThreadKey = u.shared()
-	m.Subject = u.Str()
+	m.Subject = u.text()
 	m.From = u.shared()
 	m.To = u.list()
 	m.CC = u.list()
@@ -267,7 +294,7 @@ func (ref msgRef) rec() *rec {
 	m.AckSet = fl&flAckSet != 0
 	m.HasBody = fl&flHasBody != 0
 	m.Importance = u.shared()
-	m.CreatedRaw = u.Str()
+	m.CreatedRaw = u.text()
 	if fl&flCreated != 0 {
 		sec := u.Varint()
 		m.Created = time.Unix(sec, int64(u.Uvarint())).UTC()
@@ -302,7 +329,7 @@ func (ref msgRef) rec() *rec {
 
 // threadKey is the record's thread key, read without unpacking the rest.
 func (ref msgRef) threadKey() string {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p}
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, true}
 	u.Bytes()  // id
 	u.shared() // project
 	u.shared() // thread id

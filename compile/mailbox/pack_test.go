@@ -49,6 +49,12 @@ func TestPackRoundTrip(t *testing.T) {
 				if !reflect.DeepEqual(got, want[i]) {
 					t.Errorf("%s #%d: record\n got %+v\nwant %+v", p, i, *got, *want[i])
 				}
+				// recLite reads the same record without its own strings.
+				lite, full := ref.recLite(), *want[i].m
+				full.ID, full.Subject, full.CreatedRaw, full.To, full.CC, full.BCC = "", "", "", nil, nil, nil
+				if !reflect.DeepEqual(*lite.m, full) {
+					t.Errorf("%s #%d: recLite\n got %+v\nwant %+v", p, i, *lite.m, full)
+				}
 				n++
 			}
 			return nil

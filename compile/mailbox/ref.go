@@ -56,6 +56,20 @@ func (r *ThreadRef) Messages() []*Message {
 	return out
 }
 
+// sources returns the thread's messages with their sources (where their
+// bytes are) and flags, but without their own strings (see recLite).
+func (r *ThreadRef) sources() []*Message {
+	out := make([]*Message, len(r.msgs))
+	for i, e := range r.msgs {
+		m := e.meta.recLite().m
+		if e.src != e.meta {
+			m.HasBody, m.Src = true, e.src.recLite().m.Src
+		}
+		out[i] = m
+	}
+	return out
+}
+
 // First returns the thread's first message (metadata only), or nil.
 func (r *ThreadRef) First() *Message {
 	if len(r.msgs) == 0 {
@@ -86,7 +100,7 @@ func (r *ThreadRef) Release() { r.msgs = nil }
 // of each other (a thread file: one read), else message by message.
 func (r *ThreadRef) Digest(w io.Writer) error {
 	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, len(r.msgs))
-	msgs := r.Messages()
+	msgs := r.sources()
 	type span struct {
 		f        *os.File
 		off, end int64 // the bytes of the thread's messages in the file

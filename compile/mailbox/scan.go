@@ -119,7 +119,7 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 		scanOne = opt.Cache.scanCached
 	}
 	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanOne)
-	return merge(results), nil
+	return merge(results, jobs), nil
 }
 
 // inFile is one file to read.

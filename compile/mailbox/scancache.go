@@ -238,7 +238,7 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 		}
 	}()
 	for _, r := range res.refs {
-		if m := r.rec().m; m.Src.File != disp {
+		if m := r.recLite().m; m.Src.File != disp {
 			return nil
 		}
 	}
