@@ -4,6 +4,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -108,29 +109,59 @@ func checkCompiledVersionOrder(c *Ctx) {
 	}
 }
 
-// metaField finds "**Label**: value" (optionally in a list item) in a body.
-func metaField(body, label string) (value string, start, end int, ok bool) {
-	// Only the lines holding the label (first letter in any case) followed
-	// by ** can match: fieldLine runs on those lines, not on the whole
-	// body (COMPILED bodies carry the full artifact).
+// metaField finds "**Label**: value" (optionally in a list item) in m's
+// body: the first line that holds the label (first letter in any case)
+// followed by ** and matches fieldLine.
+func (c *Ctx) metaField(m *compile.Msg, label string) (value string, start, end int, ok bool) {
+	body := m.Body
 	needle := label[1:] + "**"
-	for from := 0; ; {
-		i := strings.Index(body[from:], needle)
-		if i < 0 {
-			return "", 0, 0, false
-		}
-		i += from
-		ls := strings.LastIndexByte(body[:i], '\n') + 1
+	for _, ls := range c.boldLines(m) {
 		le := len(body)
-		if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
-			le = i + j
+		if j := strings.IndexByte(body[ls:], '\n'); j >= 0 {
+			le = int(ls) + j
 		}
-		if vs, ve, ok := fieldLine(body[ls:le], label); ok {
-			v := strings.TrimSpace(body[ls+vs : ls+ve])
-			return strings.Trim(v, "`"), ls + vs, ls + ve, true
+		line := body[ls:le]
+		if !strings.Contains(line, needle) {
+			continue
 		}
-		from = le
+		if vs, ve, ok := fieldLine(line, label); ok {
+			v := strings.TrimSpace(body[int(ls)+vs : int(ls)+ve])
+			return strings.Trim(v, "`"), int(ls) + vs, int(ls) + ve, true
+		}
 	}
+	return "", 0, 0, false
+}
+
+// boldLines lists where the lines of m's body start that fieldLine can
+// match (after blanks and an optional list marker, "**"), found once per
+// message: a COMPILED body is read for seven labels, and searching it
+// whole for each was a fifth of the rules' time.
+func (c *Ctx) boldLines(m *compile.Msg) []int32 {
+	if l, ok := c.bold[m]; ok {
+		return l
+	}
+	var l []int32
+	body := m.Body
+	for i := 0; i < len(body) && len(body) <= math.MaxInt32; {
+		line := body[i:]
+		next := len(body)
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line, next = line[:j], i+j+1
+		}
+		k := skipRESpace(line, 0)
+		if k+1 < len(line) && (line[k] == '-' || line[k] == '*') && isRESpace(line[k+1]) {
+			k = skipRESpace(line, k+1)
+		}
+		if strings.HasPrefix(line[k:], "**") {
+			l = append(l, int32(i))
+		}
+		i = next
+	}
+	if c.bold == nil {
+		c.bold = map[*compile.Msg][]int32{}
+	}
+	c.bold[m] = l
+	return l
 }
 
 // fieldLine matches one line (no "\n") against
@@ -201,7 +232,7 @@ func checkCompiledThreadID(c *Ctx) {
 	if m.Doc == nil {
 		return
 	}
-	v, s, e, ok := metaField(m.Body, "Thread ID")
+	v, s, e, ok := c.metaField(m, "Thread ID")
 	if !ok {
 		c.report(m, bodyStart(m), "COMPILED body has no \"**Thread ID**:\" metadata line to match the message's thread.",
 			"Add a \"## Metadata\" section with \"- **Thread ID**: "+want+"\".", "no thread id")
@@ -289,7 +320,7 @@ func checkCompiledArtifactPath(c *Ctx) {
 	if m.Doc == nil {
 		return
 	}
-	v, s, e, ok := metaField(m.Body, "Artifact Path")
+	v, s, e, ok := c.metaField(m, "Artifact Path")
 	if !ok {
 		c.report(m, bodyStart(m), "COMPILED body has no \"**Artifact Path**:\" line.",
 			"Add a \"## Persistence\" section with \"- **Artifact Path**: `"+want+"`\".", "no artifact path")
@@ -360,7 +391,7 @@ func checkVersionReferences(c *Ctx) {
 		if m.Subject.Kind == subject.Critique {
 			label = "Artifact Version"
 		}
-		v, s, e, ok := metaField(m.Body, label)
+		v, s, e, ok := c.metaField(m, label)
 		if !ok {
 			continue
 		}

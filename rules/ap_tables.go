@@ -91,7 +91,7 @@ func checkCompiledAt(c *Ctx) {
 	if m.Subject.Kind != subject.Compiled || m.Doc == nil {
 		return
 	}
-	v, s, e, ok := metaField(m.Body, "Compiled At")
+	v, s, e, ok := c.metaField(m, "Compiled At")
 	switch {
 	case !ok:
 		c.report(m, bodyStart(m), "COMPILED body has no \"**Compiled At**:\" metadata line.",
@@ -106,8 +106,8 @@ var titleVersion = regexp.MustCompile(`(?i)\bv(\d+)\b`)
 
 // bodyVersion is the version a COMPILED body states: its Version metadata
 // line, else its title's v{N}.
-func bodyVersion(m *compile.Msg) (n int, start, end int, ok bool) {
-	if v, s, e, found := metaField(m.Body, "Version"); found {
+func bodyVersion(c *Ctx, m *compile.Msg) (n int, start, end int, ok bool) {
+	if v, s, e, found := c.metaField(m, "Version"); found {
 		if mm := titleVersion.FindStringSubmatch(v); mm != nil {
 			n, _ = strconv.Atoi(mm[1])
 			return n, s, e, true
@@ -128,7 +128,7 @@ func checkBodyVersion(c *Ctx) {
 	if m.Subject.Kind != subject.Compiled || m.Doc == nil || m.Subject.Version == 0 {
 		return // AP-001 reports a subject without a version
 	}
-	n, s, e, ok := bodyVersion(m)
+	n, s, e, ok := bodyVersion(c, m)
 	if ok && n == m.Subject.Version {
 		return
 	}
@@ -153,7 +153,7 @@ func checkPreviousVersion(c *Ctx) {
 	prev := 0
 	for _, m := range compiledMsgs(c.T) {
 		n := m.Subject.Version
-		if v, s, e, ok := metaField(m.Body, "Previous Version"); ok {
+		if v, s, e, ok := c.metaField(m, "Previous Version"); ok {
 			low := strings.ToLower(strings.Trim(v, "*_ ."))
 			none := low == "" || low == "none" || low == "n/a" || low == "na" || low == "-" || low == "—"
 			got := -1

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 )
 
 func TestValidISO(t *testing.T) {
@@ -68,6 +71,10 @@ func runMessageRule(t *testing.T, id, subj, body string) int {
 
 func TestMetaField(t *testing.T) {
 	body := "# Compiled Artifact v2\n\nSee the **Version** table below.\n\n## Metadata\n- **Version**: `v2`\r\n- **Previous Version**: v1\n"
+	metaField := func(body, label string) (string, int, int, bool) {
+		c := &Ctx{}
+		return c.metaField(&compile.Msg{Message: &mailbox.Message{Body: body}}, label)
+	}
 	v, s, e, ok := metaField(body, "Version")
 	if !ok || v != "v2" || body[s:e] != "`v2`" {
 		t.Errorf("Version: %q %q %v", v, body[s:e], ok)
@@ -80,5 +87,9 @@ func TestMetaField(t *testing.T) {
 	}
 	if v, _, _, ok := metaField("* **version**: v3", "Version"); !ok || v != "v3" {
 		t.Errorf("lower-case label: %q %v", v, ok)
+	}
+	// The first line that matches, not the first that holds the label.
+	if v, _, _, ok := metaField("**Version** of x\n  - **Version**: v4\n**Version**: v5", "Version"); !ok || v != "v4" {
+		t.Errorf("first matching line: %q %v", v, ok)
 	}
 }

@@ -453,6 +453,10 @@ func (w *walker) heading(x *ast.Heading) {
 	w.d.Headings = append(w.d.Headings, h)
 }
 
+// inlineOpener marks the bytes that open the inline constructs the lean
+// parser leaves out.
+var inlineOpener = [256]bool{'*': true, '_': true, '[': true, '~': true}
+
 // headingText is the plain text of heading x as md's full inline parse
 // gives it. The lean parse gives the same when the heading holds none of
 // the characters that open the constructs it leaves out ("*", "_", "[",
@@ -466,7 +470,12 @@ func (w *walker) headingText(x *ast.Heading, setext bool) string {
 	full := false
 	for i := 0; i < lines.Len() && !full; i++ {
 		seg := lines.At(i)
-		full = bytes.ContainsAny(seg.Value(w.src), "*_[~")
+		for _, c := range seg.Value(w.src) {
+			if inlineOpener[c] {
+				full = true
+				break
+			}
+		}
 	}
 	if !full {
 		// Most headings are one text node: their text is a substring.
