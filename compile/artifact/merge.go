@@ -233,7 +233,7 @@ func (m *merger) add() (string, bool) {
 	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
 		for _, k := range p.Keys {
 			if stored(p, k) {
-				fields.Set(k, p.Get(k).Clone())
+				fields.Set(k, p.Get(k)) // shared with the payload: merged values are never changed in place
 			}
 		}
 	}
@@ -366,12 +366,12 @@ func (m *merger) edit() (string, bool) {
 // value and needs human review (MG-010). Writes of one message are ordered
 // by their blocks.
 func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.Value {
-	nv := in.Clone()
+	nv := in // never changed in place, like every merged value
 	name, key := k, it.Section+"\x00"+it.ID+"\x00"+k
 	if sk != "" {
 		name, key = k+"."+sk, key+"\x00"+sk
 	}
-	nw := fieldWrite{Agent: m.d.Agent, Value: nv.Clone(), Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block, At: m.d.At, Priority: m.d.Priority}
+	nw := fieldWrite{Agent: m.d.Agent, Value: nv, Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block, At: m.d.At, Priority: m.d.Priority}
 	w, ok := m.a.writes[key]
 	if !ok || w.Round != m.a.round {
 		m.a.writes[key] = nw
@@ -386,7 +386,7 @@ func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.V
 			nw.Tied = []tiedValue{{w.Agent, w.Value}}
 		}
 		if !hasTied(nw.Tied, nv) {
-			nw.Tied = append(nw.Tied, tiedValue{m.d.Agent, nv.Clone()})
+			nw.Tied = append(nw.Tied, tiedValue{m.d.Agent, nv})
 		}
 		var vals []string
 		for _, tv := range nw.Tied {
@@ -490,7 +490,7 @@ func union(old, in *jsonv.Value, refs bool) *jsonv.Value {
 				return
 			}
 		}
-		out.Arr = append(out.Arr, e.Clone())
+		out.Arr = append(out.Arr, e)
 	}
 	for _, e := range list(old) {
 		add(e)
