@@ -149,8 +149,10 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
 					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
 					Pos:     m.Pos("body_md"), Thread: t.Key, MsgID: m.ID, Anchor: "unparsed body " + m.ID})
-			} else {
+			} else if msg.Subject.Kind == subject.Delta {
 				msg.Doc = body.Parse(m.Body)
+			} else {
+				msg.Doc = body.ParseOutline(m.Body) // only delta extraction reads code spans
 			}
 		}
 		t.Msgs[i] = msg

@@ -133,22 +133,31 @@ var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Striket
 // headings, fences and HTML blocks are found identically; code spans differ
 // only where a link destination or title, or a table cell split at "|",
 // holds backticks.
-var lean = newLean(true)
+var lean = newLean(true, true)
+
+// outline is lean without inline parsers, for bodies whose code spans
+// nobody reads (see ParseOutline).
+var outline = newLean(true, false)
 
 // newLean builds the lean parser; without plain, every paragraph is parsed
-// for inlines (tests compare the two).
-func newLean(plain bool) parser.Parser {
+// for inlines (tests compare the two); without inlines, no inline parser
+// is set up at all.
+func newLean(plain, inlines bool) parser.Parser {
 	pts := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100)}
 	if plain {
 		pts = append(pts, util.Prioritized(plainParagraphs{}, 1000))
 	}
-	return parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(
+	var ips []util.PrioritizedValue
+	if inlines {
+		ips = []util.PrioritizedValue{
 			util.Prioritized(parser.NewCodeSpanParser(), 100),
 			util.Prioritized(parser.NewAutoLinkParser(), 300),
 			util.Prioritized(parser.NewRawHTMLParser(), 400),
-		),
+		}
+	}
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(ips...),
 		parser.WithParagraphTransformers(pts...),
 	)
 }
@@ -245,6 +254,20 @@ func Parser() parser.Parser { return md.Parser() }
 // Parse parses a message body. Offsets in the result are byte offsets into src.
 func Parse(src string) *Doc { return parseAt(src, 0) }
 
+// ParseOutline parses a body whose code spans nobody reads (a message that
+// is not a DELTA: only the delta extraction asks InCode): its headings,
+// fences and comments are Parse's, but InCode knows only code blocks.
+// Without a "<!--" (a comment inside a paragraph is inline HTML) or a ":::"
+// (upstream's delta blocks are found outside code spans) in the body, no
+// inline parser is needed: a heading that holds one of the characters that
+// open an inline construct gets its text from the full parser.
+func ParseOutline(src string) *Doc {
+	if strings.Contains(src, "<!--") || strings.Contains(src, ":::") {
+		return Parse(src)
+	}
+	return parseWith(outline, src, 0)
+}
+
 // ParseFile parses a markdown file that may start with a YAML front matter
 // block ("---" line, YAML, "---" or "..." line). The front matter is not
 // parsed as markdown (goldmark would read it as a thematic break and a setext
@@ -308,7 +331,10 @@ func parseWith(p parser.Parser, src string, base int) *Doc {
 	b := unsafe.Slice(unsafe.StringData(str), len(str))
 	pc := parser.NewContext()
 	root := p.Parse(text.NewReader(b), parser.WithContext(pc))
-	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}, pc: pc}
+	w := &walker{src: b, str: src[base:], base: base, d: &Doc{Src: src}, pc: pc, opener: &inlineOpener}
+	if p == outline {
+		w.opener = &outlineOpener
+	}
 	_ = ast.Walk(root, w.visit)
 	w.finish()
 	return w.d
@@ -323,6 +349,9 @@ type walker struct {
 	fences []*ast.FencedCodeBlock
 	nested []bool
 	pc     parser.Context // the document's (link reference definitions)
+	// opener marks the characters after which a heading's text needs the
+	// full parser: inlineOpener, or outlineOpener without inline parsers.
+	opener *[256]bool
 }
 
 func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -457,6 +486,10 @@ func (w *walker) heading(x *ast.Heading) {
 // parser leaves out.
 var inlineOpener = [256]bool{'*': true, '_': true, '[': true, '~': true}
 
+// outlineOpener adds the openers of the inline constructs lean parses
+// (code spans, autolinks, inline HTML).
+var outlineOpener = [256]bool{'*': true, '_': true, '[': true, '~': true, '`': true, '<': true}
+
 // headingText is the plain text of heading x as md's full inline parse
 // gives it. The lean parse gives the same when the heading holds none of
 // the characters that open the constructs it leaves out ("*", "_", "[",
@@ -471,7 +504,7 @@ func (w *walker) headingText(x *ast.Heading, setext bool) string {
 	for i := 0; i < lines.Len() && !full; i++ {
 		seg := lines.At(i)
 		for _, c := range seg.Value(w.src) {
-			if inlineOpener[c] {
+			if w.opener[c] {
 				full = true
 				break
 			}

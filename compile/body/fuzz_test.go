@@ -37,6 +37,9 @@ func FuzzParse(f *testing.F) {
 		if !reflect.DeepEqual(d.Headings, full.Headings) || !reflect.DeepEqual(d.Fences, full.Fences) || !reflect.DeepEqual(d.Comments, full.Comments) {
 			t.Fatalf("lean and full parses differ:\n lean %+v %+v %+v\n full %+v %+v %+v", d.Headings, d.Fences, d.Comments, full.Headings, full.Fences, full.Comments)
 		}
+		if o := ParseOutline(src); !sameOutline(o, d) {
+			t.Fatalf("outline differs:\n %+v\nwant %+v", o, d)
+		}
 		// Leaving plain paragraphs unparsed changes nothing a Doc records.
 		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(d, all) {
 			t.Fatalf("plain paragraphs change the Doc:\n with %+v\n without %+v", d, all)

@@ -26,6 +26,8 @@ var leanCases = []string{
 	"# [unresolved] and [resolved]\n\n[resolved]: /url \"title\"\n",
 	":::delta\n{}\n:::\n\n## *end*\n",
 	"   ## indented *h* ##\n\n#\tTab *h*\n",
+	"# `code` in a title\n\n## <http://auto.link> and <b>tag</b>\n\ntext `span` and <i>x</i>\n",
+	"Setext with `code`\n---\n\n> ## quoted `x` heading\n",
 }
 
 // TestLeanParseMatchesFull: message bodies are parsed with the lean
@@ -70,6 +72,9 @@ func TestLeanParseMatchesFull(t *testing.T) {
 		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(got, all) {
 			t.Errorf("plain paragraphs change the Doc of %.80q:\n with %+v\n without %+v", src, got, all)
 		}
+		if o := ParseOutline(src); !sameOutline(o, got) {
+			t.Errorf("outline of %.80q:\n %+v\nwant %+v", src, o, got)
+		}
 		if !reflect.DeepEqual(got.Headings, want.Headings) {
 			t.Errorf("headings differ for %.80q:\n lean %+v\n full %+v", src, got.Headings, want.Headings)
 		}
@@ -84,7 +89,7 @@ func TestLeanParseMatchesFull(t *testing.T) {
 }
 
 // leanInline is lean without plainParagraphs: every paragraph parsed.
-var leanInline = newLean(false)
+var leanInline = newLean(false, true)
 
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
@@ -124,4 +129,10 @@ func bodiesIn(data string) []string {
 		}
 		data = data[end:]
 	}
+}
+
+// sameOutline: an outline Doc is a lean Doc without code spans.
+func sameOutline(o, d *Doc) bool {
+	return o.Src == d.Src && reflect.DeepEqual(o.Headings, d.Headings) && reflect.DeepEqual(o.Fences, d.Fences) &&
+		reflect.DeepEqual(o.Comments, d.Comments)
 }
