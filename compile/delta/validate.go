@@ -607,7 +607,7 @@ func levenshtein(a, b string) int {
 // (DL-010): a reader sees the first value, a JSON parser may take the last,
 // so the block is ambiguous and rejected.
 func (c *checker) duplicateKeys(root *jsonv.Value) {
-	stack := []*jsonv.Value{root}
+	stack := append(make([]*jsonv.Value, 0, 64), root)
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

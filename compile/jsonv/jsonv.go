@@ -223,6 +223,11 @@ func (v *Value) Delete(k string) {
 // NewObject returns an empty object value.
 func NewObject() *Value { return &Value{Kind: Object} }
 
+// NewObjectCap returns an empty object with room for n members.
+func NewObjectCap(n int) *Value {
+	return &Value{Kind: Object, Keys: make([]string, 0, n), Vals: make([]*Value, 0, n)}
+}
+
 // NewString returns a string value.
 func NewString(s string) *Value { return &Value{Kind: String, Str: s} }
 
