@@ -2,6 +2,8 @@ package rules
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -77,9 +79,9 @@ func section(d *body.Doc, level int, names ...string) *body.Heading {
 		if level != 0 && h.Level != level {
 			continue
 		}
-		t := normHeading(h.Text)
+		t := headingKey(h.Text)
 		for _, n := range names {
-			if t == n {
+			if lowerEq(t, n) {
 				return h
 			}
 		}
@@ -90,10 +92,33 @@ func section(d *body.Doc, level int, names ...string) *body.Heading {
 // normHeading is a heading's text as section names are compared: trimmed,
 // without a parenthesised suffix ("Hypotheses (ranked)"), without a
 // trailing colon, lower case.
-func normHeading(s string) string {
+func normHeading(s string) string { return strings.ToLower(headingKey(s)) }
+
+// headingKey is normHeading before lower-casing (a substring of s).
+func headingKey(s string) string {
 	s = cutParenSuffix(strings.TrimSpace(s))
-	s = strings.TrimRight(s, ": ")
-	return strings.ToLower(s)
+	return strings.TrimRight(s, ": ")
+}
+
+// lowerEq reports whether strings.ToLower(s) == n without building the
+// lower-case copy (section compares every heading with every name).
+func lowerEq(s, n string) bool {
+	for _, r := range s {
+		l := unicode.ToLower(r)
+		if l < utf8.RuneSelf {
+			if n == "" || n[0] != byte(l) {
+				return false
+			}
+			n = n[1:]
+			continue
+		}
+		m, size := utf8.DecodeRuneInString(n)
+		if size == 0 || m != l || m == utf8.RuneError && size == 1 {
+			return false
+		}
+		n = n[size:]
+	}
+	return n == ""
 }
 
 // cutParenSuffix removes what the pattern \s*\([^)]*\)\s*$ matches (the

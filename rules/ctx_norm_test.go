@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,19 @@ func TestCutParenSuffixIsTheRegexp(t *testing.T) {
 	for _, c := range cases {
 		if got, want := cutParenSuffix(c), re.ReplaceAllString(c, ""); got != want {
 			t.Errorf("cutParenSuffix(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+// TestLowerEq: lowerEq(s, n) is strings.ToLower(s) == n.
+func TestLowerEq(t *testing.T) {
+	strs := []string{"", "Contributors", "contributors", "CONTRIBUTORS", "Contributorſ", "Ǆ", "ǆ", "İ", "i̇", "K", "k",
+		"Stra\u00dfe", "strasse", "\xff", "\ufffd", "a\xffb", "a\ufffdb", "ΣΑΣ", "σας", "full artifact", "Full Artifact"}
+	for _, s := range strs {
+		for _, n := range strs {
+			if got, want := lowerEq(s, n), strings.ToLower(s) == n; got != want {
+				t.Errorf("lowerEq(%q, %q) = %v, want %v", s, n, got, want)
+			}
 		}
 	}
 }
