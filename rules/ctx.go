@@ -89,12 +89,9 @@ func section(d *body.Doc, level int, names ...string) *body.Heading {
 	return nil
 }
 
-// normHeading is a heading's text as section names are compared: trimmed,
-// without a parenthesised suffix ("Hypotheses (ranked)"), without a
-// trailing colon, lower case.
-func normHeading(s string) string { return strings.ToLower(headingKey(s)) }
-
-// headingKey is normHeading before lower-casing (a substring of s).
+// headingKey is a heading's text as section names are compared, before
+// lower-casing (lowerEq): trimmed, without a parenthesised suffix
+// ("Hypotheses (ranked)"), without a trailing colon; a substring of s.
 func headingKey(s string) string {
 	s = cutParenSuffix(strings.TrimSpace(s))
 	return strings.TrimRight(s, ": ")

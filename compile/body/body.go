@@ -190,8 +190,8 @@ func (linkRefs) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Contex
 // nodes, which a Doc does not record (no code span, autolink or comment can
 // start without one of them), so it is replaced by a raw block, which
 // goldmark does not parse for inlines. Most of a message body is such
-// paragraphs. Link reference definitions have been taken out before (the
-// default transformer runs first, for heading text). A paragraph closed
+// paragraphs. Link reference definitions have been taken out before
+// (linkRefs runs first: headings need them for their text). A paragraph closed
 // because a setext underline follows it is kept: goldmark turns it into the
 // heading's lines and reads a removed paragraph as "no heading".
 type plainParagraphs struct{}
