@@ -238,10 +238,107 @@ func Build(r *diag.Report) *File {
 
 // Write writes r as an indented JSON report (see docs/json-report.md).
 func Write(w io.Writer, r *diag.Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(Build(r))
+	f := Build(r)
+	sw := &streamWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	sw.raw("{\n")
+	sw.field("format", f.Format)
+	sw.field("format_version", f.FormatVersion)
+	sw.field("tool", f.Tool)
+	sw.field("summary", f.Summary)
+	if f.Threads == nil {
+		sw.field("threads", f.Threads)
+	} else {
+		sw.array("threads", len(f.Threads), func(i int) any { return &f.Threads[i] })
+	}
+	if f.Findings == nil {
+		sw.field("findings", f.Findings)
+	} else {
+		sw.array("findings", len(f.Findings), func(i int) any { return &f.Findings[i] })
+	}
+	sw.field("notifications", f.Notifications)
+	sw.field("config", f.Config)
+	sw.field("rule_sets", f.RuleSets)
+	sw.last = true
+	sw.field("run_id", f.RunID)
+	sw.raw("}\n")
+	if sw.err != nil {
+		return sw.err
+	}
+	return sw.w.Flush()
+}
+
+// streamWriter writes File as json.Encoder with SetEscapeHTML(false) and
+// SetIndent("", "  ") would, one field and one array element at a time:
+// at 100,000 threads the report is ~60 MB, which encoding it whole held in
+// memory twice over (the encoding and its indented copy). TestGolden and
+// TestWriteMatchesEncoder hold it to the encoder's bytes.
+type streamWriter struct {
+	w    *bufio.Writer
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	last bool // the next field is the object's last
+	err  error
+}
+
+func (s *streamWriter) raw(t string) {
+	if s.err == nil {
+		_, s.err = s.w.WriteString(t)
+	}
+}
+
+// value writes v as it appears nested at depth levels of indentation.
+func (s *streamWriter) value(v any, depth int) {
+	if s.err != nil {
+		return
+	}
+	if s.enc == nil {
+		s.enc = json.NewEncoder(&s.buf)
+		s.enc.SetEscapeHTML(false)
+	}
+	s.buf.Reset()
+	s.enc.SetIndent(strings.Repeat("  ", depth), "  ")
+	if s.err = s.enc.Encode(v); s.err != nil {
+		return
+	}
+	_, s.err = s.w.Write(bytes.TrimSuffix(s.buf.Bytes(), []byte("\n")))
+}
+
+func (s *streamWriter) name(n string) { s.raw("  \"" + n + "\": ") }
+
+func (s *streamWriter) end() {
+	if s.last {
+		s.raw("\n")
+	} else {
+		s.raw(",\n")
+	}
+}
+
+func (s *streamWriter) field(n string, v any) {
+	s.name(n)
+	s.value(v, 1)
+	s.end()
+}
+
+// array writes a non-nil slice of n elements, elem(i) being the i-th.
+func (s *streamWriter) array(n string, count int, elem func(int) any) {
+	s.name(n)
+	if count == 0 {
+		s.raw("[]")
+		s.end()
+		return
+	}
+	s.raw("[\n")
+	for i := 0; i < count; i++ {
+		s.raw("    ")
+		s.value(elem(i), 2)
+		if i < count-1 {
+			s.raw(",\n")
+		} else {
+			s.raw("\n")
+		}
+	}
+	s.raw("  ]")
+	s.end()
 }
 
 // Read decodes a JSON report. It accepts unknown fields (written by a newer

@@ -2,6 +2,7 @@ package jsonreport_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -172,4 +173,26 @@ func TestDocumented(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeOf(jsonreport.File{}))
+}
+
+// TestWriteMatchesEncoder: the streamed report is byte for byte what
+// encoding/json writes for the whole File (no HTML escaping, two-space
+// indentation), for the fixture, an empty report and one of each.
+func TestWriteMatchesEncoder(t *testing.T) {
+	full := fixture.Report(t)
+	one := fixture.Report(t)
+	one.Threads, one.Findings, one.Fingerprints = one.Threads[:1], one.Findings[:1], one.Fingerprints[:1]
+	one.Findings[0].Message = "<a href=\"x\">&\u2028\xff</a>"
+	for name, r := range map[string]*diag.Report{"fixture": full, "empty": {}, "one": one} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(jsonreport.Build(r)); err != nil {
+			t.Fatal(err)
+		}
+		if got := write(t, r); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: streamed report differs from the encoder's:\n%s\nwant\n%s", name, got, want.Bytes())
+		}
+	}
 }
