@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"sync"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/binenc"
@@ -23,8 +24,50 @@ func appendPos(b []byte, p diag.Pos) []byte {
 	return binary.AppendVarint(b, int64(p.EndCol))
 }
 
-func readPos(r *binenc.Reader) diag.Pos {
-	return diag.Pos{File: r.Str(), Line: r.Int(), Col: r.Int(), EndLine: r.Int(), EndCol: r.Int()}
+// decoder reads an entry; strings that many entries repeat (rule ids,
+// codes, hints, file names, thread keys) are interned, so that a cached
+// run holds them once, as a run that checks its threads does.
+type decoder struct {
+	binenc.Reader
+	in *interner
+}
+
+// shared reads a string that other entries are likely to hold too.
+func (r *decoder) shared() string {
+	b := r.Bytes()
+	if r.in == nil {
+		return string(b)
+	}
+	return r.in.get(b)
+}
+
+// interner keeps one copy of each string it is given; safe for concurrent
+// use. It stops growing at maxInterned strings.
+type interner struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+const maxInterned = 1 << 16
+
+func (in *interner) get(b []byte) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if s, ok := in.m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	if len(in.m) < maxInterned {
+		in.m[s] = s
+	}
+	return s
+}
+
+func readPos(r *decoder) diag.Pos {
+	return diag.Pos{File: r.shared(), Line: r.Int(), Col: r.Int(), EndLine: r.Int(), EndCol: r.Int()}
 }
 
 func appendStrings(b []byte, l []string) []byte {
@@ -35,7 +78,7 @@ func appendStrings(b []byte, l []string) []byte {
 	return b
 }
 
-func readStrings(r *binenc.Reader) []string {
+func readStrings(r *decoder) []string {
 	n := r.Count()
 	if n == 0 {
 		return nil
@@ -70,7 +113,7 @@ func appendFindings(b []byte, fs []diag.Finding) []byte {
 	return b
 }
 
-func readFindings(r *binenc.Reader) []diag.Finding {
+func readFindings(r *decoder) []diag.Finding {
 	n := r.Count()
 	if n == 0 {
 		return nil
@@ -78,10 +121,10 @@ func readFindings(r *binenc.Reader) []diag.Finding {
 	fs := make([]diag.Finding, n)
 	for i := range fs {
 		f := &fs[i]
-		f.Rule, f.Code, f.Severity = r.Str(), r.Str(), diag.Severity(r.Varint())
-		f.Message, f.Pos, f.Thread, f.MsgID, f.Hint = r.Str(), readPos(r), r.Str(), r.Str(), r.Str()
+		f.Rule, f.Code, f.Severity = r.shared(), r.shared(), diag.Severity(r.Varint())
+		f.Message, f.Pos, f.Thread, f.MsgID, f.Hint = r.Str(), readPos(r), r.shared(), r.Str(), r.shared()
 		if r.Bool() {
-			f.Fix = &diag.Fix{Description: r.Str(), Pos: readPos(r), Text: r.Str()}
+			f.Fix = &diag.Fix{Description: r.shared(), Pos: readPos(r), Text: r.Str()}
 		}
 		f.Anchor = r.Str()
 	}
@@ -103,14 +146,14 @@ func appendComments(b []byte, cs []diag.Comment) []byte {
 	return b
 }
 
-func readComments(r *binenc.Reader) []diag.Comment {
+func readComments(r *decoder) []diag.Comment {
 	n := r.Count()
 	if n == 0 {
 		return nil
 	}
 	cs := make([]diag.Comment, n)
 	for i := range cs {
-		cs[i] = diag.Comment{Text: r.Str(), Pos: readPos(r), From: readPos(r), To: readPos(r), File: r.Str(), Thread: r.Str(), MsgID: r.Str()}
+		cs[i] = diag.Comment{Text: r.Str(), Pos: readPos(r), From: readPos(r), To: readPos(r), File: r.shared(), Thread: r.shared(), MsgID: r.Str()}
 	}
 	return cs
 }
@@ -143,7 +186,7 @@ func appendFacts(b []byte, f *Facts) []byte {
 
 var errCorruptItems = errors.New("facts: corrupt item list")
 
-func readFacts(r *binenc.Reader) (Facts, error) {
+func readFacts(r *decoder) (Facts, error) {
 	f := Facts{Key: r.Str(), ThreadID: r.Str(), Latest: r.Int()}
 	l := ItemList{n: r.Count(), enc: r.Str()}
 	if nh := r.Count(); nh > 0 {
@@ -201,12 +244,12 @@ func encodeBinary(e *cacheEntry) ([]byte, bool) {
 
 // decodeBinary reads what encodeBinary wrote; any malformed field is an
 // error (the entry is then a miss).
-func decodeBinary(data []byte, e *cacheEntry) error {
-	r := &binenc.Reader{B: data}
+func decodeBinary(data []byte, e *cacheEntry, in *interner) error {
+	r := &decoder{Reader: binenc.Reader{B: data}, in: in}
 	e.Format = int(r.Uvarint())
 	e.Key = r.Str()
 	s := &e.Summary
-	s.Key, s.File = r.Str(), r.Str()
+	s.Key, s.File = r.Str(), r.shared()
 	s.Messages, s.Blocks, s.Valid, s.Invalid, s.Applied, s.Version = r.Int(), r.Int(), r.Int(), r.Int(), r.Int(), r.Int()
 	s.Rules = readStrings(r)
 	e.Findings = readFindings(r)

@@ -45,7 +45,7 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 			t.Fatal("not encoded")
 		}
 		var got cacheEntry
-		if err := decodeBinary(b, &got); err != nil {
+		if err := decodeBinary(b, &got, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !got.Last.Equal(e.Last) || got.Last.String() != e.Last.String() {
@@ -58,7 +58,7 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 		// Every truncation is an error, never a panic or a shorter entry.
 		for n := 0; n < len(b); n++ {
 			var cut cacheEntry
-			if decodeBinary(b[:n], &cut) == nil {
+			if decodeBinary(b[:n], &cut, &interner{}) == nil {
 				t.Fatalf("entry cut at %d of %d bytes decoded", n, len(b))
 			}
 		}
@@ -84,7 +84,7 @@ func FuzzDecodeCacheEntry(f *testing.F) {
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var e cacheEntry
-		if decodeBinary(data, &e) == nil {
+		if decodeBinary(data, &e, nil) == nil {
 			if _, ok := encodeBinary(&e); !ok {
 				t.Fatal("a decoded entry does not encode")
 			}

@@ -154,7 +154,7 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 			// by the scan: its hash stands for every message in it.
 			if !named[s.File] {
 				named[s.File] = true
-				fmt.Fprintf(w, "file %q %s\n", s.File, sum)
+				fmt.Fprintf(w, "file %q %x\n", s.File, sum)
 			}
 			continue
 		}
