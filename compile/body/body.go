@@ -265,6 +265,9 @@ func ParseOutline(src string) *Doc {
 	if strings.Contains(src, "<!--") || strings.Contains(src, ":::") {
 		return Parse(src)
 	}
+	if d, ok := fastOutline(src); ok {
+		return d
+	}
 	return parseWith(outline, src, 0)
 }
 

@@ -176,8 +176,15 @@ func mergeThread(k string, members []member, sums map[string]string) []*ThreadRe
 	recs := make([]*rec, 0, len(members))
 	var dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
 	byID := map[string]*rec{}
-	for _, mb := range members {
-		r := mb.ref.rec()
+	// The records in two allocations, not two each: they live until the
+	// thread is finished.
+	slab, msgs := make([]rec, len(members)), make([]Message, len(members))
+	for i, mb := range members {
+		r := &slab[i]
+		r.m = &msgs[i]
+		if !mb.ref.decode(false, r) {
+			panic("mailbox: corrupt packed message record")
+		}
 		r.ref, r.src = mb.ref, mb.ref
 		m := r.m
 		m.Seq = mb.seq

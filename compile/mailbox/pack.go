@@ -267,18 +267,33 @@ func (u *unpacker) pos() diag.Pos {
 
 // rec unpacks the record at ref. The packed form is written by add in the
 // same process (or read from a checksummed scan cache entry, which
-// decodeScan checks with recLite first), so a decoding failure is a bug; it
+// decodeScan checks with source first), so a decoding failure is a bug; it
 // panics, which the thread's task turns into an internal-error finding.
-func (ref msgRef) rec() *rec { return ref.unpack(false) }
+func (ref msgRef) rec() *rec {
+	r := &rec{m: &Message{}}
+	if !ref.decode(false, r) {
+		panic("mailbox: corrupt packed message record")
+	}
+	return r
+}
 
-// recLite is rec without the record's own strings (ID, Subject,
-// CreatedRaw and recipients are empty): the shared strings, flags, times
-// and the source are read.
-func (ref msgRef) recLite() *rec { return ref.unpack(true) }
+// source is where the record's message is (its Src and whether it has a
+// body), read without the record's own strings and without allocating;
+// ok is false when the record does not unpack.
+func (ref msgRef) source() (src Src, hasBody, ok bool) {
+	var m Message
+	r := rec{m: &m}
+	ok = ref.decode(true, &r)
+	return m.Src, m.HasBody, ok
+}
 
-func (ref msgRef) unpack(lite bool) *rec {
+// decode unpacks the record at ref into r and r.m. With lite, the
+// record's own strings (ID, Subject, CreatedRaw and the recipients) are
+// skipped and left empty: the shared strings, flags, times and the source
+// are read. It reports whether the record unpacked.
+func (ref msgRef) decode(lite bool, r *rec) bool {
 	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, lite}
-	m := &Message{}
+	m := r.m
 	m.ID = u.text()
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
@@ -315,16 +330,12 @@ func (ref msgRef) unpack(lite bool) *rec {
 	if i := u.Uvarint(); i > 0 && i <= uint64(len(u.p.mems)) {
 		s.mem = u.p.mems[i-1]
 	}
-	r := &rec{m: m}
 	r.tsPos = u.pos()
 	r.tsKey = u.shared()
 	r.tsIssue = u.shared()
 	r.bodyIssue = u.shared()
 	r.meta = u.U64()
-	if u.Bad {
-		panic("mailbox: corrupt packed message record")
-	}
-	return r
+	return !u.Bad
 }
 
 // threadKey is the record's thread key, read without unpacking the rest.

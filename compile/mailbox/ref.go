@@ -56,16 +56,19 @@ func (r *ThreadRef) Messages() []*Message {
 	return out
 }
 
-// sources returns the thread's messages with their sources (where their
-// bytes are) and flags, but without their own strings (see recLite).
-func (r *ThreadRef) sources() []*Message {
-	out := make([]*Message, len(r.msgs))
+// sources returns where the thread's messages are, in protocol order
+// (see msgRef.source).
+func (r *ThreadRef) sources() []Src {
+	out := make([]Src, len(r.msgs))
 	for i, e := range r.msgs {
-		m := e.meta.recLite().m
+		s, _, ok := e.meta.source()
 		if e.src != e.meta {
-			m.HasBody, m.Src = true, e.src.recLite().m.Src
+			s, _, ok = e.src.source()
 		}
-		out[i] = m
+		if !ok {
+			panic("mailbox: corrupt packed message record")
+		}
+		out[i] = s
 	}
 	return out
 }
@@ -100,7 +103,7 @@ func (r *ThreadRef) Release() { r.msgs = nil }
 // of each other (a thread file: one read), else message by message.
 func (r *ThreadRef) Digest(w io.Writer) error {
 	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, len(r.msgs))
-	msgs := r.sources()
+	srcs := r.sources()
 	type span struct {
 		f        *os.File
 		off, end int64 // the bytes of the thread's messages in the file
@@ -108,8 +111,8 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 	}
 	spans := map[string]*span{}
 	named := map[string]bool{} // files named by their content hash
-	for _, m := range msgs {
-		if s := &m.Src; s.kind == srcJSON && r.sums[s.File] == "" {
+	for i := range srcs {
+		if s := &srcs[i]; s.kind == srcJSON && r.sums[s.File] == "" {
 			if sp := spans[s.File]; sp == nil {
 				spans[s.File] = &span{off: s.off, end: s.end}
 			} else {
@@ -128,10 +131,16 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 	defer digestBufs.Put(pooled)
 	bufp := pooled
 	var line []byte
-	for _, m := range msgs {
-		s := &m.Src
-		line = append(line[:0], "msg "...)
-		line = strconv.AppendQuote(line, s.File)
+	quoted, qfile := 0, ""
+	for i := range srcs {
+		s := &srcs[i]
+		if s.File != qfile || quoted == 0 {
+			// A thread's messages are mostly in one file: its name is
+			// quoted once.
+			line = strconv.AppendQuote(append(line[:0], "msg "...), s.File)
+			quoted, qfile = len(line), s.File
+		}
+		line = line[:quoted]
 		for _, v := range [...]int64{int64(s.Line), int64(s.Col), int64(s.kind), s.off, s.end} {
 			line = append(line, ' ')
 			line = strconv.AppendInt(line, v, 10)

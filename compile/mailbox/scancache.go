@@ -237,7 +237,7 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 		}
 	}()
 	for _, r := range res.refs {
-		if m := r.recLite().m; m.Src.File != disp {
+		if s, _, ok := r.source(); !ok || s.File != disp {
 			return nil
 		}
 	}

@@ -1,0 +1,60 @@
+package body
+
+import (
+	"reflect"
+	"testing"
+)
+
+// fastCases are bodies fastOutline answers for; each Doc must be the
+// parser's (lean outline and full).
+var fastCases = []string{
+	"",
+	"plain text\n",
+	"# Title\n\n## Research Question\nWhat?\n\n## Context\ntext `code` and <b>x</b> ~~y~~\n",
+	"# Critique: T2 (x)\n\n## Target\n- **Artifact Version**: v1\n- **Item**: T2\n\n## Attack\nBoth.\n",
+	"## Excerpt\n> **§113**: \"Measure.\"\n> text\n>\n# After the quote\n",
+	"1. one\n2) two\n   continued\n10. ten\n# Top\n",
+	"- item\n# Heading after a list is top-level\n",
+	"### ~~H2: Runner contention~~ (KILLED: x)\n#### H1 `code` and *em* and <i>t</i> & \\* done\n",
+	"| Agent | Count |\n|-------|-------|\n| a | 1 |\n\n## Stats\n- a: 1\n",
+	"2026-01-14 is a date, 3.5 is a number\n",
+	"# Hash #2 inside\n##   spaced   \n",
+	"**Label**: value\n",
+}
+
+// notFastCases are bodies it leaves to goldmark.
+var notFastCases = []string{
+	"```delta\n{}\n```\n", "~~~\nx\n~~~\n", "    code\n", "\tcode\n", "a\r\nb\n",
+	"Title\n===\n", "Title\n---\n", "Title\n- \n", "- # nested\n", "- item\n  # nested\n",
+	"> # quoted\n", "> > nested\n", "  # indented\n", "# closed #\n", "#\n", "# \n",
+	"# [ref]\n\n[ref]: /u\n", "***\n", "* * *\n", "___\n", "_x_ y\n", "<div>\n", "-x\n", "+\n",
+	"1.\n", "1.x\n", "-     code in an item\n", ">     code in a quote\n", ":: x\n", "a\x00b\n", "=\n",
+	"####### seven\n", "***Bold italic*** text\n",
+}
+
+func TestFastOutline(t *testing.T) {
+	for _, src := range fastCases {
+		d, ok := fastOutline(src)
+		if !ok {
+			t.Errorf("fastOutline(%q) declined", src)
+			continue
+		}
+		if w := parseWith(outline, src, 0); !sameOutline(d, w) {
+			t.Errorf("fastOutline(%q):\n %+v\nwant %+v", src, d.Headings, w.Headings)
+		}
+		if w := parseWith(md.Parser(), src, 0); !reflect.DeepEqual(d.Headings, w.Headings) {
+			t.Errorf("fastOutline(%q) headings:\n %+v\nfull %+v", src, d.Headings, w.Headings)
+		}
+		if d.InCode(0) || len(d.Fences) != 0 || len(d.Comments) != 0 {
+			t.Errorf("fastOutline(%q) found code, fences or comments", src)
+		}
+	}
+	for _, src := range notFastCases {
+		if _, ok := fastOutline(src); ok {
+			t.Errorf("fastOutline(%q) answered; it should leave it to goldmark", src)
+		}
+		if o, w := ParseOutline(src), parseWith(lean, src, 0); !sameOutline(o, w) {
+			t.Errorf("ParseOutline(%q):\n %+v\nwant %+v", src, o, w)
+		}
+	}
+}
