@@ -1,6 +1,7 @@
 package body
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -30,10 +31,8 @@ func fastOutline(src string) (d *Doc, ok bool) {
 			end += p
 		}
 		line := src[p:end]
-		for i := 0; i < len(line); i++ {
-			if c := line[i]; c < ' ' || c == 0x7f {
-				return nil, false
-			}
+		if hasControl(line) {
+			return nil, false
 		}
 		if len(line) > 0 && line[0] == '#' {
 			h, ok := atxHeading(line, p)
@@ -159,4 +158,29 @@ func plainStart(s string) bool {
 		return len(s) > 2 && s[1] == '*' && s[2] != '*' && s[2] != ' '
 	}
 	return strings.IndexByte(`!"$%&'(),./;?@[\]^{}|`, c) >= 0
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// hasControl reports whether s holds a byte below 0x20 or 0x7f, eight bytes
+// at a time: a byte b is zero exactly when (b-1) &^ b has its top bit set,
+// and b&0xe0 is zero for b < 0x20, b^0x7f for b = 0x7f.
+func hasControl(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		c, d := w&(0xe0*lo8), w^(0x7f*lo8)
+		if ((c-lo8)&^c|(d-lo8)&^d)&hi8 != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] < ' ' || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
 }

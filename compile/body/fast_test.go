@@ -58,3 +58,18 @@ func TestFastOutline(t *testing.T) {
 		}
 	}
 }
+
+// TestHasControl compares the word-at-a-time test with a byte loop for
+// every byte value at every place of a 17-byte line.
+func TestHasControl(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 17; at++ {
+			b := []byte("abcdefghijklmnopq")
+			b[at] = byte(c)
+			want := c < ' ' || c == 0x7f
+			if got := hasControl(string(b)); got != want {
+				t.Fatalf("hasControl with %#x at %d = %t", c, at, got)
+			}
+		}
+	}
+}

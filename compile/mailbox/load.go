@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -195,10 +196,13 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	lit := src[s.lit0:s.lit1]
 	body := lit[1 : len(lit)-1]
 	if bytes.IndexByte(body, '\\') >= 0 || !isASCII(body) && !utf8.Valid(body) {
-		ld.scratch = decodeString(ld.scratch[:0], lit, nil)
-		body = ld.scratch
+		// Decoded into a buffer of its own that becomes the string (no
+		// second copy): nothing else holds it.
+		out := decodeString(make([]byte, 0, len(body)), lit, nil)
+		m.Body = unsafe.String(unsafe.SliceData(out), len(out))
+	} else {
+		m.Body = string(body)
 	}
-	m.Body = string(body)
 	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, lit: lit}
 	return nil
 }
