@@ -22,7 +22,7 @@ import (
 // parsed by goldmark. TestLeanParseMatchesFull and FuzzParse hold its Doc to
 // the parser's wherever it answers.
 func fastOutline(src string) (d *Doc, ok bool) {
-	var hs []Heading
+	hs := make([]Heading, 0, 16)
 	for p := 0; p < len(src); {
 		end := strings.IndexByte(src[p:], '\n')
 		if end < 0 {
@@ -44,6 +44,9 @@ func fastOutline(src string) (d *Doc, ok bool) {
 			return nil, false
 		}
 		p = end + 1
+	}
+	if len(hs) == 0 {
+		hs = nil // as the walker leaves it
 	}
 	d = &Doc{Src: src, Headings: hs, Fences: []Fence{}, code: []span{}}
 	sections(d.Headings, len(src))
@@ -69,7 +72,9 @@ func atxHeading(line string, p int) (Heading, bool) {
 	if text == "" || text[len(text)-1] == '#' || strings.IndexByte(text, '[') >= 0 {
 		return Heading{}, false
 	}
-	if strings.ContainsAny(text, "*_~`<\\&") {
+	if t, ok := struckOut(text); ok {
+		text = t
+	} else if strings.ContainsAny(text, "*_~`<\\&") {
 		doc := make([]byte, 0, len(text)+3)
 		doc = append(append(append(doc, "# "...), text...), '\n')
 		root := md.Parser().Parse(gmtext.NewReader(doc))
@@ -82,6 +87,26 @@ func atxHeading(line string, p int) (Heading, bool) {
 		text = strings.TrimSpace(sb.String())
 	}
 	return Heading{Level: n, Text: text, Start: p, End: p + len(line)}, true
+}
+
+// struckOut is the text of a heading "~~X~~ rest" (a killed item of a
+// compiled artifact) whose parts hold no other inline markup: X, which
+// neither starts nor ends with a space, struck through (its "~~" can open
+// and close), then rest, which is empty or starts with a space.
+func struckOut(text string) (string, bool) {
+	x, ok := strings.CutPrefix(text, "~~")
+	if !ok {
+		return "", false
+	}
+	k := strings.Index(x, "~~")
+	if k <= 0 || x[0] == ' ' || x[k-1] == ' ' {
+		return "", false
+	}
+	rest := x[k+2:]
+	if rest != "" && rest[0] != ' ' || strings.ContainsAny(x[:k], "*_~`<\\&") || strings.ContainsAny(rest, "*_~`<\\&") {
+		return "", false
+	}
+	return strings.TrimSpace(x[:k] + rest), true
 }
 
 // plainLine reports whether a line (no control characters) is blank or sure to hold paragraph text only: up to three spaces,

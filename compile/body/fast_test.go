@@ -16,6 +16,7 @@ var fastCases = []string{
 	"1. one\n2) two\n   continued\n10. ten\n# Top\n",
 	"- item\n# Heading after a list is top-level\n",
 	"### ~~H2: Runner contention~~ (KILLED: x)\n#### H1 `code` and *em* and <i>t</i> & \\* done\n",
+	"# ~~a~~\n# ~~b c~~ d\n# ~~(x)~~ y\n# ~~ e~~\n# ~~f ~~\n# ~~g~~h\n# ~~i~~~\n# ~~~j~~\n# x ~~k~~\n",
 	"| Agent | Count |\n|-------|-------|\n| a | 1 |\n\n## Stats\n- a: 1\n",
 	"2026-01-14 is a date, 3.5 is a number\n",
 	"# Hash #2 inside\n##   spaced   \n",
