@@ -289,25 +289,33 @@ func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
 				}
 			}
 		}
+		// Only the runes of the last two lines matter (the end column of
+		// the last line, or of the line before a final "\n"): the lines
+		// are counted, the runes of the lines before are not.
 		seg := data[:cut]
-		for len(seg) > 0 {
-			j := bytes.IndexByte(seg, '\n')
-			if j < 0 {
+		if last := bytes.LastIndexByte(seg, '\n'); last < 0 {
+			if len(seg) > 0 {
 				cur += utf8.RuneCount(seg)
 				curCR = seg[len(seg)-1] == '\r'
-				break
 			}
-			cur += utf8.RuneCount(seg[:j])
-			if j > 0 {
-				curCR = seg[j-1] == '\r'
+		} else {
+			lines += bytes.Count(seg, []byte{'\n'})
+			before := seg[:last] // the line the last "\n" ends, from this chunk on
+			k := bytes.LastIndexByte(before, '\n')
+			part := before[k+1:]
+			n, cr := utf8.RuneCount(part), len(part) > 0 && part[len(part)-1] == '\r'
+			if k < 0 { // the line started in an earlier chunk
+				n += cur
+				if len(part) == 0 {
+					cr = curCR
+				}
 			}
-			prev = cur
-			if curCR {
+			prev = n
+			if cr {
 				prev--
 			}
-			lines++
-			cur, curCR = 0, false
-			seg = seg[j+1:]
+			tail := seg[last+1:]
+			cur, curCR = utf8.RuneCount(tail), len(tail) > 0 && tail[len(tail)-1] == '\r'
 		}
 		carry = copy(buf, data[cut:])
 		if eof {
