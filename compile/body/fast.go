@@ -22,7 +22,7 @@ import (
 // parsed by goldmark. TestLeanParseMatchesFull and FuzzParse hold its Doc to
 // the parser's wherever it answers.
 func fastOutline(src string) (d *Doc, ok bool) {
-	hs := make([]Heading, 0, 16)
+	hs := make([]Heading, 0, strings.Count(src, "\n#")+1) // at most one per "#" line
 	for p := 0; p < len(src); {
 		end := strings.IndexByte(src[p:], '\n')
 		if end < 0 {

@@ -182,7 +182,7 @@ func mergeThread(k string, members []member, sums map[string]string) []*ThreadRe
 	for i, mb := range members {
 		r := &slab[i]
 		r.m = &msgs[i]
-		if !mb.ref.decode(false, r) {
+		if !mb.ref.decode(decodeMerge, r) { // merge reads no subject or recipients
 			panic("mailbox: corrupt packed message record")
 		}
 		r.ref, r.src = mb.ref, mb.ref

@@ -218,16 +218,25 @@ func appendString(b []byte, s string) []byte { return binenc.AppendString(b, s) 
 // unpacker reads one packed record.
 type unpacker struct {
 	reader
-	p *packed
-	// lite skips what a record's own strings hold (id, subject, time
-	// text, recipients): reading where a message is, or checking that a
-	// record unpacks, allocates nothing.
-	lite bool
+	p    *packed
+	mode decodeMode
 }
 
-// text reads a string of the record itself ("" when lite).
-func (u *unpacker) text() string {
-	if u.lite {
+// decodeMode says which of a record's own strings are read.
+type decodeMode uint8
+
+const (
+	decodeFull  decodeMode = iota // every field
+	decodeMerge                   // no subject and no recipients: what merge reads
+	// decodeLite skips every string of the record itself (id, subject,
+	// time text, recipients): reading where a message is, or checking
+	// that a record unpacks, allocates nothing.
+	decodeLite
+)
+
+// text reads a string of the record itself, or skips it ("").
+func (u *unpacker) text(keep bool) string {
+	if !keep {
 		u.Bytes()
 		return ""
 	}
@@ -243,12 +252,12 @@ func (u *unpacker) shared() string {
 	return u.p.strs[i]
 }
 
-func (u *unpacker) list() []string {
+func (u *unpacker) list(keep bool) []string {
 	n := u.Count()
 	if n == 0 {
 		return nil
 	}
-	if u.lite {
+	if !keep {
 		for range n {
 			u.shared()
 		}
@@ -271,7 +280,7 @@ func (u *unpacker) pos() diag.Pos {
 // panics, which the thread's task turns into an internal-error finding.
 func (ref msgRef) rec() *rec {
 	r := &rec{m: &Message{}}
-	if !ref.decode(false, r) {
+	if !ref.decode(decodeFull, r) {
 		panic("mailbox: corrupt packed message record")
 	}
 	return r
@@ -283,33 +292,32 @@ func (ref msgRef) rec() *rec {
 func (ref msgRef) source() (src Src, hasBody, ok bool) {
 	var m Message
 	r := rec{m: &m}
-	ok = ref.decode(true, &r)
+	ok = ref.decode(decodeLite, &r)
 	return m.Src, m.HasBody, ok
 }
 
-// decode unpacks the record at ref into r and r.m. With lite, the
-// record's own strings (ID, Subject, CreatedRaw and the recipients) are
-// skipped and left empty: the shared strings, flags, times and the source
-// are read. It reports whether the record unpacked.
-func (ref msgRef) decode(lite bool, r *rec) bool {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, lite}
+// decode unpacks the record at ref into r and r.m; the strings mode
+// leaves out stay empty (the shared strings, flags, times and the source
+// are always read). It reports whether the record unpacked.
+func (ref msgRef) decode(mode decodeMode, r *rec) bool {
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, mode}
 	m := r.m
-	m.ID = u.text()
+	m.ID = u.text(mode != decodeLite)
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
 	m.ThreadKey = u.shared()
-	m.Subject = u.text()
+	m.Subject = u.text(mode == decodeFull)
 	m.From = u.shared()
-	m.To = u.list()
-	m.CC = u.list()
-	m.BCC = u.list()
+	m.To = u.list(mode == decodeFull)
+	m.CC = u.list(mode == decodeFull)
+	m.BCC = u.list(mode == decodeFull)
 	fl := u.Byte()
 	m.RecipientsKnown = fl&flRecipients != 0
 	m.AckRequired = fl&flAckRequired != 0
 	m.AckSet = fl&flAckSet != 0
 	m.HasBody = fl&flHasBody != 0
 	m.Importance = u.shared()
-	m.CreatedRaw = u.text()
+	m.CreatedRaw = u.text(mode != decodeLite)
 	if fl&flCreated != 0 {
 		sec := u.Varint()
 		m.Created = time.Unix(sec, int64(u.Uvarint())).UTC()
@@ -340,7 +348,7 @@ func (ref msgRef) decode(lite bool, r *rec) bool {
 
 // threadKey is the record's thread key, read without unpacking the rest.
 func (ref msgRef) threadKey() string {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, true}
+	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, decodeLite}
 	u.Bytes()  // id
 	u.shared() // project
 	u.shared() // thread id

@@ -52,10 +52,16 @@ func TestPackRoundTrip(t *testing.T) {
 				// A lite decode reads the same record without its own
 				// strings; source reads its Src alone.
 				lite, full := rec{m: &Message{}}, *want[i].m
-				ok := ref.decode(true, &lite)
+				ok := ref.decode(decodeLite, &lite)
 				full.ID, full.Subject, full.CreatedRaw, full.To, full.CC, full.BCC = "", "", "", nil, nil, nil
 				if !ok || !reflect.DeepEqual(*lite.m, full) {
 					t.Errorf("%s #%d: lite decode (%t)\n got %+v\nwant %+v", p, i, ok, *lite.m, full)
+				}
+				mg, part := rec{m: &Message{}}, *want[i].m
+				ok = ref.decode(decodeMerge, &mg)
+				part.Subject, part.To, part.CC, part.BCC = "", nil, nil, nil
+				if !ok || !reflect.DeepEqual(*mg.m, part) {
+					t.Errorf("%s #%d: merge decode (%t)\n got %+v\nwant %+v", p, i, ok, *mg.m, part)
 				}
 				if src, hasBody, ok := ref.source(); !ok || !reflect.DeepEqual(src, full.Src) || hasBody != full.HasBody {
 					t.Errorf("%s #%d: source (%t)\n got %+v %t\nwant %+v %t", p, i, ok, src, hasBody, full.Src, full.HasBody)
