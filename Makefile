@@ -41,6 +41,7 @@ FUZZ_TARGETS := \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \
 	FuzzParse:./compile/body \
+	FuzzOutlineLines:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \

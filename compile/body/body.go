@@ -126,13 +126,14 @@ var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Striket
 // lean is the parser for message bodies: CommonMark blocks with only the
 // inline parsers whose nodes a Doc records (code spans; raw HTML, for
 // comments; autolinks, which take precedence over code spans). Emphasis,
-// links, images, strikethrough and GFM tables build nodes nobody reads — in
-// a body, only headings need their text, and parseHeadingText gives them
-// the full parser — and cost a quarter of compile's allocations. Block
-// structure is the same as md's (tables are paragraph transformers), so
-// headings, fences and HTML blocks are found identically; code spans differ
-// only where a link destination or title, or a table cell split at "|",
-// holds backticks.
+// links, images and strikethrough build nodes nobody reads — in a body,
+// only headings need their text, and headingText gives them the full
+// parser — and cost a quarter of compile's allocations. GFM tables are
+// kept (tables, for paragraphs that could hold one): a paragraph that
+// becomes a table is not a setext heading's text. Block structure is the
+// same as md's, so headings, fences and HTML blocks are found identically;
+// code spans differ only where a link destination or title holds
+// backticks.
 var lean = newLean(true, true)
 
 // outline is lean without inline parsers, for bodies whose code spans
@@ -143,7 +144,7 @@ var outline = newLean(true, false)
 // for inlines (tests compare the two); without inlines, no inline parser
 // is set up at all.
 func newLean(plain, inlines bool) parser.Parser {
-	pts := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100)}
+	pts := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100), util.Prioritized(tables{}, 200)}
 	if plain {
 		pts = append(pts, util.Prioritized(plainParagraphs{}, 1000))
 	}
@@ -159,7 +160,44 @@ func newLean(plain, inlines bool) parser.Parser {
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(ips...),
 		parser.WithParagraphTransformers(pts...),
+		parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
 	)
+}
+
+// tables is the GFM table transformer (md's, at md's priority), called only
+// for a paragraph with a line after its first that could be a delimiter
+// row: "|", ":", "-" and blanks, with a "-". A table is not what a Doc
+// records, but it changes the block structure around it: a paragraph that
+// becomes a table is not the text of a setext heading ("0\n:-\n-" is a table
+// and an empty list item, not a heading).
+type tables struct{}
+
+func (tables) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := p.Lines()
+	src := reader.Source()
+	for i := 1; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if delimiterRow(seg.Value(src)) {
+			extension.NewTableParagraphTransformer().Transform(p, reader, pc)
+			return
+		}
+	}
+}
+
+// delimiterRow reports whether a line could be a table's delimiter row: it
+// holds a "-" and nothing but "|", ":", "-" and white space.
+func delimiterRow(line []byte) bool {
+	dash := false
+	for _, c := range line {
+		switch c {
+		case '-':
+			dash = true
+		case '|', ':', ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return dash
 }
 
 // linkRefs is goldmark's link reference definition transformer, called
@@ -479,9 +517,13 @@ func (w *walker) heading(x *ast.Heading) {
 			h.End = lineEnd(src, ref)
 		}
 	}
+	var atx []byte // an ATX heading's line, from its first "#"
+	if !h.Setext && lines.Len() > 0 && h.Start < h.End {
+		atx = src[h.Start:h.End]
+	}
 	h.Start += w.base
 	h.End += w.base
-	h.Text = w.headingText(x, h.Setext)
+	h.Text = w.headingText(x, h.Setext, atx)
 	w.d.Headings = append(w.d.Headings, h)
 }
 
@@ -496,12 +538,14 @@ var outlineOpener = [256]bool{'*': true, '_': true, '[': true, '~': true, '`': t
 // headingText is the plain text of heading x as md's full inline parse
 // gives it. The lean parse gives the same when the heading holds none of
 // the characters that open the constructs it leaves out ("*", "_", "[",
-// "~"); otherwise the heading's content is parsed again with md, in the
-// document's context (so a reference link gives its text), as a heading of
-// its own: "# " and the content for an ATX heading (its content is inline
-// only), the content lines and "===" for a setext one (a paragraph's lines,
-// which parse there as they did in place).
-func (w *walker) headingText(x *ast.Heading, setext bool) string {
+// "~"); otherwise the heading is parsed again with md, in the document's
+// context (so a reference link gives its text), as a heading of its own:
+// an ATX heading's line as written (atx, from its first "#": its content
+// is inline only, and its closing sequence is goldmark's to remove — the
+// content without it, given "# " again, would lose a "#" that ends it), the
+// content lines and "===" for a setext one (a paragraph's lines, which
+// parse there as they did in place).
+func (w *walker) headingText(x *ast.Heading, setext bool, atx []byte) string {
 	lines := x.Lines()
 	full := false
 	for i := 0; i < lines.Len() && !full; i++ {
@@ -526,13 +570,18 @@ func (w *walker) headingText(x *ast.Heading, setext bool) string {
 		return strings.TrimSpace(sb.String())
 	}
 	var doc []byte
-	if !setext {
+	switch {
+	case atx != nil:
+		doc = append(append(doc, bytes.TrimRight(atx, "\r")...), '\n')
+	case !setext:
 		doc = append(doc, "# "...)
-	}
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		doc = append(doc, bytes.TrimRight(seg.Value(w.src), "\r\n")...)
-		doc = append(doc, '\n')
+		fallthrough
+	default:
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			doc = append(doc, bytes.TrimRight(seg.Value(w.src), "\r\n")...)
+			doc = append(doc, '\n')
+		}
 	}
 	if setext {
 		doc = append(doc, "===\n"...)

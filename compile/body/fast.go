@@ -22,7 +22,10 @@ import (
 // parsed by goldmark. TestLeanParseMatchesFull and FuzzParse hold its Doc to
 // the parser's wherever it answers.
 func fastOutline(src string) (d *Doc, ok bool) {
-	hs := make([]Heading, 0, strings.Count(src, "\n#")+1) // at most one per "#" line
+	// Sized by the "#" lines (at most one heading each), but not beyond 64
+	// up front: a body of "#" lines that are not headings must not cost
+	// 80 bytes a line before the first of them sends it to goldmark.
+	hs := make([]Heading, 0, min(strings.Count(src, "\n#"), 63)+1)
 	for p := 0; p < len(src); {
 		end := strings.IndexByte(src[p:], '\n')
 		if end < 0 {
@@ -91,15 +94,16 @@ func atxHeading(line string, p int) (Heading, bool) {
 
 // struckOut is the text of a heading "~~X~~ rest" (a killed item of a
 // compiled artifact) whose parts hold no other inline markup: X, which
-// neither starts nor ends with a space, struck through (its "~~" can open
-// and close), then rest, which is empty or starts with a space.
+// starts and ends with an ASCII letter or digit, struck through (its "~~"
+// can open and close whatever X holds in between), then rest, which is
+// empty or starts with a space.
 func struckOut(text string) (string, bool) {
 	x, ok := strings.CutPrefix(text, "~~")
 	if !ok {
 		return "", false
 	}
 	k := strings.Index(x, "~~")
-	if k <= 0 || x[0] == ' ' || x[k-1] == ' ' {
+	if k <= 0 || !alnum(x[0]) || !alnum(x[k-1]) {
 		return "", false
 	}
 	rest := x[k+2:]
@@ -209,3 +213,5 @@ func hasControl(s string) bool {
 	}
 	return false
 }
+
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }

@@ -2,6 +2,7 @@ package body
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -73,4 +74,47 @@ func TestHasControl(t *testing.T) {
 			}
 		}
 	}
+}
+
+// outlineLines are the kinds of line FuzzOutlineLines builds bodies from:
+// the lines fastOutline answers for, next to the ones that change the block
+// structure around them.
+var outlineLines = []string{
+	"", "text", "  text", "# Heading", "## Two", "### ~~H2: killed~~ (KILLED)", "# ~~(x)~~ y",
+	"# *em* and `code` <b>", "# < # #", "# closed #", "- item", "- **Label**: v", "* star",
+	"+ plus", "1. one", "2) two", "> quote", ">", "**Bold**: x", "| a | b |", "|---|---|",
+	"[r]: /url", "# [r]", "    code", "\tcode", "```", "```delta", "~~~", "---", "===", "***",
+	"- # nested", "  # indented", "> # quoted", "-", "1.", "<div>", "<!-- c -->", ":::delta",
+	"2026-01-14 date", "#hashtag", "####### seven", "- ", "> > deep", "# a\r", "é unicode",
+}
+
+// FuzzOutlineLines builds bodies line by line from outlineLines (each input
+// byte picks a line) and holds every Doc fastOutline gives to the lean,
+// outline and full parsers' — a byte-level fuzzer seldom builds the block
+// structures where an outline could go wrong.
+func FuzzOutlineLines(f *testing.F) {
+	for _, s := range []string{"\x03\x05\x0a\x00\x04", "\x0a\x03\x1f", "\x11\x03\x00\x12\x04", "\x0d\x05\x13"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, picks []byte) {
+		var b strings.Builder
+		for _, p := range picks {
+			b.WriteString(outlineLines[int(p)%len(outlineLines)])
+			b.WriteByte('\n')
+		}
+		src := b.String()
+		if Guard(src) != "" {
+			return
+		}
+		d, ok := fastOutline(src)
+		if !ok {
+			return
+		}
+		if w := parseWith(outline, src, 0); !sameOutline(d, w) {
+			t.Fatalf("fastOutline(%q):\n %+v\noutline %+v", src, d.Headings, w.Headings)
+		}
+		if w := parseWith(md.Parser(), src, 0); !reflect.DeepEqual(d.Headings, w.Headings) {
+			t.Fatalf("fastOutline(%q):\n %+v\nfull %+v", src, d.Headings, w.Headings)
+		}
+	})
 }

@@ -28,6 +28,8 @@ var leanCases = []string{
 	"   ## indented *h* ##\n\n#\tTab *h*\n",
 	"# `code` in a title\n\n## <http://auto.link> and <b>tag</b>\n\ntext `span` and <i>x</i>\n",
 	"Setext with `code`\n---\n\n> ## quoted `x` heading\n",
+	// A heading parsed again must keep a "#" that ends its content.
+	"# < # #\n## `c` # #\n### <x> # #\n- #### *a* b # #\n",
 }
 
 // TestLeanParseMatchesFull: message bodies are parsed with the lean
