@@ -173,15 +173,22 @@ func newLean(plain, inlines bool) parser.Parser {
 type tables struct{}
 
 func (tables) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	if anyLine(p, reader.Source(), 1, delimiterRow) {
+		extension.NewTableParagraphTransformer().Transform(p, reader, pc)
+	}
+}
+
+// anyLine reports whether f holds for one of p's lines from the one at
+// index from.
+func anyLine(p *ast.Paragraph, src []byte, from int, f func([]byte) bool) bool {
 	lines := p.Lines()
-	src := reader.Source()
-	for i := 1; i < lines.Len(); i++ {
+	for i := from; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		if delimiterRow(seg.Value(src)) {
-			extension.NewTableParagraphTransformer().Transform(p, reader, pc)
-			return
+		if f(seg.Value(src)) {
+			return true
 		}
 	}
+	return false
 }
 
 // delimiterRow reports whether a line could be a table's delimiter row: it
@@ -235,13 +242,8 @@ func (linkRefs) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Contex
 type plainParagraphs struct{}
 
 func (plainParagraphs) Transform(p *ast.Paragraph, reader text.Reader, _ parser.Context) {
-	lines := p.Lines()
-	src := reader.Source()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		if v := seg.Value(src); bytes.IndexByte(v, '`') >= 0 || bytes.IndexByte(v, '<') >= 0 {
-			return
-		}
+	if anyLine(p, reader.Source(), 0, opensRecorded) {
+		return
 	}
 	if line, _ := reader.PeekLine(); setextBar(line) {
 		return
@@ -251,10 +253,16 @@ func (plainParagraphs) Transform(p *ast.Paragraph, reader text.Reader, _ parser.
 		return
 	}
 	raw := &rawBlock{}
-	raw.SetLines(lines)
+	raw.SetLines(p.Lines())
 	raw.SetBlankPreviousLines(p.HasBlankPreviousLines())
 	raw.SetPos(p.Pos())
 	parent.ReplaceChild(parent, p, raw)
+}
+
+// opensRecorded reports whether a line holds a "`" or a "<", without which
+// no code span, autolink or comment can start.
+func opensRecorded(line []byte) bool {
+	return bytes.IndexByte(line, '`') >= 0 || bytes.IndexByte(line, '<') >= 0
 }
 
 // setextBar reports whether line could underline a setext heading: after
@@ -586,13 +594,28 @@ func (w *walker) headingText(x *ast.Heading, setext bool, atx []byte) string {
 	if setext {
 		doc = append(doc, "===\n"...)
 	}
-	root := md.Parser().Parse(text.NewReader(doc), parser.WithContext(w.pc))
-	if hd, ok := root.FirstChild().(*ast.Heading); ok && hd.NextSibling() == nil {
-		plainText(hd, doc, &sb)
-	} else {
-		plainText(x, w.src, &sb) // not expected: keep the lean text
+	if t, ok := fullHeadingText(doc, w.pc); ok {
+		return t
 	}
+	plainText(x, w.src, &sb) // not expected: keep the lean text
 	return strings.TrimSpace(sb.String())
+}
+
+// fullHeadingText is the plain text md's full parser gives the one heading
+// doc holds (its lines, each ending in "\n"), parsed in context pc (nil: a
+// context of its own); false when doc does not parse as one heading.
+func fullHeadingText(doc []byte, pc parser.Context) (string, bool) {
+	if pc == nil {
+		pc = parser.NewContext()
+	}
+	root := md.Parser().Parse(text.NewReader(doc), parser.WithContext(pc))
+	hd, ok := root.FirstChild().(*ast.Heading)
+	if !ok || hd.NextSibling() != nil {
+		return "", false
+	}
+	var sb strings.Builder
+	plainText(hd, doc, &sb)
+	return strings.TrimSpace(sb.String()), true
 }
 
 func clampPos(p, n int) int {

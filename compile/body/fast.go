@@ -3,9 +3,6 @@ package body
 import (
 	"encoding/binary"
 	"strings"
-
-	"github.com/yuin/goldmark/ast"
-	gmtext "github.com/yuin/goldmark/text"
 )
 
 // fastOutline is ParseOutline for the commonest message body: ATX headings
@@ -77,20 +74,17 @@ func atxHeading(line string, p int) (Heading, bool) {
 	}
 	if t, ok := struckOut(text); ok {
 		text = t
-	} else if strings.ContainsAny(text, "*_~`<\\&") {
-		doc := make([]byte, 0, len(text)+3)
-		doc = append(append(append(doc, "# "...), text...), '\n')
-		root := md.Parser().Parse(gmtext.NewReader(doc))
-		hd, ok := root.FirstChild().(*ast.Heading)
-		if !ok || hd.NextSibling() != nil {
+	} else if strings.ContainsAny(text, inlineMarks) {
+		if text, ok = fullHeadingText(append([]byte(line), '\n'), nil); !ok {
 			return Heading{}, false
 		}
-		var sb strings.Builder
-		plainText(hd, doc, &sb)
-		text = strings.TrimSpace(sb.String())
 	}
 	return Heading{Level: n, Text: text, Start: p, End: p + len(line)}, true
 }
+
+// inlineMarks are the bytes after which a heading's text (without a "[")
+// may differ from the text as written.
+const inlineMarks = "*_~`<\\&"
 
 // struckOut is the text of a heading "~~X~~ rest" (a killed item of a
 // compiled artifact) whose parts hold no other inline markup: X, which
@@ -107,14 +101,15 @@ func struckOut(text string) (string, bool) {
 		return "", false
 	}
 	rest := x[k+2:]
-	if rest != "" && rest[0] != ' ' || strings.ContainsAny(x[:k], "*_~`<\\&") || strings.ContainsAny(rest, "*_~`<\\&") {
+	if rest != "" && rest[0] != ' ' || strings.ContainsAny(x[:k], inlineMarks) || strings.ContainsAny(rest, inlineMarks) {
 		return "", false
 	}
 	return strings.TrimSpace(x[:k] + rest), true
 }
 
-// plainLine reports whether a line (no control characters) is blank or sure to hold paragraph text only: up to three spaces,
-// then at most one bullet ("-", "+" or "*"), number ("1." or "1)") or
+// plainLine reports whether a line (no control characters) is blank or
+// sure to hold paragraph text only: up to three spaces, then at most one
+// bullet ("-", "+" or "*"), number ("1." or "1)") or
 // block-quote marker with one to three spaces after it, then text whose
 // first byte cannot open a block (plainStart).
 func plainLine(line string) bool {
