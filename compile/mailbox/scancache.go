@@ -193,7 +193,7 @@ func encodeScan(res *fileResult, key string) []byte {
 // decodeScan reads an entry; nil when it is not a complete entry of key
 // (a miss). Every record is unpacked once, so an entry that does not hold
 // what encodeScan wrote is a miss here, never a panic in merge.
-func decodeScan(data []byte, key, disp string) (res *fileResult) {
+func decodeScan(data []byte, key, disp string) *fileResult {
 	if !bytes.HasPrefix(data, []byte{'B', 'C', 'S', scanCacheFormat}) {
 		return nil
 	}
@@ -202,7 +202,7 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 		return nil
 	}
 	fl := d.Byte()
-	res = &fileResult{disp: disp, read: fl&scanFlagRead != 0, markdown: fl&scanFlagMarkdown != 0, artifact: fl&scanFlagArtifact != 0}
+	res := &fileResult{disp: disp, read: fl&scanFlagRead != 0, markdown: fl&scanFlagMarkdown != 0, artifact: fl&scanFlagArtifact != 0}
 	for i, n := 0, d.Count(); i < n; i++ {
 		res.agents = append(res.agents, d.Str())
 	}
@@ -231,12 +231,7 @@ func decodeScan(data []byte, key, disp string) (res *fileResult) {
 	if d.Bad || len(d.B) != 0 {
 		return nil
 	}
-	defer func() {
-		if recover() != nil {
-			res = nil // a record that does not unpack: a miss
-		}
-	}()
-	for _, r := range res.refs {
+	for _, r := range res.refs { // a record that does not unpack (source never panics): a miss
 		if s, _, ok := r.source(); !ok || s.File != disp {
 			return nil
 		}
