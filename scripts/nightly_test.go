@@ -1,6 +1,7 @@
 package scripts
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -95,7 +96,10 @@ func TestNightlyAuditWorkflow(t *testing.T) {
 		jobTemp := filepath.Join(tmp, fmt.Sprintf("job%d", i))
 		os.MkdirAll(jobTemp, 0o755)
 		os.Link(filepath.Join(runner, "brenner-ci"), filepath.Join(jobTemp, "brenner-ci"))
-		// Twice: the second night reuses the cache actions/cache restores.
+		// Twice: the second night reuses the cache actions/cache restores:
+		// the inputs are unchanged, so the whole shard run is, and its
+		// shard file is the first night's byte for byte.
+		var first []byte
 		for night := 1; night <= 2; night++ {
 			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", shardScript)
 			cmd.Dir = repo
@@ -104,8 +108,14 @@ func TestNightlyAuditWorkflow(t *testing.T) {
 			if err != nil {
 				t.Fatalf("shard %d: %v\n%s", i, err, out)
 			}
-			if night == 2 && !strings.Contains(string(out), " 0 checked") {
-				t.Errorf("shard %d, second night: threads checked again:\n%s", i, out)
+			data, err := os.ReadFile(filepath.Join(jobTemp, "shard.json"))
+			if err != nil {
+				t.Fatalf("shard %d wrote no shard file: %v", i, err)
+			}
+			if night == 1 {
+				first = data
+			} else if !strings.Contains(string(out), "the whole run reused") || !bytes.Equal(data, first) {
+				t.Errorf("shard %d, second night: not reused whole, or another shard file:\n%s", i, out)
 			}
 		}
 		// upload-artifact, then download-artifact with a pattern: one

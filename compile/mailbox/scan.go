@@ -3,6 +3,7 @@ package mailbox
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +74,36 @@ const DefaultMaxFileBytes = 512 << 20
 //     project.json, package metadata) is skipped silently when found by a
 //     walk, and is IN-001 "unsupported shape" when named explicitly.
 func Scan(paths []string, opt ScanOptions) (*Batch, error) {
+	in, err := List(paths, opt)
+	if err != nil {
+		return nil, err
+	}
+	return in.Scan(), nil
+}
+
+// Inputs are the files a scan reads: found (walked), and, with a cache,
+// hashed. List makes them, Scan reads them; between the two, Digest tells
+// whether every input is exactly as in an earlier run.
+type Inputs struct {
+	opt   ScanOptions
+	jobs  int
+	files []inFile
+	keys  []fileKey // with a cache: one per file
+	all   bool      // with a cache: every file has a key
+}
+
+// fileKey is a file's scan cache key and what its metadata was when it
+// was hashed, so that a file that changes during the run is noticed.
+type fileKey struct {
+	key   string // "": the file is not cached
+	size  int64
+	mtime int64
+}
+
+// List finds the files of paths (see Scan) and, with a cache, hashes each
+// of them (in parallel). The error is non-nil only when a path cannot be
+// stat'ed.
+func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	jobs := opt.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
@@ -112,14 +143,81 @@ func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	for i := range files {
 		files[i].maxBytes = maxBytes
 	}
-	scanOne := scanFile
-	if opt.Cache != nil {
-		opt.Cache.open()
-		defer opt.Cache.close()
-		scanOne = opt.Cache.scanCached
+	in := &Inputs{opt: opt, jobs: jobs, files: files}
+	if c := opt.Cache; c != nil {
+		in.keys = make([]fileKey, len(files))
+		iter.Iterator[fileKey]{MaxGoroutines: jobs}.ForEachIdx(in.keys, func(i int, k *fileKey) {
+			*k = c.key(&files[i])
+		})
+		in.all = true
+		for i, k := range in.keys {
+			if k.key == "" && files[i].skip == "" && files[i].dirErr == nil {
+				in.all = false // not hashed: too large or unreadable
+			}
+		}
 	}
-	results := iter.Mapper[inFile, *fileResult]{MaxGoroutines: jobs}.Map(files, scanOne)
-	return merge(results, jobs), nil
+	return in, nil
+}
+
+// Digest is a hash of every input, in order: its path and place, and its
+// content hash or why it is not read (a symbolic link, a folder that
+// cannot be listed). ok is false without a cache, or when a file could not
+// be hashed (over the cache's size limit, or unreadable): such a run's
+// inputs have no digest.
+func (in *Inputs) Digest() (sum []byte, ok bool) {
+	if in.opt.Cache == nil || !in.all {
+		return nil, false
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "brenner-ci inputs %d\n%s\n%d\n", scanCacheFormat, in.opt.Cache.Salt, len(in.files))
+	for i := range in.files {
+		f := &in.files[i]
+		dirErr := ""
+		if f.dirErr != nil {
+			dirErr = f.dirErr.Error()
+		}
+		fmt.Fprintf(h, "%q %q %q %x\n", f.disp, f.skip, dirErr, in.keys[i].key)
+	}
+	return h.Sum(nil), true
+}
+
+// Unchanged reports whether every hashed input still has the size and
+// modification time it had when List hashed it (always false without a
+// digest): a run whose input changed under it is not one to reuse.
+func (in *Inputs) Unchanged() bool {
+	if _, ok := in.Digest(); !ok {
+		return false
+	}
+	for i, k := range in.keys {
+		if k.key == "" {
+			continue
+		}
+		st, err := os.Stat(in.files[i].osPath)
+		if err != nil || st.Size() != k.size || st.ModTime().UnixNano() != k.mtime {
+			return false
+		}
+	}
+	return true
+}
+
+// Files is the number of inputs.
+func (in *Inputs) Files() int { return len(in.files) }
+
+// Scan reads the inputs (see the package function Scan).
+func (in *Inputs) Scan() *Batch {
+	files := in.files
+	var results []*fileResult
+	if c := in.opt.Cache; c != nil {
+		c.open()
+		defer c.close()
+		results = make([]*fileResult, len(files))
+		iter.Iterator[*fileResult]{MaxGoroutines: in.jobs}.ForEachIdx(results, func(i int, r **fileResult) {
+			*r = c.scanCached(&files[i], in.keys[i])
+		})
+	} else {
+		results = iter.Mapper[inFile, *fileResult]{MaxGoroutines: in.jobs}.Map(files, scanFile)
+	}
+	return merge(results, in.jobs)
 }
 
 // inFile is one file to read.

@@ -69,9 +69,9 @@ func (c *ScanCache) close() {
 // instead of hashing its bytes again (ThreadRef.Digest). A file that
 // changed while it was scanned (its size or time differ afterwards) is
 // neither stored nor named by its hash.
-func (c *ScanCache) scanCached(f *inFile) *fileResult {
-	key, before, ok := c.key(f)
-	if !ok {
+func (c *ScanCache) scanCached(f *inFile, k fileKey) *fileResult {
+	key := k.key
+	if key == "" {
 		return scanFile(f)
 	}
 	// An entry is read on its own (its records are then used in place and
@@ -86,7 +86,7 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 	}
 	c.Misses.Add(1)
 	res := scanFile(f)
-	if after, err := os.Stat(f.osPath); err != nil || after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+	if after, err := os.Stat(f.osPath); err != nil || after.Size() != k.size || after.ModTime().UnixNano() != k.mtime {
 		return res
 	}
 	if res.read && len(res.findings) == 0 {
@@ -98,21 +98,21 @@ func (c *ScanCache) scanCached(f *inFile) *fileResult {
 
 var keyBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// key hashes what a file's scan depends on; ok is false for a file that is
-// not cached (not a regular file of at most maxCachedFile bytes, or not
+// key hashes what a file's scan depends on; its key is "" for a file that
+// is not cached (not a regular file of at most maxCachedFile bytes, or not
 // readable: the scan reports that).
-func (c *ScanCache) key(f *inFile) (string, os.FileInfo, bool) {
+func (c *ScanCache) key(f *inFile) fileKey {
 	if f.skip != "" || f.dirErr != nil {
-		return "", nil, false
+		return fileKey{}
 	}
 	fh, err := os.Open(f.osPath)
 	if err != nil {
-		return "", nil, false
+		return fileKey{}
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil || !st.Mode().IsRegular() || st.Size() > maxCachedFile || (f.maxBytes > 0 && st.Size() > f.maxBytes) {
-		return "", nil, false
+		return fileKey{}
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "brenner-ci scan %d\n%s\n%q %d %t %d %q\n", scanCacheFormat, c.Salt, f.disp, f.role, f.explicit, f.maxBytes, f.agentDir)
@@ -127,13 +127,14 @@ func (c *ScanCache) key(f *inFile) (string, os.FileInfo, bool) {
 	buf := (*bp)[:st.Size()+1]
 	n, err := io.ReadFull(fh, buf)
 	if int64(n) != st.Size() || err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", nil, false
+		return fileKey{}
 	}
 	h.Write(buf[:n])
 	if cap(*bp) > 4<<20 {
 		*bp = nil // do not keep a large file's buffer
 	}
-	return string(h.Sum(nil)), st, true // 32 bytes, not 64 hex digits: 100,000 keys are held
+	// 32 bytes, not 64 hex digits: 100,000 keys are held.
+	return fileKey{key: string(h.Sum(nil)), size: st.Size(), mtime: st.ModTime().UnixNano()}
 }
 
 // An entry is "BCS", the format, the key, flags, the agents, the packed

@@ -57,11 +57,12 @@ type checkCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
-	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again. Safe to share between concurrent runs." placeholder:"DIR"`
+	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again, and a run whose inputs, options and environment are all unchanged writes the recorded run's reports again (without --out). Safe to share between concurrent runs." placeholder:"DIR"`
 	Shard         string        `help:"Check shard I of N (1 ≤ I ≤ N) only and write a shard file (--json FILE, or DIR/brenner-ci.shard.json with --out) for brenner-ci merge: threads are split by a hash of their thread id, persisted artifacts go with their thread." placeholder:"I/N"`
 	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
 	errw          io.Writer     // standard error of the run (set by Run)
 	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
+	rec           *runRecorder  // recording this run for the run cache (nil: not)
 }
 
 // checkRun is what a check run settles before it reads any input.
@@ -103,8 +104,20 @@ func (c *checkCmd) run(e *env) error {
 	}
 	if err == nil {
 		eng = rules.NewEngine(run.cfg)
-		res, notes, last, err = c.runEngine(eng, run)
-		notes = append(c.policyNotes(run), notes...)
+		var in *mailbox.Inputs
+		if in, err = c.list(run); err == nil {
+			policy := c.policyNotes(run)
+			// A run whose every input, option and setting is that of a
+			// recorded run writes that run's products again (runcache.go).
+			if rc := c.runCacheFor(run, eng, in, policy); rc != nil {
+				if err, ok := c.replay(e, rc, in.Files()); ok {
+					return err
+				}
+				c.rec = newRunRecorder(rc, in)
+			}
+			res, notes, last, err = c.runEngine(eng, run, in)
+			notes = append(policy, notes...)
+		}
 	}
 	if err != nil {
 		c.reportRunError(e, err)
@@ -152,20 +165,52 @@ func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.O
 	// Run-level notes on standard error, bounded: a batch of thousands of
 	// threads must not flood the log; the reports hold them all.
 	const maxNotes = 20
+	var lines bytes.Buffer
 	for i, n := range notes {
-		if c.Quiet {
-			break
-		}
 		if i == maxNotes {
-			fmt.Fprintf(e.stderr, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
+			fmt.Fprintf(&lines, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
 			break
 		}
-		fmt.Fprintf(e.stderr, "brenner-ci: %s: %s\n", n.Level, reporters.Safe(n.Message))
+		fmt.Fprintf(&lines, "brenner-ci: %s: %s\n", n.Level, reporters.Safe(n.Message))
 	}
+	if !c.Quiet {
+		e.stderr.Write(lines.Bytes())
+	}
+	c.rec.section("stderr", lines.Bytes())
 	for _, w := range werrs {
 		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
-	return exitCode(r, res.Internal || len(werrs) > 0)
+	err := exitCode(r, res.Internal || len(werrs) > 0)
+	// A run is recorded only when its products are a function of its
+	// inputs: not after a write error, an internal error or a thread over
+	// its time budget.
+	if len(werrs) > 0 || res.Internal || timedOut(res.Findings) {
+		c.rec.spoil()
+	}
+	c.rec.store(exitStatus(err))
+	return err
+}
+
+// timedOut reports whether a thread went over its time budget (IN-010).
+func timedOut(fs []diag.Finding) bool {
+	for i := range fs {
+		if fs[i].Rule == "IN-010" {
+			return true
+		}
+	}
+	return false
+}
+
+// exitStatus is the exit code of a command's error (0 for nil).
+func exitStatus(err error) int {
+	var ee *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	return ExitInternal
 }
 
 // setup validates the flags and reads the configuration and the baseline.
@@ -238,8 +283,8 @@ func (c *checkCmd) setup() (*checkRun, error) {
 // thread's artifact (and, with --fix, its fixed copies) when --out is set.
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
-func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, []diag.Notification, time.Time, error) {
-	batch, err := c.scan(run)
+func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun, in *mailbox.Inputs) (*rules.Output, []diag.Notification, time.Time, error) {
+	batch, err := c.scan(run, in)
 	if err != nil {
 		return nil, nil, time.Time{}, err
 	}
@@ -248,19 +293,26 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun) (*rules.Output, [
 	return res, append(notes, res.Notifications...), last, nil
 }
 
-// scan reads the inputs. Output is never input: the --out folder and the
-// report files are not read, even when they lie inside the checked paths.
-func (c *checkCmd) scan(run *checkRun) (*mailbox.Batch, error) {
+// list finds the inputs (and, with --cache, hashes them). Output is never
+// input: the --out folder and the report files are not read, even when
+// they lie inside the checked paths.
+func (c *checkCmd) list(run *checkRun) (*mailbox.Inputs, error) {
 	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache}
 	opt := mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)}
 	if c.Cache != "" {
 		run.scanCache = &mailbox.ScanCache{Dir: filepath.Join(c.Cache, "scan"), Salt: buildID()}
 		opt.Cache = run.scanCache
 	}
-	batch, err := mailbox.Scan(run.paths, opt)
+	in, err := mailbox.List(run.paths, opt)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	return in, nil
+}
+
+// scan reads the inputs.
+func (c *checkCmd) scan(run *checkRun, in *mailbox.Inputs) (*mailbox.Batch, error) {
+	batch := in.Scan()
 	if err := nothingFound(batch, run.paths); err != nil {
 		return nil, err
 	}
@@ -453,10 +505,13 @@ func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, base
 	return r
 }
 
-// writeReports writes every requested report file and standard output; it
-// returns the write errors.
-func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
-	var werrs []string
+// reportTarget is a report file a run writes.
+type reportTarget struct{ key, path string }
+
+// reportTargets are the report files check writes (--out gives each a
+// default path in DIR), in a fixed order; a report not asked for has no
+// path.
+func (c *checkCmd) reportTargets() []reportTarget {
 	sarifPath, junitPath, mdPath, jsonPath := c.Sarif, c.Junit, c.Markdown, c.JSON
 	if c.Out != "" {
 		def := func(p *string, name string) {
@@ -469,6 +524,31 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 		def(&mdPath, "brenner-ci.md")
 		def(&jsonPath, "brenner-ci.json")
 	}
+	return []reportTarget{{"sarif", sarifPath}, {"junit", junitPath}, {"markdown", mdPath}, {"json", jsonPath}, {"baseline", c.WriteBaseline}}
+}
+
+// summaryPath is the job summary the markdown report is appended to: set
+// in GitHub Actions, unless it is the markdown report itself ("": none).
+func summaryPath(mdPath string) string {
+	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" && os.Getenv("GITHUB_ACTIONS") == "true" && summary != mdPath {
+		return summary
+	}
+	return ""
+}
+
+// writeReports writes every requested report file and standard output; it
+// returns the write errors. With the run cache recording, what it writes
+// is also given to the recorder.
+func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
+	var werrs []string
+	targets := c.reportTargets()
+	render := map[string]func(io.Writer) error{
+		"sarif":    func(w io.Writer) error { return sarif.Write(w, r) },
+		"junit":    func(w io.Writer) error { return junit.Write(w, r) },
+		"markdown": func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) },
+		"json":     func(w io.Writer) error { return jsonreport.Write(w, r) },
+		"baseline": func(w io.Writer) error { return jsonreport.Write(w, r) },
+	}
 	// The report files are one set (reporters.Set): each is written to a
 	// temporary file, then all are renamed into place together, so an
 	// interrupted run leaves the previous run's set whole, and a report
@@ -476,33 +556,23 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	// beside this run's others. Every report carries the run id.
 	var set reporters.Set
 	written := map[string]string{}
-	reps := []struct {
-		key, path string
-		fn        func(io.Writer) error
-	}{
-		{"sarif", sarifPath, func(w io.Writer) error { return sarif.Write(w, r) }},
-		{"junit", junitPath, func(w io.Writer) error { return junit.Write(w, r) }},
-		{"markdown", mdPath, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }},
-		{"json", jsonPath, func(w io.Writer) error { return jsonreport.Write(w, r) }},
-		{"baseline", c.WriteBaseline, func(w io.Writer) error { return jsonreport.Write(w, r) }},
-	}
 	// The reports are written concurrently (they only read r); errors are
 	// kept in report order.
-	errs := make([]error, len(reps))
+	errs := make([]error, len(targets))
 	var wg conc.WaitGroup
-	for i, rep := range reps {
-		if rep.path != "" {
-			wg.Go(func() { errs[i] = set.Add(rep.path, rep.fn) })
+	for i, t := range targets {
+		if t.path != "" {
+			wg.Go(func() { errs[i] = set.Add(t.path, render[t.key]) })
 		}
 	}
 	wg.Wait()
-	for i, rep := range reps {
+	for i, t := range targets {
 		switch {
-		case rep.path == "":
+		case t.path == "":
 		case errs[i] != nil:
 			werrs = append(werrs, errs[i].Error())
 		default:
-			written[rep.key] = rep.path
+			written[t.key] = t.path
 		}
 	}
 	if err := set.Commit(); err != nil {
@@ -511,33 +581,47 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 			return werrs
 		}
 	}
+	for _, t := range targets {
+		if p, ok := written[t.key]; ok {
+			c.rec.file(t.key, p)
+		}
+	}
 	// In GitHub Actions the markdown report is appended to the job summary,
 	// never written over it: earlier steps' summaries stay.
-	if summary := os.Getenv("GITHUB_STEP_SUMMARY"); summary != "" && os.Getenv("GITHUB_ACTIONS") == "true" && summary != mdPath {
-		if err := appendFile(summary, func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) }); err != nil {
+	if summary := summaryPath(targets[2].path); summary != "" {
+		var buf bytes.Buffer
+		err := markdown.Write(&buf, r, c.MarkdownMax)
+		if err == nil {
+			c.rec.section("summary", buf.Bytes())
+			err = appendBytes(summary, buf.Bytes())
+		}
+		if err != nil {
 			werrs = append(werrs, "job summary: "+err.Error())
 		}
 	}
 	if c.GithubOutput != "" {
-		if err := appendFile(c.GithubOutput, func(w io.Writer) error { return stepOutputs(w, r, written) }); err != nil {
+		counts := stepCounts(r)
+		c.rec.section("steps", []byte(counts))
+		if err := appendBytes(c.GithubOutput, []byte(counts+stepPaths(written))); err != nil {
 			werrs = append(werrs, "step outputs: "+err.Error())
 		}
 	}
 
 	var err error
+	stdout := c.rec.stdout(e.stdout)
 	switch c.Format {
 	case "github":
-		err = github.Write(e.stdout, r)
+		err = github.Write(stdout, r)
 	case "json":
-		err = jsonreport.Write(e.stdout, r)
+		err = jsonreport.Write(stdout, r)
 	case "sarif":
-		err = sarif.Write(e.stdout, r)
+		err = sarif.Write(stdout, r)
 	case "junit":
-		err = junit.Write(e.stdout, r)
+		err = junit.Write(stdout, r)
 	case "markdown":
-		err = markdown.Write(e.stdout, r, c.MarkdownMax)
+		err = markdown.Write(stdout, r, c.MarkdownMax)
 	default:
-		err = text.Write(e.stdout, r)
+		err = text.Write(stdout, r)
 	}
 	if err != nil {
 		werrs = append(werrs, err.Error())
@@ -625,37 +709,38 @@ func nothingFound(b *mailbox.Batch, paths []string) error {
 	return usagef("no thread export or artifact found in %s", strings.Join(paths, ", "))
 }
 
-// appendFile appends what fn writes to path (created when missing), in one
-// write, so that the file's earlier content is kept.
-func appendFile(path string, fn func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := fn(&buf); err != nil {
-		return err
-	}
+// appendBytes appends data to path (created when missing) in one write.
+func appendBytes(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-// stepOutputs writes the GitHub Actions step outputs of a run: counts, the
-// verdict, and the paths of the reports actually written (a report that was
-// not written has no output, so nothing points at a missing file).
-func stepOutputs(w io.Writer, r *diag.Report, written map[string]string) error {
+// stepCounts are the GitHub Actions step outputs of a run's findings:
+// counts and the verdict. stepPaths adds the paths of the reports actually
+// written (a report that was not written has no output, so nothing points
+// at a missing file).
+func stepCounts(r *diag.Report) string {
 	e, wn, n := r.Counts()
-	fmt.Fprintf(w, "errors=%d\nwarnings=%d\nnotes=%d\nnew=%d\ngating=%d\nfailed=%t\n",
+	return fmt.Sprintf("errors=%d\nwarnings=%d\nnotes=%d\nnew=%d\ngating=%d\nfailed=%t\n",
 		e, wn, n, reporters.NewCount(r), reporters.Gating(r), reporters.Failed(r))
+}
+
+// stepPaths are the step outputs naming the reports written.
+func stepPaths(written map[string]string) string {
+	var b strings.Builder
 	for _, k := range []string{"sarif", "junit", "markdown", "json"} {
 		if p, ok := written[k]; ok && !strings.ContainsAny(p, "\r\n") {
-			fmt.Fprintf(w, "%s=%s\n", k, p)
+			fmt.Fprintf(&b, "%s=%s\n", k, p)
 		}
 	}
-	return nil
+	return b.String()
 }
 
 // outputDirs are the folders check writes into.

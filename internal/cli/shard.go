@@ -82,7 +82,17 @@ func (c *checkCmd) runShard(e *env, run *checkRun) error {
 		return usagef("--shard writes only the shard file; reports, baselines and --fix belong to brenner-ci merge")
 	}
 	eng := rules.NewEngine(run.cfg)
-	batch, err := c.scan(run)
+	in, err := c.list(run)
+	if err != nil {
+		return err
+	}
+	if rc := c.runCacheFor(run, eng, in, nil); rc != nil {
+		if err, ok := c.replay(e, rc, in.Files()); ok {
+			return err
+		}
+		c.rec = newRunRecorder(rc, in)
+	}
+	batch, err := c.scan(run, in)
 	if err != nil {
 		return err
 	}
@@ -96,11 +106,17 @@ func (c *checkCmd) runShard(e *env, run *checkRun) error {
 		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return &exitError{ExitInternal}
 	}
-	fmt.Fprintf(e.stdout, "brenner-ci: shard %d/%d: %s of %d, %s; wrote %s\n", i, n,
+	c.rec.file("shard", path)
+	fmt.Fprintf(c.rec.stdout(e.stdout), "brenner-ci: shard %d/%d: %s of %d, %s; wrote %s\n", i, n,
 		reporters.Plural(len(part.Batch.Threads), "thread"), len(batch.Threads), reporters.Plural(len(res.Findings), "raw finding"), reporters.Safe(path))
 	if res.Internal {
 		return &exitError{ExitInternal}
 	}
+	if timedOut(res.Findings) {
+		c.rec.spoil()
+	}
+	c.rec.section("stderr", nil)
+	c.rec.store(0)
 	return nil
 }
 

@@ -1,0 +1,517 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// The run cache is the outer level of check --cache DIR (kept in DIR/run).
+// When every input of a run is byte for byte what it was in an earlier run
+// of the same program, with the same configuration, options and
+// environment, that run's products are written again: its report files,
+// its standard output, its job summary and step outputs, its notes and its
+// exit code. Nothing is parsed or checked; the inputs are only read, to
+// hash them (the per-file keys of the scan cache).
+//
+// Any difference is a miss, and the run goes through the scan and thread
+// caches as before: one changed byte in one input, another flag, another
+// report asked for, another GITHUB_SHA. A run is recorded only when it is
+// clean: no internal error, no thread over its time budget, no write error,
+// and no input changed while it ran. With --out (compiled artifacts) or
+// --fix a run is not reused whole.
+//
+// An entry is one file, <key>.run, written to a temporary file and renamed,
+// so concurrent runs never see half of one. It holds its sections and a
+// SHA-256 of its key and contents, checked before anything is written: a
+// damaged or foreign entry is a miss. The newest maxRunEntries entries are
+// kept.
+
+// runCacheFormat changes whenever an entry's form or meaning changes.
+const runCacheFormat = 1
+
+// maxRunEntries is how many run entries a cache keeps (a hit counts as use).
+const maxRunEntries = 8
+
+var runMagic = []byte("brenner-ci run\n")
+
+// runCache is one run's place in the run cache.
+type runCache struct {
+	dir string // DIR/run
+	key [32]byte
+}
+
+func (rc *runCache) path() string { return filepath.Join(rc.dir, hex.EncodeToString(rc.key[:])+".run") }
+
+// runCacheFor is the run cache entry of a check run on in, or nil when the
+// run is not one to reuse whole (no --cache, --out or --fix, or an input
+// without a digest).
+func (c *checkCmd) runCacheFor(run *checkRun, eng *rules.Engine, in *mailbox.Inputs, policy []diag.Notification) *runCache {
+	if c.Cache == "" || c.Out != "" || c.Fix {
+		return nil
+	}
+	digest, ok := in.Digest()
+	if !ok {
+		return nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "brenner-ci run %d\n%s\nconfig %s\nrules %s\n", runCacheFormat, buildID(), configID(run), strings.Join(eng.Enabled(), ","))
+	fmt.Fprintf(h, "limits %d %d\nfail-on %d\nepoch %d\nrepo %q\ncwd %q\npaths %q\n",
+		body.MaxBodyBytes, jsonv.MaxDepth, run.failOn, run.epoch.UnixNano(), run.repoRoot, cwd, run.paths)
+	fmt.Fprintf(h, "format %q\nmarkdown-max %d\ncategory %q\ntimeout %d\nshard %q\n",
+		c.Format, c.MarkdownMax, c.Category, c.ThreadTimeout, c.Shard)
+	if c.Shard != "" {
+		// A shard run's standard output names its shard file.
+		fmt.Fprintf(h, "shard file %q\n", c.JSON)
+	}
+	// Which reports are written, not where: their content does not depend
+	// on their paths (the paths excluded from the inputs are in the
+	// inputs' digest). Nor the paths of the job summary and step outputs,
+	// which differ in every GitHub Actions job: only whether they are
+	// written.
+	for _, t := range c.reportTargets() {
+		fmt.Fprintf(h, "report %s %t\n", t.key, t.path != "")
+	}
+	fmt.Fprintf(h, "summary %t\nstep outputs %t\n", summaryPath(c.reportTargets()[2].path) != "", c.GithubOutput != "")
+	fmt.Fprintf(h, "github %q %q %q\n", os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA"))
+	fps := make([]string, 0, len(run.baseline))
+	for fp := range run.baseline {
+		fps = append(fps, fp)
+	}
+	sort.Strings(fps)
+	fmt.Fprintf(h, "baseline %t %d %q\n", run.baseline != nil, len(fps), fps)
+	for _, n := range policy {
+		fmt.Fprintf(h, "policy %d %q\n", n.Level, n.Message)
+	}
+	fmt.Fprintf(h, "inputs %x\n", digest)
+	rc := &runCache{dir: filepath.Join(c.Cache, "run")}
+	h.Sum(rc.key[:0])
+	return rc
+}
+
+// runEntry is an entry read back: its sections, by name.
+type runEntry struct {
+	f        *os.File
+	sections map[string]*io.SectionReader
+}
+
+func (en *runEntry) Close() { en.f.Close() }
+
+// open reads the entry of rc and checks it whole; nil when there is none or
+// it is not a complete entry of this key (a miss).
+func (rc *runCache) open() *runEntry {
+	f, err := os.Open(rc.path())
+	if err != nil {
+		return nil
+	}
+	en, err := readRunEntry(f, rc.key)
+	if err != nil {
+		f.Close()
+		return nil
+	}
+	return en
+}
+
+// readRunEntry parses an entry: the magic, the format, the number of
+// sections, each section's name and size, the SHA-256 of the key, the
+// header and the contents, then the contents in order.
+func readRunEntry(f *os.File, key [32]byte) (*runEntry, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	// The header is small: it is parsed from the entry's first bytes.
+	head := make([]byte, min(st.Size(), 4<<10))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, err
+	}
+	bad := errors.New("not a run entry")
+	if !bytes.HasPrefix(head, runMagic) || len(head) == len(runMagic) || head[len(runMagic)] != runCacheFormat {
+		return nil, bad
+	}
+	rd := bytes.NewReader(head[len(runMagic)+1:])
+	n, err := binary.ReadUvarint(rd)
+	if err != nil || n > 16 {
+		return nil, bad
+	}
+	type sec struct {
+		name string
+		size int64
+	}
+	secs := make([]sec, n)
+	var total int64
+	for i := range secs {
+		l, err := binary.ReadUvarint(rd)
+		if err != nil || l > 64 || l > uint64(rd.Len()) {
+			return nil, bad
+		}
+		name := make([]byte, l)
+		rd.Read(name)
+		size, err := binary.ReadUvarint(rd)
+		if err != nil || size > uint64(st.Size()) {
+			return nil, bad
+		}
+		secs[i] = sec{string(name), int64(size)}
+		total += int64(size)
+	}
+	var want [32]byte
+	if _, err := io.ReadFull(rd, want[:]); err != nil {
+		return nil, bad
+	}
+	headerLen := int64(len(head) - rd.Len())
+	if headerLen+total != st.Size() {
+		return nil, bad
+	}
+	// The whole entry is checked before any of it is used.
+	h := sha256.New()
+	h.Write(key[:])
+	h.Write(head[:headerLen-32])
+	if _, err := io.Copy(h, io.NewSectionReader(f, headerLen, total)); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(h.Sum(nil), want[:]) {
+		return nil, bad
+	}
+	en := &runEntry{f: f, sections: map[string]*io.SectionReader{}}
+	off := headerLen
+	for _, s := range secs {
+		en.sections[s.name] = io.NewSectionReader(f, off, s.size)
+		off += s.size
+	}
+	return en, nil
+}
+
+// bytes returns a (small) section whole; ok is false when it is missing.
+func (en *runEntry) bytes(name string) ([]byte, bool) {
+	s, ok := en.sections[name]
+	if !ok {
+		return nil, false
+	}
+	data := make([]byte, s.Size())
+	if _, err := s.ReadAt(data, 0); err != nil && s.Size() > 0 {
+		return nil, false
+	}
+	return data, true
+}
+
+// replay writes the products of a cached run, as finish would have: the
+// report files (as one set), the job summary, the step outputs, standard
+// output and the notes; it returns the run's exit error. ok is false when
+// the entry does not hold what this run must write (a miss: nothing was
+// written).
+func (c *checkCmd) replay(e *env, rc *runCache, files int) (err error, ok bool) {
+	en := rc.open()
+	if en == nil {
+		return nil, false
+	}
+	defer en.Close()
+	exit, ok1 := en.bytes("exit")
+	notes, ok2 := en.bytes("stderr")
+	if !ok1 || !ok2 || len(exit) != 1 || (exit[0] != 0 && exit[0] != ExitFindings) {
+		return nil, false
+	}
+	var targets []reportTarget
+	if c.Shard != "" {
+		p, err := c.shardPath()
+		if err != nil {
+			return nil, false
+		}
+		targets = []reportTarget{{"shard", p}}
+	} else {
+		targets = c.reportTargets()
+	}
+	for _, t := range targets {
+		if _, has := en.sections["file:"+t.key]; t.path != "" && !has {
+			return nil, false
+		}
+	}
+	// A shard run writes neither a job summary nor step outputs.
+	summary, outputs := "", ""
+	if c.Shard == "" {
+		summary, outputs = summaryPath(targets[2].path), c.GithubOutput
+	}
+	sum, hasSum := en.bytes("summary")
+	steps, hasSteps := en.bytes("steps")
+	if (summary != "" && !hasSum) || (outputs != "" && !hasSteps) {
+		return nil, false
+	}
+
+	var werrs []string
+	var set reporters.Set
+	written := map[string]string{}
+	for _, t := range targets {
+		if t.path == "" {
+			continue
+		}
+		sec := en.sections["file:"+t.key]
+		if err := set.Add(t.path, func(w io.Writer) error {
+			_, err := io.Copy(w, io.NewSectionReader(sec, 0, sec.Size()))
+			return err
+		}); err != nil {
+			werrs = append(werrs, err.Error())
+			continue
+		}
+		written[t.key] = t.path
+	}
+	if err := set.Commit(); err != nil {
+		werrs = append(werrs, err.Error())
+	}
+	if summary != "" {
+		if err := appendBytes(summary, sum); err != nil {
+			werrs = append(werrs, "job summary: "+err.Error())
+		}
+	}
+	if outputs != "" {
+		if err := appendBytes(outputs, append(steps, stepPaths(written)...)); err != nil {
+			werrs = append(werrs, "step outputs: "+err.Error())
+		}
+	}
+	if out, has := en.sections["stdout"]; has {
+		if _, err := io.Copy(e.stdout, out); err != nil {
+			werrs = append(werrs, err.Error())
+		}
+	}
+	if !c.Quiet {
+		fmt.Fprintf(e.stderr, "brenner-ci: cache %s: the whole run reused (%s unchanged)\n", reporters.Safe(c.Cache), reporters.Plural(files, "input"))
+		e.stderr.Write(notes)
+	}
+	for _, w := range werrs {
+		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
+	}
+	// Used now: the entry is among the newest kept.
+	now := time.Now()
+	os.Chtimes(rc.path(), now, now)
+	if len(werrs) > 0 {
+		return &exitError{ExitInternal}, true
+	}
+	if exit[0] != 0 {
+		return &exitError{int(exit[0])}, true
+	}
+	return nil, true
+}
+
+// runRecorder collects the products of a run for the run cache. A nil
+// recorder records nothing.
+type runRecorder struct {
+	rc       *runCache
+	in       *mailbox.Inputs
+	files    []reportTarget // report files written (key, final path)
+	sections []recSection   // small sections, in memory
+	out      *os.File       // standard output, teed to a temporary file
+	outErr   error
+	bad      bool // something makes the run not one to keep
+}
+
+type recSection struct {
+	name string
+	data []byte
+}
+
+func newRunRecorder(rc *runCache, in *mailbox.Inputs) *runRecorder {
+	if rc == nil {
+		return nil
+	}
+	return &runRecorder{rc: rc, in: in}
+}
+
+func (r *runRecorder) file(key, path string) {
+	if r != nil {
+		r.files = append(r.files, reportTarget{key, path})
+	}
+}
+
+func (r *runRecorder) section(name string, data []byte) {
+	if r != nil {
+		r.sections = append(r.sections, recSection{name, bytes.Clone(data)})
+	}
+}
+
+// spoil marks the run as not to be kept.
+func (r *runRecorder) spoil() {
+	if r != nil {
+		r.bad = true
+	}
+}
+
+// stdout is w, teed to a temporary file in the cache when recording.
+func (r *runRecorder) stdout(w io.Writer) io.Writer {
+	if r == nil {
+		return w
+	}
+	if err := os.MkdirAll(r.rc.dir, 0o755); err != nil {
+		r.bad = true
+		return w
+	}
+	f, err := os.CreateTemp(r.rc.dir, ".stdout-*")
+	if err != nil {
+		r.bad = true
+		return w
+	}
+	r.out = f
+	return &teeWriter{w: w, r: r}
+}
+
+// teeWriter writes to w, and to the recorder's file as long as that works
+// (a failure there only spoils the recording, never the run's output).
+type teeWriter struct {
+	w io.Writer
+	r *runRecorder
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if t.r.outErr == nil {
+		if _, werr := t.r.out.Write(p[:n]); werr != nil {
+			t.r.outErr = werr
+		}
+	}
+	return n, err
+}
+
+// store writes the entry of the recorded run with exit code exit, unless
+// the run is not one to keep; a failure only costs a miss next time.
+func (r *runRecorder) store(exit int) {
+	if r == nil {
+		return
+	}
+	if r.out != nil {
+		defer os.Remove(r.out.Name())
+		defer r.out.Close()
+	}
+	if r.bad || r.outErr != nil || (exit != 0 && exit != ExitFindings) || !r.in.Unchanged() || os.MkdirAll(r.rc.dir, 0o755) != nil {
+		return
+	}
+	type part struct {
+		name string
+		size int64
+		open func() (io.ReadCloser, error)
+	}
+	var parts []part
+	small := append([]recSection{{"exit", []byte{byte(exit)}}}, r.sections...)
+	for _, s := range small {
+		parts = append(parts, part{s.name, int64(len(s.data)), func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(s.data)), nil }})
+	}
+	addFile := func(name, path string) bool {
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+		parts = append(parts, part{name, st.Size(), func() (io.ReadCloser, error) { return os.Open(path) }})
+		return true
+	}
+	for _, f := range r.files {
+		if !addFile("file:"+f.key, f.path) {
+			return
+		}
+	}
+	if r.out != nil && !addFile("stdout", r.out.Name()) {
+		return
+	}
+	var header bytes.Buffer
+	header.Write(runMagic)
+	header.WriteByte(runCacheFormat)
+	header.Write(binary.AppendUvarint(nil, uint64(len(parts))))
+	for _, p := range parts {
+		header.Write(binary.AppendUvarint(nil, uint64(len(p.name))))
+		header.WriteString(p.name)
+		header.Write(binary.AppendUvarint(nil, uint64(p.size)))
+	}
+	// The checksum comes before the contents: they are hashed first, then
+	// copied after it (a file that changed in between makes the entry a
+	// miss, never a wrong result).
+	h := sha256.New()
+	h.Write(r.rc.key[:])
+	h.Write(header.Bytes())
+	for _, p := range parts {
+		if !copyPart(h, p.open, p.size) {
+			return
+		}
+	}
+	tmp, err := os.CreateTemp(r.rc.dir, ".run-*")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name()) // after the rename: nothing to remove
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	w.Write(header.Bytes())
+	w.Write(h.Sum(nil))
+	ok := true
+	for _, p := range parts {
+		ok = ok && copyPart(w, p.open, p.size)
+	}
+	if err := w.Flush(); err != nil {
+		ok = false
+	}
+	if err := tmp.Close(); err != nil || !ok {
+		return
+	}
+	if os.Rename(tmp.Name(), r.rc.path()) == nil {
+		pruneRunEntries(r.rc.dir, maxRunEntries)
+	}
+}
+
+// copyPart copies what open gives to w; false unless it is size bytes.
+func copyPart(w io.Writer, open func() (io.ReadCloser, error), size int64) bool {
+	rd, err := open()
+	if err != nil {
+		return false
+	}
+	defer rd.Close()
+	n, err := io.Copy(w, rd)
+	return err == nil && n == size
+}
+
+// pruneRunEntries removes all but the keep most recently used entries of
+// dir.
+func pruneRunEntries(dir string, keep int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type ent struct {
+		name string
+		t    time.Time
+	}
+	var runs []ent
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".run") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			runs = append(runs, ent{e.Name(), info.ModTime()})
+		}
+	}
+	if len(runs) <= keep {
+		return
+	}
+	sort.Slice(runs, func(i, j int) bool {
+		if !runs[i].t.Equal(runs[j].t) {
+			return runs[i].t.After(runs[j].t)
+		}
+		return runs[i].name < runs[j].name
+	})
+	for _, e := range runs[keep:] {
+		os.Remove(filepath.Join(dir, e.name))
+	}
+}
