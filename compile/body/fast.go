@@ -6,23 +6,30 @@ import (
 )
 
 // fastOutline is ParseOutline for the commonest message body: ATX headings
-// at the start of a line, paragraphs, and bullet, numbered and block-quote
-// lines whose text starts a paragraph. Such a body has no fence, no code
-// block, no HTML block or comment and no nested heading, so its Doc is its
-// headings alone; finding them takes one pass over its lines instead of a
-// goldmark parse (which was a quarter of a check's time).
+// at the start of a line, paragraphs, bullet, numbered and block-quote
+// lines whose text starts a paragraph, and fenced code blocks that open at
+// the start of a line. Such a body has no indented code block, no HTML
+// block or comment and no nested heading or fence, so its Doc is its
+// headings and fences; finding them takes one pass over its lines instead
+// of a goldmark parse (which was a quarter of a check's time).
 //
 // It answers only when every line is one it is sure about; ok is false for
-// anything else (a tab, a CR or another control character, an indented heading, a line that could underline a setext
+// anything else (a tab, a CR or another control character, an indented heading or fence, a line that could underline a setext
 // heading or start a thematic break, an indented code block, a nested
-// container, a heading whose text holds a "[" …), and the body is
-// parsed by goldmark. TestLeanParseMatchesFull and FuzzParse hold its Doc to
-// the parser's wherever it answers.
-func fastOutline(src string) (d *Doc, ok bool) {
+// container, a heading whose text holds a "[", a fence that is not closed …), and the body is
+// parsed by goldmark. TestLeanParseMatchesFull, FuzzOutlineLines and
+// FuzzParse hold its Doc to the parser's wherever it answers.
+func fastOutline(src string) (d *Doc, ok bool) { return fastDoc(src, false) }
+
+// fastDoc is fastOutline; with spans it is Parse's (the Doc records code
+// spans too), and it answers only for a body without a backtick outside
+// its fences, which has none.
+func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 	// Sized by the "#" lines (at most one heading each), but not beyond 64
 	// up front: a body of "#" lines that are not headings must not cost
 	// 80 bytes a line before the first of them sends it to goldmark.
 	hs := make([]Heading, 0, min(strings.Count(src, "\n#"), 63)+1)
+	var fences []Fence
 	for p := 0; p < len(src); {
 		end := strings.IndexByte(src[p:], '\n')
 		if end < 0 {
@@ -31,16 +38,25 @@ func fastOutline(src string) (d *Doc, ok bool) {
 			end += p
 		}
 		line := src[p:end]
-		if hasControl(line) {
+		if hasControl(line) || spans && strings.IndexByte(line, '`') >= 0 && line[0] != '`' {
 			return nil, false
 		}
-		if len(line) > 0 && line[0] == '#' {
+		switch {
+		case len(line) > 0 && line[0] == '#':
 			h, ok := atxHeading(line, p)
 			if !ok {
 				return nil, false
 			}
 			hs = append(hs, h)
-		} else if !plainLine(line) {
+		case len(line) > 2 && (line[0] == '`' || line[0] == '~') && line[1] == line[0] && line[2] == line[0]:
+			f, next, ok := fastFence(src, p, end)
+			if !ok {
+				return nil, false
+			}
+			fences = append(fences, f)
+			p = next
+			continue
+		case !plainLine(line):
 			return nil, false
 		}
 		p = end + 1
@@ -49,8 +65,85 @@ func fastOutline(src string) (d *Doc, ok bool) {
 		hs = nil // as the walker leaves it
 	}
 	d = &Doc{Src: src, Headings: hs, Fences: []Fence{}, code: []span{}}
+	if len(fences) > 0 {
+		d.Fences = fences
+		d.code = make([]span, len(fences))
+		d.codeMax = make([]int, len(fences))
+		for i, f := range fences {
+			d.code[i] = span{f.Start, f.End}
+			d.codeMax[i] = f.End // fences do not overlap: ends grow
+		}
+	}
 	sections(d.Headings, len(src))
 	return d, true
+}
+
+// fastFence reads the fenced code block whose opening fence is the line
+// src[p:end] (three or more "`" or "~" at its very start) as goldmark does:
+// the info string is the rest of the line without surrounding spaces (a
+// "`" in it makes the line no fence: ok is false), the content is every
+// line up to the closing fence — up to three spaces, at least as many
+// fence characters, then spaces only — and next is where the line after
+// the closing fence starts. A fence that is not closed, or holds a control
+// character, is left to goldmark (ok false).
+func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
+	c := src[p]
+	n := 0
+	for p+n < end && src[p+n] == c {
+		n++
+	}
+	f = Fence{Char: c, FenceLen: n, Start: p, InfoStart: p + n, InfoEnd: p + n}
+	rest := src[p+n : end]
+	if c == '`' && strings.IndexByte(rest, '`') >= 0 || end == len(src) {
+		return Fence{}, 0, false
+	}
+	if t := strings.TrimRight(rest, " "); t != "" {
+		f.InfoStart += len(rest) - len(strings.TrimLeft(rest, " "))
+		f.InfoEnd += len(t)
+		f.Info = strings.TrimSpace(src[f.InfoStart:f.InfoEnd])
+		f.Lang = f.Info
+		if k := strings.IndexAny(f.Lang, " \t"); k >= 0 {
+			f.Lang = f.Lang[:k]
+		}
+	}
+	f.ContentStart = end + 1
+	for q := end + 1; q < len(src); {
+		le := strings.IndexByte(src[q:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += q
+		}
+		line := src[q:le]
+		if hasControl(line) {
+			return Fence{}, 0, false
+		}
+		if closesFence(line, c, n) {
+			f.Content = src[f.ContentStart:q]
+			f.End = le
+			f.Closed = true
+			return f, le + 1, true
+		}
+		q = le + 1
+	}
+	return Fence{}, 0, false
+}
+
+// closesFence reports whether line closes a fence of n characters c: up
+// to three spaces, at least n of c, then spaces only.
+func closesFence(line string, c byte, n int) bool {
+	i := 0
+	for i < len(line) && i < 4 && line[i] == ' ' {
+		i++
+	}
+	if i == 4 {
+		return false
+	}
+	k := i
+	for k < len(line) && line[k] == c {
+		k++
+	}
+	return k-i >= n && strings.TrimRight(line[k:], " ") == ""
 }
 
 // atxHeading reads a heading line "#… text" that starts at offset p: one to

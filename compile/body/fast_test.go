@@ -22,11 +22,19 @@ var fastCases = []string{
 	"2026-01-14 is a date, 3.5 is a number\n",
 	"# Hash #2 inside\n##   spaced   \n",
 	"**Label**: value\n",
+	"# Delta\n\nFirst pass.\n\n```delta\n{\"operation\": \"ADD\"}\n```\n\n```delta\n{}\n```",
+	"text\n```\n# not a heading\n- not an item\n```\n## After\n",
+	"- item\n```json\n{}\n   ```\n> quote\n~~~~ delta  more  \n~~~\n```\n~~~~~\n",
+	"````\n```\nstill code\n````\n",
+	"```\n```\n",
+	"```   \n\n\n```   \n",
+	"``` delta\ntext with `ticks` inside\n```\n",
 }
 
 // notFastCases are bodies it leaves to goldmark.
 var notFastCases = []string{
-	"```delta\n{}\n```\n", "~~~\nx\n~~~\n", "    code\n", "\tcode\n", "a\r\nb\n",
+	"```delta\n{}\n", "```delta\n{}\n  ``\n", "~~~\nx\n```\n", " ```\nx\n```\n", "```a`b\nx\n```\n", "```\n\tx\n```\n",
+	"```\n", "    code\n", "\tcode\n", "a\r\nb\n",
 	"Title\n===\n", "Title\n---\n", "Title\n- \n", "- # nested\n", "- item\n  # nested\n",
 	"> # quoted\n", "> > nested\n", "  # indented\n", "# closed #\n", "#\n", "# \n",
 	"# [ref]\n\n[ref]: /u\n", "***\n", "* * *\n", "___\n", "_x_ y\n", "<div>\n", "-x\n", "+\n",
@@ -47,16 +55,30 @@ func TestFastOutline(t *testing.T) {
 		if w := parseWith(md.Parser(), src, 0); !reflect.DeepEqual(d.Headings, w.Headings) {
 			t.Errorf("fastOutline(%q) headings:\n %+v\nfull %+v", src, d.Headings, w.Headings)
 		}
-		if d.InCode(0) || len(d.Fences) != 0 || len(d.Comments) != 0 {
-			t.Errorf("fastOutline(%q) found code, fences or comments", src)
+		if len(d.Comments) != 0 {
+			t.Errorf("fastOutline(%q) found comments", src)
+		}
+		// With code spans (Parse): the whole Doc is the lean parser's.
+		if d, ok := fastDoc(src, true); ok {
+			if w := parseWith(lean, src, 0); !reflect.DeepEqual(d, w) {
+				t.Errorf("fastDoc(%q):\n %+v\nwant %+v", src, d, w)
+			}
+		} else if !strings.Contains(src, "`code`") { // a code span is goldmark's to find
+			t.Errorf("fastDoc(%q) declined", src)
 		}
 	}
 	for _, src := range notFastCases {
 		if _, ok := fastOutline(src); ok {
 			t.Errorf("fastOutline(%q) answered; it should leave it to goldmark", src)
 		}
+		if _, ok := fastDoc(src, true); ok {
+			t.Errorf("fastDoc(%q) answered; it should leave it to goldmark", src)
+		}
 		if o, w := ParseOutline(src), parseWith(lean, src, 0); !sameOutline(o, w) {
 			t.Errorf("ParseOutline(%q):\n %+v\nwant %+v", src, o, w)
+		}
+		if p, w := Parse(src), parseWith(lean, src, 0); !reflect.DeepEqual(p, w) {
+			t.Errorf("Parse(%q):\n %+v\nwant %+v", src, p, w)
 		}
 	}
 }
@@ -86,6 +108,8 @@ var outlineLines = []string{
 	"[r]: /url", "# [r]", "    code", "\tcode", "```", "```delta", "~~~", "---", "===", "***",
 	"- # nested", "  # indented", "> # quoted", "-", "1.", "<div>", "<!-- c -->", ":::delta",
 	"2026-01-14 date", "#hashtag", "####### seven", "- ", "> > deep", "# a\r", "é unicode",
+	"````", "   ```", "    ```", " ~~~", "```x`", "~~~~ delta x", "```  json  ", "`span` text", "text `span`",
+	"``", "~~strike~~", "{\"operation\": \"ADD\"}", "```\t", "\t```", "- ```", "> ```", "## `c`",
 }
 
 // FuzzOutlineLines builds bodies line by line from outlineLines (each input
@@ -106,12 +130,17 @@ func FuzzOutlineLines(f *testing.F) {
 		if Guard(src) != "" {
 			return
 		}
+		if d, ok := fastDoc(src, true); ok {
+			if w := parseWith(lean, src, 0); !reflect.DeepEqual(d, w) {
+				t.Fatalf("fastDoc(%q):\n %+v\nlean %+v", src, d, w)
+			}
+		}
 		d, ok := fastOutline(src)
 		if !ok {
 			return
 		}
 		if w := parseWith(outline, src, 0); !sameOutline(d, w) {
-			t.Fatalf("fastOutline(%q):\n %+v\noutline %+v", src, d.Headings, w.Headings)
+			t.Fatalf("fastOutline(%q):\n %+v\noutline %+v", src, d, w)
 		}
 		if w := parseWith(md.Parser(), src, 0); !reflect.DeepEqual(d.Headings, w.Headings) {
 			t.Fatalf("fastOutline(%q):\n %+v\nfull %+v", src, d.Headings, w.Headings)

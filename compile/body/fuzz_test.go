@@ -40,6 +40,10 @@ func FuzzParse(f *testing.F) {
 		if o := ParseOutline(src); !sameOutline(o, d) {
 			t.Fatalf("outline differs:\n %+v\nwant %+v", o, d)
 		}
+		// Where Parse reads a body in one pass, its Doc is the lean parser's.
+		if l := parseWith(lean, src, 0); !reflect.DeepEqual(d, l) {
+			t.Fatalf("Parse and the lean parser differ:\n %+v\nlean %+v", d, l)
+		}
 		// Leaving plain paragraphs unparsed changes nothing a Doc records.
 		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(d, all) {
 			t.Fatalf("plain paragraphs change the Doc:\n with %+v\n without %+v", d, all)

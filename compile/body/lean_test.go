@@ -74,6 +74,9 @@ func TestLeanParseMatchesFull(t *testing.T) {
 		if all := parseWith(leanInline, src, 0); !reflect.DeepEqual(got, all) {
 			t.Errorf("plain paragraphs change the Doc of %.80q:\n with %+v\n without %+v", src, got, all)
 		}
+		if p := Parse(src); !reflect.DeepEqual(p, got) {
+			t.Errorf("Parse of %.80q is not the lean parser's:\n %+v\nwant %+v", src, p, got)
+		}
 		if o := ParseOutline(src); !sameOutline(o, got) {
 			t.Errorf("outline of %.80q:\n %+v\nwant %+v", src, o, got)
 		}
