@@ -53,6 +53,11 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 			if !ok {
 				return nil, false
 			}
+			if fences == nil {
+				// Sized by the fence lines after it (each block has two).
+				rest := src[next:]
+				fences = make([]Fence, 0, 1+(strings.Count(rest, "\n```")+strings.Count(rest, "\n~~~")+1)/2)
+			}
 			fences = append(fences, f)
 			p = next
 			continue
@@ -122,7 +127,7 @@ func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
 			f.Content = src[f.ContentStart:q]
 			f.End = le
 			f.Closed = true
-			return f, le + 1, true
+			return f, min(le+1, len(src)), true
 		}
 		q = le + 1
 	}
