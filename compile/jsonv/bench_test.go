@@ -51,3 +51,22 @@ func BenchmarkAppendDecoded(b *testing.B) {
 		dst = AppendDecoded(dst[:0], lit, nil)
 	}
 }
+
+// BenchmarkScanExport scans a thread export: message objects whose bodies
+// are long strings with an escaped newline on every line and escaped
+// quotes in their delta blocks (most of a scan is string literals).
+func BenchmarkScanExport(b *testing.B) {
+	line := `- **Claim**: Variation in p99.9 latency reflects that pools \"reconnect\" after idle timeouts — §185.\n`
+	delta := strings.ReplaceAll(strings.ReplaceAll(benchDelta, `\`, `\\`), `"`, `\"`)
+	delta = strings.ReplaceAll(delta, "\n", `\n`)
+	msg := `{"id": 12, "subject": "DELTA[gpt]: slate", "from": "BlueLake", "to": ["GreenCastle"], "body_md": "` +
+		strings.Repeat(line, 20) + "```delta\\n" + delta + "\\n```\\n" + `", "created_ts": "2026-01-14T10:00:00Z"}`
+	src := []byte(`{"thread_id": "RS-1", "messages": [` + strings.Repeat(msg+",", 9) + msg + `]}`)
+	var s Scanner
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if _, err := s.Scan(src, 0, len(src)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

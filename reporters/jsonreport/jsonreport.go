@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -248,7 +249,7 @@ func Write(w io.Writer, r *diag.Report) error {
 	if f.Threads == nil {
 		sw.field("threads", f.Threads)
 	} else {
-		sw.array("threads", len(f.Threads), func(i int) any { return &f.Threads[i] })
+		sw.threads(f.Threads)
 	}
 	if f.Findings == nil {
 		sw.field("findings", f.Findings)
@@ -339,6 +340,68 @@ func (s *streamWriter) array(n string, count int, elem func(int) any) {
 	}
 	s.raw("  ]")
 	s.end()
+}
+
+// threads writes the threads array as array would, each entry appended
+// by hand (one per thread: at 10,000 threads, encoding them by reflection
+// was most of the report's time); a key or path that is not plain
+// printable ASCII is quoted by encoding/json.
+func (s *streamWriter) threads(ts []Thread) {
+	s.name("threads")
+	if len(ts) == 0 {
+		s.raw("[]")
+		s.end()
+		return
+	}
+	s.raw("[\n")
+	var b []byte
+	for i := range ts {
+		t := &ts[i]
+		b = append(b[:0], "    {\n      \"key\": "...)
+		b = s.appendString(b, t.Key)
+		b = append(b, ",\n      \"file\": "...)
+		b = s.appendString(b, t.File)
+		for _, f := range [...]struct {
+			name string
+			v    int
+		}{{"messages", t.Messages}, {"blocks", t.Blocks}, {"valid", t.Valid}, {"invalid", t.Invalid},
+			{"applied", t.Applied}, {"version", t.Version}, {"rule_set", t.RuleSet}} {
+			b = append(b, ",\n      \""...)
+			b = append(b, f.name...)
+			b = append(b, "\": "...)
+			b = strconv.AppendInt(b, int64(f.v), 10)
+		}
+		b = append(b, "\n    }"...)
+		if i < len(ts)-1 {
+			b = append(b, ",\n"...)
+		} else {
+			b = append(b, '\n')
+		}
+		if s.err == nil {
+			_, s.err = s.w.Write(b)
+		}
+	}
+	s.raw("  ]")
+	s.end()
+}
+
+// appendString appends str as a JSON string, as the encoder writes it.
+func (s *streamWriter) appendString(b []byte, str string) []byte {
+	for i := 0; i < len(str); i++ {
+		if c := str[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var q bytes.Buffer
+			enc := json.NewEncoder(&q)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(str); err != nil {
+				s.err = err
+				return b
+			}
+			return append(b, bytes.TrimSuffix(q.Bytes(), []byte("\n"))...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, str...)
+	return append(b, '"')
 }
 
 // Read decodes a JSON report. It accepts unknown fields (written by a newer

@@ -183,6 +183,16 @@ func TestWriteMatchesEncoder(t *testing.T) {
 	one := fixture.Report(t)
 	one.Threads, one.Findings, one.Fingerprints = one.Threads[:1], one.Findings[:1], one.Fingerprints[:1]
 	one.Findings[0].Message = "<a href=\"x\">&\u2028\xff</a>"
+	// Thread entries are written by hand: keys and paths that need quoting.
+	one.Threads = append(one.Threads, one.Threads[0], one.Threads[0], one.Threads[0])
+	one.Threads[1].Key, one.Threads[1].File = `odd \u003c "key" <&>`, "dir/\x01\t\n\u2029\xfe.json"
+	one.Threads[2].Key, one.Threads[2].File = "é~\x7f", "plain/path.json"
+	one.Threads[3].Key, one.Threads[3].Messages, one.Threads[3].Version = "", -1, 1<<40
+	for _, k := range []string{`back\slash`, `quote"only`, "ctl\x01only", "del\x7fonly", "\u2028only", "\xffonly", "<tag>&amp"} {
+		th := one.Threads[0]
+		th.Key, th.File = k, k+".json"
+		one.Threads = append(one.Threads, th)
+	}
 	for name, r := range map[string]*diag.Report{"fixture": full, "empty": {}, "one": one} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
