@@ -18,7 +18,7 @@ import (
 
 // Load reads the thread's messages again, with bodies: for each message it
 // re-reads only the bytes Scan recorded (the JSON object of the message, the
-// JSON Lines line, or the archive file; os.File.ReadAt, with neighbouring
+// JSON Lines line, or the archive file; a positioned read, with neighbouring
 // ranges of one file read in one go), decodes them, checks that the body
 // still has the content hash seen by Scan, and fills Body, Fields (computed
 // on first use) and the body position mapping used by BodyPos. The returned
@@ -63,7 +63,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	for _, name := range files {
 		ws := byFile[name]
 		sort.Slice(ws, func(a, b int) bool { return ws[a].off < ws[b].off })
-		f, err := os.Open(filepath.FromSlash(name))
+		f, err := openInput(filepath.FromSlash(name))
 		if err != nil {
 			return nil, err
 		}

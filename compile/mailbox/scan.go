@@ -351,10 +351,10 @@ type scanner struct {
 	// tooLarge is the file's size when it is over the limit: only JSON
 	// Lines are read then, a line at a time, each line within the limit.
 	tooLarge int64
-	longLine bool     // the line readLine returned was cut: it is over the limit
-	lineLen  int64    // the length in the file of the line readLine returned
-	pos      int64    // the file offset of the next line readLine reads
-	fh       *os.File // the file being read
+	longLine bool      // the line readLine returned was cut: it is over the limit
+	lineLen  int64     // the length in the file of the line readLine returned
+	pos      int64     // the file offset of the next line readLine reads
+	fh       inputFile // the file being read
 }
 
 var scannerPool = sync.Pool{New: func() any {
@@ -428,7 +428,7 @@ func (s *scanner) run() {
 			"Check the directory's permissions.")
 		return
 	}
-	fh, err := os.Open(f.osPath)
+	fh, err := openInput(f.osPath)
 	if err != nil {
 		s.fileIssue(diag.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
 			"Check that the file exists and is readable.")
@@ -437,10 +437,8 @@ func (s *scanner) run() {
 	defer fh.Close()
 	s.fh, s.pos = fh, 0
 	defer func() { s.fh = nil }()
-	var size int64
-	if st, err := fh.Stat(); err == nil {
-		size = st.Size()
-	}
+	st, _ := fh.Stat()
+	size := st.size
 	s.res.read = true
 	s.br.Reset(fh)
 	head, err := s.br.Peek(512)

@@ -105,13 +105,13 @@ func (c *ScanCache) key(f *inFile) fileKey {
 	if f.skip != "" || f.dirErr != nil {
 		return fileKey{}
 	}
-	fh, err := os.Open(f.osPath)
+	fh, err := openInput(f.osPath)
 	if err != nil {
 		return fileKey{}
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxCachedFile || (f.maxBytes > 0 && st.Size() > f.maxBytes) {
+	if err != nil || !st.regular || st.size > maxCachedFile || (f.maxBytes > 0 && st.size > f.maxBytes) {
 		return fileKey{}
 	}
 	h := sha256.New()
@@ -121,12 +121,12 @@ func (c *ScanCache) key(f *inFile) fileKey {
 	// run reads every input and little else.
 	bp := keyBufs.Get().(*[]byte)
 	defer keyBufs.Put(bp)
-	if need := int(st.Size()) + 1; cap(*bp) < need {
+	if need := int(st.size) + 1; cap(*bp) < need {
 		*bp = make([]byte, need)
 	}
-	buf := (*bp)[:st.Size()+1]
+	buf := (*bp)[:st.size+1]
 	n, err := io.ReadFull(fh, buf)
-	if int64(n) != st.Size() || err != io.ErrUnexpectedEOF && err != io.EOF {
+	if int64(n) != st.size || err != io.ErrUnexpectedEOF && err != io.EOF {
 		return fileKey{}
 	}
 	h.Write(buf[:n])
@@ -134,7 +134,7 @@ func (c *ScanCache) key(f *inFile) fileKey {
 		*bp = nil // do not keep a large file's buffer
 	}
 	// 32 bytes, not 64 hex digits: 100,000 keys are held.
-	return fileKey{key: string(h.Sum(nil)), size: st.Size(), mtime: st.ModTime().UnixNano()}
+	return fileKey{key: string(h.Sum(nil)), size: st.size, mtime: st.mtime}
 }
 
 // An entry is "BCS", the format, the key, flags, the agents, the packed
