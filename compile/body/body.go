@@ -302,8 +302,11 @@ func Parser() parser.Parser { return md.Parser() }
 // quote lines and top-level fences, no backtick outside the fences, no
 // comment — is read in one pass over its lines (fastDoc); goldmark parses
 // every other.
+//
+// A ":::" line (upstream's delta blocks) is never one fastDoc reads, so only
+// a comment, which can sit inside a paragraph, is looked for first.
 func Parse(src string) *Doc {
-	if !strings.Contains(src, "<!--") && !strings.Contains(src, ":::") {
+	if !strings.Contains(src, "<!--") {
 		if d, ok := fastDoc(src, true); ok {
 			return d
 		}
@@ -319,11 +322,14 @@ func Parse(src string) *Doc {
 // inline parser is needed: a heading that holds one of the characters that
 // open an inline construct gets its text from the full parser.
 func ParseOutline(src string) *Doc {
-	if strings.Contains(src, "<!--") || strings.Contains(src, ":::") {
-		return Parse(src)
+	comment := strings.Contains(src, "<!--")
+	if !comment {
+		if d, ok := fastOutline(src); ok {
+			return d
+		}
 	}
-	if d, ok := fastOutline(src); ok {
-		return d
+	if comment || strings.Contains(src, ":::") {
+		return Parse(src)
 	}
 	return parseWith(outline, src, 0)
 }

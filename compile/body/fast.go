@@ -25,11 +25,10 @@ func fastOutline(src string) (d *Doc, ok bool) { return fastDoc(src, false) }
 // spans too), and it answers only for a body without a backtick outside
 // its fences, which has none.
 func fastDoc(src string, spans bool) (d *Doc, ok bool) {
-	// Sized by the "#" lines (at most one heading each), but not beyond 64
-	// up front: a body of "#" lines that are not headings must not cost
-	// 80 bytes a line before the first of them sends it to goldmark.
-	hs := make([]Heading, 0, min(strings.Count(src, "\n#"), 63)+1)
-	var fences []Fence
+	// Gathered on the stack, then copied to slices of their exact size.
+	var hbuf [16]Heading
+	var fbuf [8]Fence
+	hs, fences := hbuf[:0], fbuf[:0]
 	for p := 0; p < len(src); {
 		end := strings.IndexByte(src[p:], '\n')
 		if end < 0 {
@@ -38,7 +37,7 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 			end += p
 		}
 		line := src[p:end]
-		if hasControl(line) || spans && strings.IndexByte(line, '`') >= 0 && line[0] != '`' {
+		if ctl, tick := scanLine(line); ctl || spans && tick && line[0] != '`' {
 			return nil, false
 		}
 		switch {
@@ -53,11 +52,6 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 			if !ok {
 				return nil, false
 			}
-			if fences == nil {
-				// Sized by the fence lines after it (each block has two).
-				rest := src[next:]
-				fences = make([]Fence, 0, 1+(strings.Count(rest, "\n```")+strings.Count(rest, "\n~~~")+1)/2)
-			}
 			fences = append(fences, f)
 			p = next
 			continue
@@ -66,12 +60,12 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 		}
 		p = end + 1
 	}
-	if len(hs) == 0 {
-		hs = nil // as the walker leaves it
+	d = &Doc{Src: src, Fences: []Fence{}, code: []span{}}
+	if len(hs) > 0 {
+		d.Headings = append([]Heading(nil), hs...) // nil without headings, as the walker leaves it
 	}
-	d = &Doc{Src: src, Headings: hs, Fences: []Fence{}, code: []span{}}
 	if len(fences) > 0 {
-		d.Fences = fences
+		d.Fences = append([]Fence(nil), fences...)
 		d.code = make([]span, len(fences))
 		d.codeMax = make([]int, len(fences))
 		for i, f := range fences {
@@ -305,6 +299,27 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
+}
+
+// scanLine reports whether line holds a control character (as hasControl)
+// and whether it holds a backtick, in one pass of eight bytes at a time.
+func scanLine(s string) (ctl, tick bool) {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		c, d, t := w&(0xe0*lo8), w^(0x7f*lo8), w^(0x60*lo8)
+		if ((c-lo8)&^c|(d-lo8)&^d)&hi8 != 0 {
+			return true, false
+		}
+		tick = tick || (t-lo8)&^t&hi8 != 0
+	}
+	for ; i < len(s); i++ {
+		if s[i] < ' ' || s[i] == 0x7f {
+			return true, false
+		}
+		tick = tick || s[i] == '`'
+	}
+	return false, tick
 }
 
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }

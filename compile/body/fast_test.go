@@ -98,6 +98,29 @@ func TestHasControl(t *testing.T) {
 	}
 }
 
+// TestScanLine compares the word-at-a-time pass with a byte loop for every
+// byte value at every place of a 17-byte line, with and without a backtick
+// elsewhere.
+func TestScanLine(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 17; at++ {
+			for _, base := range []string{"abcdefghijklmnopq", "abcdefghijklmnop`"} {
+				b := []byte(base)
+				b[at] = byte(c)
+				wantCtl, wantTick := false, false
+				for _, x := range b {
+					wantCtl = wantCtl || x < ' ' || x == 0x7f
+					wantTick = wantTick || x == '`'
+				}
+				ctl, tick := scanLine(string(b))
+				if ctl != wantCtl || !ctl && tick != wantTick {
+					t.Fatalf("scanLine(%q) = %t, %t; want %t, %t", b, ctl, tick, wantCtl, wantTick)
+				}
+			}
+		}
+	}
+}
+
 // outlineLines are the kinds of line FuzzOutlineLines builds bodies from:
 // the lines fastOutline answers for, next to the ones that change the block
 // structure around them.
