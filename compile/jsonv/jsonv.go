@@ -389,10 +389,11 @@ func (s *Scanner) tree(src string, root int32) *Value {
 	keys := make([]string, members)
 	offs := make([]int, members)
 	var buf []byte
+	valid := utf8.ValidString(src) // once, not once per string (most are short)
 	str := func(n *Node) string {
 		lit := src[n.Start:n.End]
 		if !n.Esc {
-			if inner := lit[1 : len(lit)-1]; utf8.ValidString(inner) {
+			if inner := lit[1 : len(lit)-1]; valid || utf8.ValidString(inner) {
 				return inner
 			}
 		}
