@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // TestInputFile holds openInput to os.File's behaviour where Scan and
@@ -62,5 +65,74 @@ func TestInputFile(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || err.Error() != osErr.Error() || plainErr(err).Error() != plainErr(osErr).Error() {
 		t.Errorf("opening a missing file: %v; os.Open says %v", err, osErr)
+	}
+}
+
+// TestPositionsAfterReuse: Load reads messages into a buffer it reuses, so
+// a message's field and body positions are computed from its bytes read
+// again. They must be the positions computed while its bytes were still in
+// the buffer, whatever was loaded in between; and when the file changed
+// after Load, asking for them must not fail (they fall back).
+func TestPositionsAfterReuse(t *testing.T) {
+	dir := t.TempDir()
+	// Bodies with escapes and non-ASCII text, so the body mapping matters.
+	for i, name := range []string{"a.json", "b.json"} { // b's bytes differ from a's at the same offsets
+		body := `# T\n\nSay \"hi\" to caf\u00e9 \ud83d\ude00 — line\n\n## Q\nWhy?\n`
+		if i == 1 { // other escapes at other places
+			body = `\u0041\"x\" \\y` // and shorter, so it is read into a's buffer
+		}
+		data := `{"thread_id": "T-` + name + `", "messages": [` +
+			`{"id": 1, "subject": "KICKOFF: t", "from": "A", "to": ["B"], "created_ts": "2026-01-14T10:00:00Z", "body_md": "` + body + `"},` + "\n" +
+			`{"id": 2, "subject": "ACK: t", "from": "B", "to": ["A"], "created_ts": "2026-01-14T11:00:00Z", "body_md": "ok \"x\"\nü"}]}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Scan([]string{dir}, ScanOptions{Jobs: 1})
+	if err != nil || len(b.Threads) != 2 {
+		t.Fatalf("scan: %v, %d threads", err, len(b.Threads))
+	}
+	type where struct {
+		subject, body, part diag.Pos
+	}
+	positions := func(th *Thread) []where {
+		var out []where
+		for _, m := range th.Messages {
+			out = append(out, where{m.Pos("subject"), m.BodyPos(0, len(m.Body)), m.BodyPos(3, 9)})
+		}
+		return out
+	}
+	first, err := b.Threads[0].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := positions(first) // computed right after its Load
+	again, err := b.Threads[0].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Threads[1].Load(); err != nil { // reuses the buffer
+		t.Fatal(err)
+	}
+	if got := positions(again); !reflect.DeepEqual(got, want) {
+		t.Errorf("positions after another Load:\n %+v\nwant %+v", got, want)
+	}
+	if want[0].part.Col <= want[0].body.Col || want[0].body.EndCol <= want[0].part.EndCol {
+		t.Errorf("implausible body positions %+v", want[0])
+	}
+	// The file changes after Load: positions fall back, nothing fails.
+	late, err := b.Threads[0].Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range late.Messages {
+		p := m.BodyPos(2, 5)
+		if p.File == "" || p.Line < 1 {
+			t.Errorf("BodyPos after the file changed: %+v", p)
+		}
+		_ = m.Pos("subject")
 	}
 }

@@ -76,7 +76,12 @@ func (r *ThreadRef) Load() (*Thread, error) {
 				}
 			}
 			base := ws[i].off
-			buf := make([]byte, end-base)
+			// The loader's buffer, reused: nothing keeps a message's bytes
+			// after its fill (positions read them again; see fillScanned).
+			if n := int(end - base); cap(ld.rbuf) < n {
+				ld.rbuf = make([]byte, n)
+			}
+			buf := ld.rbuf[:end-base]
 			if n, err := f.ReadAt(buf, base); n < len(buf) {
 				f.Close()
 				if err == io.EOF || err == nil {
@@ -86,7 +91,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 			}
 			for k := i; k <= j; k++ {
 				w := ws[k]
-				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base]); err != nil {
+				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base]); err != nil {
 					f.Close()
 					return nil, err
 				}
@@ -108,6 +113,7 @@ type loader struct {
 	p       jparser
 	lm      diag.LineIndex
 	scratch []byte
+	rbuf    []byte // file bytes, reused
 }
 
 var loaderPool = sync.Pool{New: func() any { return &loader{} }}
@@ -119,6 +125,9 @@ func (ld *loader) release() {
 	if cap(ld.scratch) > 1<<20 {
 		ld.scratch = nil
 	}
+	if cap(ld.rbuf) > 4<<20 {
+		ld.rbuf = nil
+	}
 	ld.lm.Reset(nil)
 	loaderPool.Put(ld)
 }
@@ -128,6 +137,9 @@ func (ld *loader) release() {
 func (ld *loader) fillJSON(m *Message, src []byte) error {
 	if m.Src.kind == srcJSON && m.Src.sum != 0 && loadShortcut {
 		return ld.fillScanned(m, src)
+	}
+	if m.Src.kind != srcMem {
+		src = bytes.Clone(src) // kept by the body map and the fields: not the reused buffer
 	}
 	root, err := ld.p.parse(src, 0, len(src))
 	if err != nil || ld.p.Nodes[root].Kind != jObj {
@@ -186,7 +198,17 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	if crc32.Checksum(src, castagnoli) != s.sum {
 		return changed(m)
 	}
-	m.fields = lazyJSONFields(src, &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col})
+	// src is Load's reused buffer: the fields and the body map read the
+	// object again when a position is first asked for (a few messages in
+	// a hundred).
+	reread := rereadObject(s.File, s.off, s.end, s.sum)
+	at := &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col}
+	m.fields = &lazyFields{compute: func() map[string]diag.Pos {
+		if obj := reread(); obj != nil {
+			return jsonFieldPos(obj, at)
+		}
+		return nil
+	}}
 	if !m.HasBody {
 		return nil
 	}
@@ -203,8 +225,31 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	} else {
 		m.Body = string(body)
 	}
-	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, lit: lit}
+	lit0, lit1 := s.lit0, s.lit1
+	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, reread: func() []byte {
+		if obj := reread(); obj != nil {
+			return obj[lit0:lit1]
+		}
+		return nil
+	}}
 	return nil
+}
+
+// rereadObject returns what reads bytes [off, end) of file again, nil when
+// they are no longer the bytes Scan read (their CRC-32C differs).
+func rereadObject(file string, off, end int64, sum uint32) func() []byte {
+	return func() []byte {
+		f, err := openInput(filepath.FromSlash(file))
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		b := make([]byte, end-off)
+		if n, _ := f.ReadAt(b, off); n < len(b) || crc32.Checksum(b, castagnoli) != sum {
+			return nil
+		}
+		return b
+	}
 }
 
 // lazyJSONFields returns what computes the field regions of the message
@@ -212,21 +257,25 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 // of sixteen regions per message cost more than anything else in Load, and
 // only messages with findings need one.
 func lazyJSONFields(src []byte, d *jdoc) *lazyFields {
-	file, fileOff, line0, col0, mem, approx := d.file, d.fileOff, d.line0, d.col0, d.mem, d.approx
-	return &lazyFields{compute: func() map[string]diag.Pos {
-		var p jparser
-		root, err := p.parse(src, 0, len(src))
-		if err != nil {
-			return nil
-		}
-		var lm diag.LineIndex
-		lm.Reset(src)
-		var scratch []byte
-		d := &jdoc{src: src, nodes: p.Nodes, buf: &scratch, file: file, fileOff: fileOff,
-			line0: line0, col0: col0, lm: &lm, mem: mem, approx: approx}
-		fp, _ := fieldPos(d, root, true)
-		return fp
-	}}
+	at := *d // its place only
+	return &lazyFields{compute: func() map[string]diag.Pos { return jsonFieldPos(src, &at) }}
+}
+
+// jsonFieldPos computes the field regions of message object src, placed
+// as at says (file, offsets, embedding).
+func jsonFieldPos(src []byte, at *jdoc) map[string]diag.Pos {
+	var p jparser
+	root, err := p.parse(src, 0, len(src))
+	if err != nil {
+		return nil
+	}
+	var lm diag.LineIndex
+	lm.Reset(src)
+	var scratch []byte
+	d := &jdoc{src: src, nodes: p.Nodes, buf: &scratch, file: at.file, fileOff: at.fileOff,
+		line0: at.line0, col0: at.col0, lm: &lm, mem: at.mem, approx: at.approx}
+	fp, _ := fieldPos(d, root, true)
+	return fp
 }
 
 // fillArchive decodes an archive message file.
@@ -394,6 +443,13 @@ func (m *Message) BodyPos(start, end int) diag.Pos {
 
 // build computes the escape table of a JSON body literal.
 func (bm *bodyMap) build() {
+	if bm.lit == nil && bm.reread != nil {
+		bm.lit, bm.reread = bm.reread(), nil
+	}
+	if len(bm.lit) < 2 {
+		bm.lit, bm.ascii = nil, true // the file changed: offsets in the body stand for columns
+		return
+	}
 	bm.ascii = isASCII(bm.lit)
 	if bytes.IndexByte(bm.lit, '\\') >= 0 || !bm.ascii {
 		jsonv.Escapes(bm.lit, &bm.esc) // the table only, not a decoded copy
@@ -422,7 +478,7 @@ func (bm *bodyMap) rawOff(dec int, isEnd bool) int {
 
 // rawCols counts the code points of the first n raw bytes.
 func (bm *bodyMap) rawCols(n int) int {
-	if bm.ascii {
+	if bm.ascii || len(bm.lit) < 2 {
 		return n
 	}
 	raw := bm.lit[1 : len(bm.lit)-1]

@@ -120,9 +120,12 @@ const (
 type bodyMap struct {
 	line, col int
 	lit       []byte // JSON: the string literal as written, quotes included
-	verbatim  bool   // archive: body bytes appear verbatim in the file
-	idx       *diag.LineIndex
-	approx    bool // body came from JSON text embedded in a string: only its line is known
+	// reread, when lit is nil, reads the literal again from the file
+	// (Load reuses its read buffer); nil when the file changed since.
+	reread   func() []byte
+	verbatim bool // archive: body bytes appear verbatim in the file
+	idx      *diag.LineIndex
+	approx   bool // body came from JSON text embedded in a string: only its line is known
 
 	once  sync.Once
 	ascii bool     // JSON: the literal is pure ASCII, so columns equal byte offsets
