@@ -219,10 +219,10 @@ func (m *merger) add() (string, bool) {
 		return "", false
 	}
 	if sec == delta.HypothesisSlate {
-		if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
-			anchor += " " + oneLine(name)
-		}
 		if n := len(m.a.Active(sec)); n >= MaxHypotheses {
+			if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
+				anchor += " " + oneLine(name)
+			}
 			m.event(RuleSectionLimit, diag.Error, anchor, "",
 				fmt.Sprintf("The hypothesis slate already has %d active hypotheses; this ADD would exceed the limit of %d and was rejected.", n, MaxHypotheses),
 				"Hypothesis Slate: \"Maximum 6 items (including third alternative)\" (artifact_delta_spec_v0.1.md); KILL a superseded hypothesis before adding another.")

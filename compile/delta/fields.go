@@ -164,17 +164,33 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 
 // stringFields are the fields whose value must be a string, by section
 // (delta_output_format_v0.1.md, Payload Schemas), from the schema.
-var stringFields = func() map[string][]string {
-	m := map[string][]string{}
+var stringFields = func() map[secField]bool {
+	m := map[secField]bool{}
 	for _, sec := range schema.Sections {
 		for _, f := range sec.Fields {
 			if f.String {
-				m[sec.ID] = append(m[sec.ID], f.Key)
+				m[secField{sec.ID, f.Key}] = true
 			}
 		}
 	}
 	return m
 }()
+
+// secField is a payload field of a section.
+type secField struct{ sec, key string }
+
+// schemaHints are the DL-006 hints, by section (built once, not per block).
+var schemaHints = func() map[string]string {
+	m := map[string]string{}
+	for _, sec := range schema.Sections {
+		m[sec.ID] = schemaHint(sec.ID)
+	}
+	return m
+}()
+
+func schemaHint(sec string) string {
+	return "See the " + sec + " payload schema (delta_output_format_v0.1.md, Payload Schemas by Section)."
+}
 
 var boolFields = map[string]bool{"third_alternative": true, "scale_check": true, "real_third_alternative": true, "anchors_replace": true, "replace": true}
 
@@ -190,14 +206,17 @@ var statusValues = func() map[string][]string {
 
 // fields checks payload field values (DL-006).
 func (c *checker) fields(sec string, pv *jsonv.Value) {
-	hintSchema := "See the " + sec + " payload schema (delta_output_format_v0.1.md, Payload Schemas by Section)."
+	hintSchema, ok := schemaHints[sec]
+	if !ok {
+		hintSchema = schemaHint(sec)
+	}
 	for i, k := range pv.Keys {
 		f := pv.Vals[i]
 		if f.Kind == jsonv.Null {
 			continue
 		}
 		switch {
-		case contains(stringFields[sec], k):
+		case stringFields[secField{sec, k}]:
 			if f.Kind != jsonv.String {
 				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
 			}
@@ -358,12 +377,12 @@ func lrScore(r float64) int {
 
 func (c *checker) status(sec string, f *jsonv.Value) {
 	vals := statusValues[sec]
+	if f.Kind == jsonv.String && contains(vals, f.Str) {
+		return
+	}
 	hint := fmt.Sprintf("Use one of %s (artifact_delta_spec_v0.1.md, Section-Specific Rules).", strings.Join(vals, ", "))
 	if f.Kind != jsonv.String {
 		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", kindA(f.Kind), strings.Join(vals, ", ")), hint, nil)
-		return
-	}
-	if contains(vals, f.Str) {
 		return
 	}
 	var fix *diag.LocalFix
