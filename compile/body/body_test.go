@@ -1,6 +1,7 @@
 package body
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -408,4 +409,28 @@ func BenchmarkParse(b *testing.B) {
 		Parse(src)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// compiledBody is a COMPILED message's body as agents post it: metadata
+// lists, a contributors table, then the whole artifact (headings, bold
+// labels, list items) — most of a thread's bytes, read by ParseOutline.
+func compiledBody() string {
+	var b strings.Builder
+	b.WriteString("# Compiled Artifact v3\n\n## Metadata\n- **Thread ID**: RS-20260122-age-protein-aggregation-2\n- **Version**: v3\n- **Compiled At**: 2026-01-22T12:07:07Z\n\n## Contributors\n| Agent | Delta Count | Items |\n|-------|-------------|-------|\n| ScarletCliff | 8 | RT, H1, H2 |\n| SunnyPond | 4 | H4, C1 |\n\n## Full Artifact\n# Brenner Protocol Artifact: RS-20260122-age-protein-aggregation-2\n\n## 1. Research Thread\n\n**RT**: Is age-dependent aggregation of a soluble protein driven by chaperone decline, proteasome saturation, or something else?\n\n## 2. Hypothesis Slate\n\n")
+	for i := 1; b.Len() < 12000; i++ {
+		fmt.Fprintf(&b, "### H%d: Chaperone decline\n**Claim**: Variation in aggregate count reflects that falling chaperone capacity lets misfolded protein accumulate.\n**Mechanism**: Falling chaperone capacity lets misfolded protein accumulate, integrated over time so that brief perturbations are buffered.\n**Anchors**: §177, §183\n\n", i)
+	}
+	return b.String()
+}
+
+func BenchmarkParseOutline(b *testing.B) {
+	src := compiledBody()
+	if _, ok := fastOutline(src); !ok {
+		b.Fatal("the one-pass outline declined the body")
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ParseOutline(src)
+	}
 }

@@ -3,6 +3,7 @@ package body
 import (
 	"encoding/binary"
 	"strings"
+	"unsafe"
 )
 
 // fastOutline is ParseOutline for the commonest message body: ATX headings
@@ -26,7 +27,7 @@ func fastOutline(src string) (d *Doc, ok bool) { return fastDoc(src, false) }
 // its fences, which has none.
 func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 	// Gathered on the stack, then copied to slices of their exact size.
-	var hbuf [16]Heading
+	var hbuf [48]Heading
 	var fbuf [8]Fence
 	hs, fences := hbuf[:0], fbuf[:0]
 	for p := 0; p < len(src); {
@@ -166,7 +167,7 @@ func atxHeading(line string, p int) (Heading, bool) {
 	}
 	if t, ok := struckOut(text); ok {
 		text = t
-	} else if strings.ContainsAny(text, inlineMarks) {
+	} else if hasInlineMark(text) {
 		if text, ok = fullHeadingText(append([]byte(line), '\n'), nil); !ok {
 			return Heading{}, false
 		}
@@ -177,6 +178,24 @@ func atxHeading(line string, p int) (Heading, bool) {
 // inlineMarks are the bytes after which a heading's text (without a "[")
 // may differ from the text as written.
 const inlineMarks = "*_~`<\\&"
+
+var isInlineMark = func() (t [256]bool) {
+	for i := 0; i < len(inlineMarks); i++ {
+		t[inlineMarks[i]] = true
+	}
+	return t
+}()
+
+// hasInlineMark is strings.ContainsAny(s, inlineMarks) with the set built
+// once (ContainsAny builds it on every call: a third of an outline's time).
+func hasInlineMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isInlineMark[s[i]] {
+			return true
+		}
+	}
+	return false
+}
 
 // struckOut is the text of a heading "~~X~~ rest" (a killed item of a
 // compiled artifact) whose parts hold no other inline markup: X, which
@@ -193,7 +212,7 @@ func struckOut(text string) (string, bool) {
 		return "", false
 	}
 	rest := x[k+2:]
-	if rest != "" && rest[0] != ' ' || strings.ContainsAny(x[:k], inlineMarks) || strings.ContainsAny(rest, inlineMarks) {
+	if rest != "" && rest[0] != ' ' || hasInlineMark(x[:k]) || hasInlineMark(rest) {
 		return "", false
 	}
 	return strings.TrimSpace(x[:k] + rest), true
@@ -304,20 +323,23 @@ func hasControl(s string) bool {
 // scanLine reports whether line holds a control character (as hasControl)
 // and whether it holds a backtick, in one pass of eight bytes at a time.
 func scanLine(s string) (ctl, tick bool) {
+	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+	var ticks uint64
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
 		c, d, t := w&(0xe0*lo8), w^(0x7f*lo8), w^(0x60*lo8)
 		if ((c-lo8)&^c|(d-lo8)&^d)&hi8 != 0 {
 			return true, false
 		}
-		tick = tick || (t-lo8)&^t&hi8 != 0
+		ticks |= (t - lo8) &^ t
 	}
-	for ; i < len(s); i++ {
-		if s[i] < ' ' || s[i] == 0x7f {
+	tick = ticks&hi8 != 0
+	for ; i < len(b); i++ {
+		if b[i] < ' ' || b[i] == 0x7f {
 			return true, false
 		}
-		tick = tick || s[i] == '`'
+		tick = tick || b[i] == '`'
 	}
 	return false, tick
 }
