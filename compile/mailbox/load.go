@@ -199,16 +199,9 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 		return changed(m)
 	}
 	// src is Load's reused buffer: the fields and the body map read the
-	// object again when a position is first asked for (a few messages in
-	// a hundred).
-	reread := rereadObject(s.File, s.off, s.end, s.sum)
-	at := &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col}
-	m.fields = &lazyFields{compute: func() map[string]diag.Pos {
-		if obj := reread(); obj != nil {
-			return jsonFieldPos(obj, at)
-		}
-		return nil
-	}}
+	// object again from s when a position is first asked for (a few
+	// messages in a hundred).
+	m.fields = &lazyFields{from: s}
 	if !m.HasBody {
 		return nil
 	}
@@ -225,31 +218,32 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	} else {
 		m.Body = string(body)
 	}
-	lit0, lit1 := s.lit0, s.lit1
-	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, reread: func() []byte {
-		if obj := reread(); obj != nil {
-			return obj[lit0:lit1]
-		}
-		return nil
-	}}
+	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, from: s}
 	return nil
 }
 
-// rereadObject returns what reads bytes [off, end) of file again, nil when
-// they are no longer the bytes Scan read (their CRC-32C differs).
-func rereadObject(file string, off, end int64, sum uint32) func() []byte {
-	return func() []byte {
-		f, err := openInput(filepath.FromSlash(file))
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		b := make([]byte, end-off)
-		if n, _ := f.ReadAt(b, off); n < len(b) || crc32.Checksum(b, castagnoli) != sum {
-			return nil
-		}
-		return b
+// reread reads the message object's bytes [off, end) of its file again;
+// nil when they are no longer the bytes Scan read (their CRC-32C differs).
+func (s *Src) reread() []byte {
+	f, err := openInput(filepath.FromSlash(s.File))
+	if err != nil {
+		return nil
 	}
+	defer f.Close()
+	b := make([]byte, s.end-s.off)
+	if n, _ := f.ReadAt(b, s.off); n < len(b) || crc32.Checksum(b, castagnoli) != s.sum {
+		return nil
+	}
+	return b
+}
+
+// rereadFields computes the field regions of the message object at s from
+// its bytes read again (nil when they changed).
+func (s *Src) rereadFields() map[string]diag.Pos {
+	if obj := s.reread(); obj != nil {
+		return jsonFieldPos(obj, &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col})
+	}
+	return nil
 }
 
 // lazyJSONFields returns what computes the field regions of the message
@@ -443,8 +437,11 @@ func (m *Message) BodyPos(start, end int) diag.Pos {
 
 // build computes the escape table of a JSON body literal.
 func (bm *bodyMap) build() {
-	if bm.lit == nil && bm.reread != nil {
-		bm.lit, bm.reread = bm.reread(), nil
+	if bm.lit == nil && bm.from != nil {
+		if obj := bm.from.reread(); obj != nil {
+			bm.lit = obj[bm.from.lit0:bm.from.lit1]
+		}
+		bm.from = nil
 	}
 	if len(bm.lit) < 2 {
 		bm.lit, bm.ascii = nil, true // the file changed: offsets in the body stand for columns

@@ -47,6 +47,7 @@ type Message struct {
 type lazyFields struct {
 	once    sync.Once
 	compute func() map[string]diag.Pos
+	from    *Src // or, without compute: the message object read again from here
 	fp      map[string]diag.Pos
 }
 
@@ -66,7 +67,13 @@ func (m *Message) Fields() map[string]diag.Pos {
 	if lf == nil {
 		return nil
 	}
-	lf.once.Do(func() { lf.fp, lf.compute = lf.compute(), nil })
+	lf.once.Do(func() {
+		if lf.compute != nil {
+			lf.fp, lf.compute = lf.compute(), nil
+		} else if lf.from != nil {
+			lf.fp, lf.from = lf.from.rereadFields(), nil
+		}
+	})
 	return lf.fp
 }
 
@@ -120,9 +127,9 @@ const (
 type bodyMap struct {
 	line, col int
 	lit       []byte // JSON: the string literal as written, quotes included
-	// reread, when lit is nil, reads the literal again from the file
-	// (Load reuses its read buffer); nil when the file changed since.
-	reread   func() []byte
+	// from, when lit is nil, is where the literal is read again (Load
+	// reuses its read buffer); lit stays nil when the file changed since.
+	from     *Src
 	verbatim bool // archive: body bytes appear verbatim in the file
 	idx      *diag.LineIndex
 	approx   bool // body came from JSON text embedded in a string: only its line is known
