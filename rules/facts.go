@@ -142,13 +142,15 @@ func ClaimKey(claim string) uint64 {
 	h := uint64(14695981039346656037)
 	space := false
 	wrote := false
-	for _, r := range strings.ToLower(claim) {
+	var buf [utf8.UTFMax]byte
+	for _, r := range claim {
+		r = unicode.ToLower(r) // strings.ToLower's mapping, rune by rune, without the copy
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if space && wrote {
 				h = (h ^ ' ') * 1099511628211
 			}
 			space = false
-			for _, b := range []byte(string(r)) {
+			for _, b := range utf8.AppendRune(buf[:0], r) {
 				h = (h ^ uint64(b)) * 1099511628211
 			}
 			wrote = true

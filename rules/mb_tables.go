@@ -147,21 +147,26 @@ func requireFilled(kind subject.Kind, level string, titles ...string) func(*Ctx)
 // enumSection reports a message of kind whose "## <title>" section is
 // missing or does not start with one of values (any case).
 func enumSection(kind subject.Kind, id, title string, values []string) func(*Ctx) {
+	// Built once, not once per message.
+	list, lowTitle := strings.Join(values, ", "), strings.ToLower(title)
+	lowValues := make([]string, len(values))
+	for i, v := range values {
+		lowValues[i] = strings.ToLower(v)
+	}
 	return func(c *Ctx) {
 		m := c.M
 		if m.Subject.Kind != kind || m.Doc == nil {
 			return
 		}
-		list := strings.Join(values, ", ")
-		h := section(m.Doc, 2, strings.ToLower(title))
+		h := section(m.Doc, 2, lowTitle)
 		if h == nil {
 			c.report(m, bodyStart(m), fmt.Sprintf("%s body has no \"## %s\" section.", kind, title),
 				fmt.Sprintf("Add \"## %s\" with one of %s.", title, list), id+" missing")
 			return
 		}
 		text := strings.ToLower(strings.Trim(sectionText(m.Doc, h), "*_` \t"))
-		for _, v := range values {
-			if rest, ok := strings.CutPrefix(text, strings.ToLower(v)); ok && (rest == "" || !isWordByte(rest[0])) {
+		for _, v := range lowValues {
+			if rest, ok := strings.CutPrefix(text, v); ok && (rest == "" || !isWordByte(rest[0])) {
 				return
 			}
 		}

@@ -113,7 +113,11 @@ func UnsafeThreadID(id string) string {
 // device name, alone or before an extension ("aux.txt"), in any case.
 func windowsDevice(name string) bool {
 	base, _, _ := strings.Cut(name, ".")
-	base = strings.ToUpper(strings.TrimRight(base, " "))
+	base = strings.TrimRight(base, " ")
+	if n := utf8.RuneCountInString(base); n != 3 && n != 4 {
+		return false // upper-casing keeps the number of runes: no device name
+	}
+	base = strings.ToUpper(base)
 	switch base {
 	case "CON", "PRN", "AUX", "NUL":
 		return true

@@ -181,3 +181,31 @@ func FuzzScanLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestProjectSlugFastPath: a project that is already a slug is returned as
+// it is, and every other goes through the full conversion — the fast path
+// changes no result.
+func TestProjectSlugFastPath(t *testing.T) {
+	for _, p := range []string{"brenner-bot", "a", "a1-b2-c3", "-a", "a-", "a--b", "A-b", "a_b", "a b", "", "é", " a ", "[project path redacted: /x/My Proj]", "abc-", "1", "a-1"} {
+		var b strings.Builder
+		dash := false
+		q := strings.TrimSpace(p)
+		if rest, ok := strings.CutPrefix(q, "[project path redacted:"); ok {
+			q = strings.TrimSuffix(strings.TrimSpace(rest), "]")
+		}
+		for _, r := range strings.ToLower(q) {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				if dash && b.Len() > 0 {
+					b.WriteByte('-')
+				}
+				dash = false
+				b.WriteRune(r)
+			} else {
+				dash = true
+			}
+		}
+		if got, want := projectSlug(p), b.String(); got != want {
+			t.Errorf("projectSlug(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

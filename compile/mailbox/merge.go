@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/sourcegraph/conc/iter"
 
@@ -89,7 +90,9 @@ func metaHash(m *Message) uint64 {
 	h = hashString(h, m.Subject)
 	h = hashString(h, m.From)
 	if m.TimeStyle != "" {
-		h = hashString(h, m.Created.Format(time.RFC3339Nano))
+		var buf [64]byte // the instant as RFC 3339 text, without allocating it
+		t := m.Created.AppendFormat(buf[:0], time.RFC3339Nano)
+		h = hashString(h, unsafe.String(unsafe.SliceData(t), len(t)))
 	} else {
 		h = hashString(h, m.CreatedRaw)
 	}
@@ -311,6 +314,9 @@ func projectSlug(p string) string {
 	if rest, ok := strings.CutPrefix(p, "[project path redacted:"); ok {
 		p = strings.TrimSuffix(strings.TrimSpace(rest), "]")
 	}
+	if isSlug(p) {
+		return p // already one (the common case): no copy
+	}
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(p) {
@@ -325,6 +331,20 @@ func projectSlug(p string) string {
 		}
 	}
 	return b.String()
+}
+
+// isSlug reports whether p is what projectSlug makes of it: runs of
+// lower-case ASCII letters and digits joined by single dashes.
+func isSlug(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c == '-' && i > 0 && i < len(p)-1 && p[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return p != ""
 }
 
 func compact(s []string) []string {
