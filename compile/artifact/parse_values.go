@@ -48,7 +48,8 @@ func clearOffsets(v *jsonv.Value) {
 	if v == nil {
 		return
 	}
-	v.Off, v.End, v.KeyOffs = 0, 0, nil
+	v.Off, v.End = 0, 0
+	v.ClearKeyOffsets()
 	for _, e := range v.Arr {
 		clearOffsets(e)
 	}

@@ -611,7 +611,7 @@ func (c *checker) duplicateKeys(root *jsonv.Value) {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, d := range v.Dups {
+		for _, d := range v.Dups() {
 			c.report("DL-010", diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
 				"Keep one of the two entries.", nil)
 		}

@@ -44,17 +44,49 @@ type Value struct {
 	Vals []*Value // Object: the members' values, aligned with Keys
 	Off  int      // byte offset of the value's first byte in the input
 	End  int      // byte offset just after the value
-	// KeyOffs are the byte offsets of the keys' opening quotes, aligned
+	// obj holds what only some objects have (a Value is allocated for
+	// every value of every delta block, so it is kept small): see objInfo.
+	obj *objInfo
+}
+
+// objInfo is the part of an object value that most values do without.
+type objInfo struct {
+	// keyOffs are the byte offsets of the keys' opening quotes, aligned
 	// with Keys (-1 for a member added by Set); nil for objects not parsed.
-	KeyOffs []int
+	keyOffs []int
 	// idx maps keys to their index in objects of more than smallObject
 	// members, kept by the parser, Set and Delete (never built on a read,
 	// so a Value may be read from several goroutines).
 	idx map[string]int
-	// Dups lists the repeated keys of an object after their first
+	// dups lists the repeated keys of an object after their first
 	// occurrence, with the offset of the repeated key: the first value is
 	// the one used (what a reader sees first), and callers report the rest.
-	Dups []Dup
+	dups []Dup
+}
+
+// Dups lists the repeated keys of a parsed object after their first
+// occurrence (the first value is the one Get returns).
+func (v *Value) Dups() []Dup {
+	if v == nil || v.obj == nil {
+		return nil
+	}
+	return v.obj.dups
+}
+
+// ClearKeyOffsets forgets where an object's keys were (its value no longer
+// stands for that input).
+func (v *Value) ClearKeyOffsets() {
+	if v.obj != nil {
+		v.obj.keyOffs = nil
+	}
+}
+
+// info returns v.obj, creating it.
+func (v *Value) info() *objInfo {
+	if v.obj == nil {
+		v.obj = &objInfo{}
+	}
+	return v.obj
 }
 
 // Dup is a repeated object key.
@@ -70,8 +102,8 @@ const smallObject = 16
 
 // find returns the index of member k, or -1.
 func (v *Value) find(k string) int {
-	if v.idx != nil {
-		if i, ok := v.idx[k]; ok {
+	if v.obj != nil && v.obj.idx != nil {
+		if i, ok := v.obj.idx[k]; ok {
 			return i
 		}
 		return -1
@@ -106,11 +138,11 @@ func (v *Value) Has(k string) bool {
 // KeyOffset returns the byte offset of member k's key in the input, when
 // the object was parsed and k was in it.
 func (v *Value) KeyOffset(k string) (int, bool) {
-	if v == nil || v.Kind != Object || v.KeyOffs == nil {
+	if v == nil || v.Kind != Object || v.obj == nil || v.obj.keyOffs == nil {
 		return 0, false
 	}
-	if i := v.find(k); i >= 0 && v.KeyOffs[i] >= 0 {
-		return v.KeyOffs[i], true
+	if i := v.find(k); i >= 0 && v.obj.keyOffs[i] >= 0 {
+		return v.obj.keyOffs[i], true
 	}
 	return 0, false
 }
@@ -129,12 +161,15 @@ func (v *Value) Len() int {
 // reindex rebuilds the index of a large object (drops it for a small one).
 func (v *Value) reindex() {
 	if len(v.Keys) <= smallObject {
-		v.idx = nil
+		if v.obj != nil {
+			v.obj.idx = nil
+		}
 		return
 	}
-	v.idx = make(map[string]int, len(v.Keys))
+	o := v.info()
+	o.idx = make(map[string]int, len(v.Keys))
 	for i, k := range v.Keys {
-		v.idx[k] = i
+		o.idx[k] = i
 	}
 }
 
@@ -176,10 +211,11 @@ func (v *Value) Clone() *Value {
 		for i, e := range v.Vals {
 			c.Vals[i] = e.Clone()
 		}
-		c.KeyOffs = append([]int(nil), v.KeyOffs...)
-		c.Dups = append([]Dup(nil), v.Dups...)
-		if v.idx != nil {
-			c.reindex()
+		if o := v.obj; o != nil {
+			c.obj = &objInfo{keyOffs: append([]int(nil), o.keyOffs...), dups: append([]Dup(nil), o.dups...)}
+			if o.idx != nil {
+				c.reindex()
+			}
 		}
 	}
 	return &c
@@ -193,12 +229,12 @@ func (v *Value) Set(k string, e *Value) {
 	}
 	v.Keys = append(v.Keys, k)
 	v.Vals = append(v.Vals, e)
-	if v.KeyOffs != nil {
-		v.KeyOffs = append(v.KeyOffs, -1)
+	if o := v.obj; o != nil && o.keyOffs != nil {
+		o.keyOffs = append(o.keyOffs, -1)
 	}
 	switch {
-	case v.idx != nil:
-		v.idx[k] = len(v.Keys) - 1
+	case v.obj != nil && v.obj.idx != nil:
+		v.obj.idx[k] = len(v.Keys) - 1
 	case len(v.Keys) > smallObject:
 		v.reindex()
 	}
@@ -212,10 +248,10 @@ func (v *Value) Delete(k string) {
 	}
 	v.Keys = append(v.Keys[:i:i], v.Keys[i+1:]...)
 	v.Vals = append(v.Vals[:i:i], v.Vals[i+1:]...)
-	if v.KeyOffs != nil {
-		v.KeyOffs = append(v.KeyOffs[:i:i], v.KeyOffs[i+1:]...)
+	if o := v.obj; o != nil && o.keyOffs != nil {
+		o.keyOffs = append(o.keyOffs[:i:i], o.keyOffs[i+1:]...)
 	}
-	if v.idx != nil {
+	if v.obj != nil && v.obj.idx != nil {
 		v.reindex()
 	}
 }
@@ -365,7 +401,7 @@ func (s *Scanner) tree(src string, root int32) *Value {
 	slot := s.slots[:0]
 	slot = append(slot, make([]int32, len(nodes))...)
 	s.slots = slot
-	nv, members, elems := int32(0), 0, 0
+	nv, members, elems, objects := int32(0), 0, 0, 0
 	for i := range nodes {
 		if slot[i] < 0 {
 			continue
@@ -374,6 +410,7 @@ func (s *Scanner) tree(src string, root int32) *Value {
 		nv++
 		switch nodes[i].Kind {
 		case NodeObject:
+			objects++
 			members += int(nodes[i].N / 2)
 			for c := nodes[i].Child; c >= 0; c = nodes[nodes[c].Next].Next {
 				slot[c] = -1
@@ -383,6 +420,7 @@ func (s *Scanner) tree(src string, root int32) *Value {
 		}
 	}
 	vals := make([]Value, nv)
+	infos := make([]objInfo, objects)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
 	ptrs := make([]*Value, members+elems)
@@ -425,22 +463,25 @@ func (s *Scanner) tree(src string, root int32) *Value {
 			k := int(n.N / 2)
 			v.Keys, keys = keys[:0:k], keys[k:]
 			v.Vals, ptrs = ptrs[:0:k], ptrs[k:]
-			v.KeyOffs, offs = offs[:0:k], offs[k:]
+			o := &infos[0]
+			infos = infos[1:]
+			v.obj = o
+			o.keyOffs, offs = offs[:0:k], offs[k:]
 			if k > smallObject {
-				v.idx = make(map[string]int, k)
+				o.idx = make(map[string]int, k)
 			}
 			for c := n.Child; c >= 0; {
 				e := nodes[c].Next
 				key := str(&nodes[c])
 				if v.find(key) >= 0 {
-					v.Dups = append(v.Dups, Dup{Key: key, Off: nodes[c].Start})
+					o.dups = append(o.dups, Dup{Key: key, Off: nodes[c].Start})
 				} else {
-					if v.idx != nil {
-						v.idx[key] = len(v.Keys)
+					if o.idx != nil {
+						o.idx[key] = len(v.Keys)
 					}
 					v.Keys = append(v.Keys, key)
 					v.Vals = append(v.Vals, &vals[slot[e]])
-					v.KeyOffs = append(v.KeyOffs, nodes[c].Start)
+					o.keyOffs = append(o.keyOffs, nodes[c].Start)
 				}
 				c = nodes[e].Next
 			}

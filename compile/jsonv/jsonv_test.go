@@ -203,7 +203,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func hasDups(v *Value) bool {
-	if len(v.Dups) > 0 {
+	if len(v.Dups()) > 0 {
 		return true
 	}
 	for _, e := range v.Arr {
@@ -221,7 +221,7 @@ func hasDups(v *Value) bool {
 
 // checkDups: every Dup points at a repeated key after its first occurrence.
 func checkDups(t *testing.T, in []byte, v *Value) {
-	for _, d := range v.Dups {
+	for _, d := range v.Dups() {
 		var key string
 		if err := json.NewDecoder(bytes.NewReader(in[d.Off:])).Decode(&key); err != nil || key != d.Key || d.Off <= keyOff(v, d.Key) {
 			t.Fatalf("%q: Dup %+v does not point at a later %q", in, d, d.Key)
@@ -271,11 +271,11 @@ func TestObjectsSmallAndLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := max(n, 1) + 1 // k0…k(n-1) (or the one k0) and last; a repeated k0 is a Dup
-		if v.Len() != want || len(v.Vals) != want || len(v.KeyOffs) != want {
-			t.Fatalf("n=%d: %d keys, %d values, %d offsets", n, v.Len(), len(v.Vals), len(v.KeyOffs))
+		if v.Len() != want || len(v.Vals) != want || len(v.obj.keyOffs) != want {
+			t.Fatalf("n=%d: %d keys, %d values, %d offsets", n, v.Len(), len(v.Vals), len(v.obj.keyOffs))
 		}
-		if n > 0 && (len(v.Dups) != 1 || v.Get("k0").Num != "0") {
-			t.Fatalf("n=%d: dups %v, k0 %v", n, v.Dups, v.Get("k0"))
+		if n > 0 && (len(v.Dups()) != 1 || v.Get("k0").Num != "0") {
+			t.Fatalf("n=%d: dups %v, k0 %v", n, v.Dups(), v.Get("k0"))
 		}
 		for i := 0; i < n; i++ {
 			k := fmt.Sprintf("k%d", i)
