@@ -30,7 +30,6 @@ type Ctx struct {
 	Thread string
 	rule   *Rule
 	out    []diag.Finding
-	bold   map[*compile.Msg][]int32 // see boldLines
 }
 
 // report adds a finding of the current rule about message m (nil: the

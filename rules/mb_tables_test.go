@@ -92,4 +92,11 @@ func TestMetaField(t *testing.T) {
 	if v, _, _, ok := metaField("**Version** of x\n  - **Version**: v4\n**Version**: v5", "Version"); !ok || v != "v4" {
 		t.Errorf("first matching line: %q %v", v, ok)
 	}
+	// A line holding the label inside another one, or twice, is passed over.
+	if v, _, _, ok := metaField("- **Previous Version**: v1 **Version**: x\n- **Version**: v2", "Version"); !ok || v != "v2" {
+		t.Errorf("after a longer label: %q %v", v, ok)
+	}
+	if v, s, _, ok := metaField("text\n**Version**:   v7  ", "Version"); !ok || v != "v7" || s != 20 {
+		t.Errorf("last line without a newline: %q at %d, %v", v, s, ok)
+	}
 }
