@@ -46,7 +46,11 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 						var zero R
 						return zero, err
 					}
-					return work(Compile(mt, opt)), nil
+					r := work(Compile(mt, opt))
+					// Its read buffers go to the next thread's Load (a
+					// position asked for later reads the file again).
+					mt.Release()
+					return r, nil
 				})
 			})
 			return func() {

@@ -136,3 +136,37 @@ func TestPositionsAfterReuse(t *testing.T) {
 		_ = m.Pos("subject")
 	}
 }
+
+// TestReleasedThreadPositions: positions asked for after a thread is
+// released (its buffer reused by another thread's Load) are the ones it
+// had while it held the buffer.
+func TestReleasedThreadPositions(t *testing.T) {
+	dir := t.TempDir()
+	for i, name := range []string{"a.json", "b.json"} {
+		body := `# T\n\nSay \"hi\" to caf\u00e9 \ud83d\ude00 — line\n\n## Q\nWhy?\n`
+		if i == 1 {
+			body = `\u0041\"x\" \\y`
+		}
+		data := `{"thread_id": "T-` + name + `", "messages": [{"id": 1, "subject": "KICKOFF: t", "from": "A", "to": ["B"], "created_ts": "2026-01-14T10:00:00Z", "body_md": "` + body + `"}]}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Scan([]string{dir}, ScanOptions{Jobs: 1})
+	if err != nil || len(b.Threads) != 2 {
+		t.Fatalf("scan: %v", err)
+	}
+	ref, _ := b.Threads[0].Load()
+	m := ref.Messages[0]
+	wantBody, wantSubj := m.BodyPos(3, 12), m.Pos("subject")
+	a, _ := b.Threads[0].Load()
+	a.Release()
+	other, _ := b.Threads[1].Load() // likely into a's buffer
+	defer other.Release()
+	if got := a.Messages[0].BodyPos(3, 12); got != wantBody {
+		t.Errorf("BodyPos after Release = %+v, want %+v", got, wantBody)
+	}
+	if got := a.Messages[0].Pos("subject"); got != wantSubj {
+		t.Errorf("Pos(subject) after Release = %+v, want %+v", got, wantSubj)
+	}
+}

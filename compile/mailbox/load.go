@@ -76,12 +76,11 @@ func (r *ThreadRef) Load() (*Thread, error) {
 				}
 			}
 			base := ws[i].off
-			// The loader's buffer, reused: nothing keeps a message's bytes
-			// after its fill (positions read them again; see fillScanned).
-			if n := int(end - base); cap(ld.rbuf) < n {
-				ld.rbuf = make([]byte, n)
-			}
-			buf := ld.rbuf[:end-base]
+			// A pooled buffer the thread holds until it is released: its
+			// messages' positions are read from it until then.
+			h := &held{base: base, buf: getReadBuf(int(end - base))}
+			t.held = append(t.held, h)
+			buf := h.buf
 			if n, err := f.ReadAt(buf, base); n < len(buf) {
 				f.Close()
 				if err == io.EOF || err == nil {
@@ -91,6 +90,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 			}
 			for k := i; k <= j; k++ {
 				w := ws[k]
+				t.Messages[w.i].Src.held = h
 				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base]); err != nil {
 					f.Close()
 					return nil, err
@@ -113,7 +113,52 @@ type loader struct {
 	p       jparser
 	lm      diag.LineIndex
 	scratch []byte
-	rbuf    []byte // file bytes, reused
+}
+
+// held is a range of a file that Load read for a thread. Its loaded
+// messages' positions are computed from it while the thread holds it; once
+// the thread is released (Thread.Release) the buffer goes back to the pool
+// and positions read the file again (Src.reread).
+type held struct {
+	base     int64
+	buf      []byte
+	released bool
+}
+
+// Release gives the thread's read buffers back for other threads to load
+// into. Call it when the thread is done with: its messages stay usable
+// (a position asked for after it reads the file again).
+func (t *Thread) Release() {
+	for _, h := range t.held {
+		h.released = true
+		putReadBuf(h.buf)
+		h.buf = nil
+	}
+	t.held = nil
+}
+
+// readBufs are Load's read buffers, reused across threads (a fresh buffer
+// per thread was 260 MB per 10,000 threads).
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func getReadBuf(n int) []byte {
+	bp := readBufs.Get().(*[]byte)
+	if cap(*bp) < n {
+		*bp = make([]byte, n)
+	}
+	b := (*bp)[:n]
+	*bp = nil
+	readBufs.Put(bp)
+	return b
+}
+
+func putReadBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > 4<<20 {
+		return // do not keep a large file's buffer
+	}
+	bp := readBufs.Get().(*[]byte)
+	*bp = b[:0]
+	readBufs.Put(bp)
 }
 
 var loaderPool = sync.Pool{New: func() any { return &loader{} }}
@@ -124,9 +169,6 @@ func (ld *loader) release() {
 	}
 	if cap(ld.scratch) > 1<<20 {
 		ld.scratch = nil
-	}
-	if cap(ld.rbuf) > 4<<20 {
-		ld.rbuf = nil
 	}
 	ld.lm.Reset(nil)
 	loaderPool.Put(ld)
@@ -198,9 +240,9 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	if crc32.Checksum(src, castagnoli) != s.sum {
 		return changed(m)
 	}
-	// src is Load's reused buffer: the fields and the body map read the
-	// object again from s when a position is first asked for (a few
-	// messages in a hundred).
+	// src is in a buffer the thread holds until it is released: the fields
+	// and the body map read the object again through s (Src.reread) when a
+	// position is first asked for (a few messages in a hundred).
 	m.fields = &lazyFields{from: s}
 	if !m.HasBody {
 		return nil
@@ -222,9 +264,14 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	return nil
 }
 
-// reread reads the message object's bytes [off, end) of its file again;
-// nil when they are no longer the bytes Scan read (their CRC-32C differs).
+// reread returns the message object's bytes [off, end) of its file: from
+// the buffer Load read them into while the thread holds it, else read
+// again; nil when they are no longer the bytes Scan read (their CRC-32C
+// differs). The result may be the held buffer: copy what is kept.
 func (s *Src) reread() []byte {
+	if h := s.held; h != nil && !h.released {
+		return h.buf[s.off-h.base : s.end-h.base]
+	}
 	f, err := openInput(filepath.FromSlash(s.File))
 	if err != nil {
 		return nil
@@ -439,7 +486,7 @@ func (m *Message) BodyPos(start, end int) diag.Pos {
 func (bm *bodyMap) build() {
 	if bm.lit == nil && bm.from != nil {
 		if obj := bm.from.reread(); obj != nil {
-			bm.lit = obj[bm.from.lit0:bm.from.lit1]
+			bm.lit = bytes.Clone(obj[bm.from.lit0:bm.from.lit1]) // kept: not the held buffer
 		}
 		bm.from = nil
 	}

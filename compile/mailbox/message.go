@@ -109,6 +109,8 @@ type Src struct {
 
 	// Body position mapping, filled by Load (nil on Scan metadata).
 	bm *bodyMap
+	// held is the buffer Load read the object into (see Src.reread).
+	held *held
 }
 
 type srcKind uint8
@@ -159,6 +161,8 @@ type Thread struct {
 	Messages []*Message
 	// Findings are input problems of this thread (IN-002 … IN-005).
 	Findings []diag.Finding
+
+	held []*held // Load's read buffers (see Release)
 }
 
 // Batch is the result of Scan: every thread found in the inputs (bodies not
