@@ -48,6 +48,7 @@ const (
 	errEscape            // invalid escape
 	errHex               // invalid \u escape
 	errDepth             // nested deeper than MaxDepth
+	errSize              // input of 2 GiB or more (offsets are 32-bit)
 )
 
 // newSyntaxError explains the error of kind k at off, found while scanning
@@ -96,6 +97,8 @@ func newSyntaxError(src []byte, lo, end, off int, k errKind) *SyntaxError {
 		e.Msg = "invalid character " + q + ` in \u hexadecimal character escape`
 	case errDepth:
 		e.Msg = fmt.Sprintf("arrays and objects nested more than %d levels deep", MaxDepth)
+	case errSize:
+		e.Msg = "JSON input of 2 GiB or more"
 	}
 	e.Cause = cause(src, lo, end, off, k)
 	return e
@@ -137,6 +140,8 @@ func cause(src []byte, lo, end, off int, k errKind) string {
 	switch k {
 	case errDepth:
 		return fmt.Sprintf("too deep: arrays and objects may nest at most %d levels", MaxDepth)
+	case errSize:
+		return "too large: one JSON value may be at most 2 GiB; split the export or write it as JSON Lines"
 	case errEOFString:
 		return causeUnterminated
 	case errEOF:

@@ -444,7 +444,7 @@ func (s *Scanner) tree(src string, root int32) *Value {
 		}
 		n := &nodes[i]
 		v := &vals[slot[i]]
-		v.Off, v.End = n.Start, n.End
+		v.Off, v.End = int(n.Start), int(n.End)
 		v.Kind = n.Kind.Kind()
 		switch n.Kind {
 		case NodeTrue:
@@ -474,14 +474,14 @@ func (s *Scanner) tree(src string, root int32) *Value {
 				e := nodes[c].Next
 				key := str(&nodes[c])
 				if v.find(key) >= 0 {
-					o.dups = append(o.dups, Dup{Key: key, Off: nodes[c].Start})
+					o.dups = append(o.dups, Dup{Key: key, Off: int(nodes[c].Start)})
 				} else {
 					if o.idx != nil {
 						o.idx[key] = len(v.Keys)
 					}
 					v.Keys = append(v.Keys, key)
 					v.Vals = append(v.Vals, &vals[slot[e]])
-					o.keyOffs = append(o.keyOffs, nodes[c].Start)
+					o.keyOffs = append(o.keyOffs, int(nodes[c].Start))
 				}
 				c = nodes[e].Next
 			}

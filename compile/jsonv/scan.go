@@ -3,6 +3,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ func (k NodeKind) Kind() Kind {
 // string node) and value. Nodes are stored in document order (a container
 // before its children).
 type Node struct {
-	Start, End int   // byte range of the value in the scanned buffer
+	Start, End int32 // byte range of the value in the scanned buffer (inputs are under 2 GiB)
 	Child      int32 // first child, or -1
 	Next       int32 // next sibling, or -1
 	N          int32 // number of children (an object's are keys and values)
@@ -61,7 +62,10 @@ type Scanner struct {
 	slots []int32 // Parse: node to Value index
 }
 
-type frame struct{ node, last int32 }
+type frame struct {
+	node, last int32
+	obj        bool // the container is an object
+}
 
 // plainStr marks bytes that need no attention inside a string literal
 // (everything but '"', '\\' and control characters).
@@ -85,18 +89,31 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// maxInput bounds the offsets a Scan handles: nodes keep 32-bit offsets (a
+// node is 24 bytes, and a large document has a node every few bytes). A
+// variable for tests.
+var maxInput = math.MaxInt32
+
 // Scan scans exactly one JSON value in src[start:end], surrounded by optional
 // white space, into s.Nodes and returns the root node's index (0). Offsets in
 // nodes and errors are offsets in src. The error is a *SyntaxError.
 func (s *Scanner) Scan(src []byte, start, end int) (root int32, err error) {
-	// A large input starts with room for a node per 32 bytes (its size
-	// again in nodes): growing from nothing, a 10 MB document of small
-	// values spent more time copying its nodes than scanning them.
-	if n := (end - start) / 32; n > 1<<12 && cap(s.Nodes) < n {
-		s.Nodes = make([]Node, 0, n)
-	}
 	s.Nodes = s.Nodes[:0]
 	s.stack = s.stack[:0]
+	if end >= maxInput {
+		return -1, newSyntaxError(src, start, end, start, errSize)
+	}
+	if end-start >= countFirst {
+		// A large input is counted first and its nodes allocated once:
+		// grown by appending, a 100 MB document of small values held its
+		// nodes twice over while copying them (the peak of a 100,000-thread
+		// audit).
+		c := scan{src: src, end: end, s: s, counting: true}
+		if k, _ := c.run(start); k == errNone {
+			s.Nodes = make([]Node, 0, c.count)
+		}
+		s.stack = s.stack[:0]
+	}
 	sc := scan{src: src, end: end, s: s}
 	if k, off := sc.run(start); k != errNone {
 		return -1, newSyntaxError(src, start, end, off, k)
@@ -104,14 +121,25 @@ func (s *Scanner) Scan(src []byte, start, end int) (root int32, err error) {
 	return 0, nil
 }
 
+// countFirst is the input size from which Scan counts the nodes before it
+// stores them (a variable for tests).
+var countFirst = 4 << 20
+
 // scan is the state of one Scan.
 type scan struct {
 	src []byte
 	end int
 	s   *Scanner
+	// counting: only count the nodes (count), store none.
+	counting bool
+	count    int
 }
 
 func (sc *scan) add(n Node) int32 {
+	if sc.counting {
+		sc.count++
+		return int32(sc.count - 1)
+	}
 	sc.s.Nodes = append(sc.s.Nodes, n)
 	id := int32(len(sc.s.Nodes) - 1)
 	if k := len(sc.s.stack); k > 0 {
@@ -148,17 +176,19 @@ func (sc *scan) run(i int) (errKind, int) {
 			if c == '[' {
 				kind, closer = NodeArray, ']'
 			}
-			n := sc.add(Node{Start: i, Child: -1, Next: -1, Kind: kind})
+			n := sc.add(Node{Start: int32(i), Child: -1, Next: -1, Kind: kind})
 			i = skipWS(src, i+1, end)
 			if i >= end {
 				return errEOF, end
 			}
 			if src[i] == closer {
 				i++
-				s.Nodes[n].End = i
+				if !sc.counting {
+					s.Nodes[n].End = int32(i)
+				}
 				break
 			}
-			s.stack = append(s.stack, frame{node: n, last: -1})
+			s.stack = append(s.stack, frame{node: n, last: -1, obj: kind == NodeObject})
 			if kind == NodeObject {
 				var k errKind
 				if i, k = sc.key(i); k != errNone {
@@ -171,14 +201,14 @@ func (sc *scan) run(i int) (errKind, int) {
 			if k != errNone {
 				return k, j
 			}
-			sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeString, Esc: esc})
+			sc.add(Node{Start: int32(i), End: int32(j), Child: -1, Next: -1, Kind: NodeString, Esc: esc})
 			i = j
 		case c == '-' || (c >= '0' && c <= '9'):
 			j, k := sc.number(i)
 			if k != errNone {
 				return k, j
 			}
-			sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeNumber})
+			sc.add(Node{Start: int32(i), End: int32(j), Child: -1, Next: -1, Kind: NodeNumber})
 			i = j
 		case c == 't' || c == 'f' || c == 'n':
 			word, kind := "null", NodeNull
@@ -195,7 +225,7 @@ func (sc *scan) run(i int) (errKind, int) {
 					return errLiteral, i + k
 				}
 			}
-			sc.add(Node{Start: i, End: i + len(word), Child: -1, Next: -1, Kind: kind})
+			sc.add(Node{Start: int32(i), End: int32(i + len(word)), Child: -1, Next: -1, Kind: kind})
 			i += len(word)
 		default:
 			return errValue, i
@@ -214,7 +244,7 @@ func (sc *scan) run(i int) (errKind, int) {
 				return errEOF, end
 			}
 			f := s.stack[len(s.stack)-1]
-			obj := s.Nodes[f.node].Kind == NodeObject
+			obj := f.obj
 			c := src[i]
 			if c == ',' {
 				i++
@@ -228,7 +258,9 @@ func (sc *scan) run(i int) (errKind, int) {
 			}
 			if obj && c == '}' || !obj && c == ']' {
 				i++
-				s.Nodes[f.node].End = i
+				if !sc.counting {
+					s.Nodes[f.node].End = int32(i)
+				}
 				s.stack = s.stack[:len(s.stack)-1]
 				continue
 			}
@@ -255,7 +287,7 @@ func (sc *scan) key(i int) (int, errKind) {
 	if k != errNone {
 		return j, k
 	}
-	sc.add(Node{Start: i, End: j, Child: -1, Next: -1, Kind: NodeString, Esc: esc})
+	sc.add(Node{Start: int32(i), End: int32(j), Child: -1, Next: -1, Kind: NodeString, Esc: esc})
 	j = skipWS(src, j, end)
 	if j >= end {
 		return end, errEOF

@@ -93,7 +93,7 @@ func (s *scanner) archive(data []byte) {
 	}
 	if d.kind(root) != jObj {
 		st := d.nodes[root].Start
-		s.fileIssue(d.span(st, st), "frontmatter", fmt.Sprintf("The front matter of archive message file %s is %s, not a JSON object.", s.f.disp, kindName(d.kind(root))),
+		s.fileIssue(d.span(int(st), int(st)), "frontmatter", fmt.Sprintf("The front matter of archive message file %s is %s, not a JSON object.", s.f.disp, kindName(d.kind(root))),
 			"Restore the file from the archive.")
 		return
 	}

@@ -82,7 +82,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		s.res.findings = append(s.res.findings, diag.Finding{
 			Rule: "IN-007", Code: "DUPLICATE_KEY", Severity: diag.Error,
 			Message: fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
-			Hint:    "Keep one of the two fields.", Pos: d.span(d.nodes[k].Start, d.nodes[k].End),
+			Hint:    "Keep one of the two fields.", Pos: d.span(int(d.nodes[k].Start), int(d.nodes[k].End)),
 			Anchor: "duplicate " + key + " " + scalarText(d, f.id)})
 	}
 	m := &Message{Importance: "normal"}
@@ -92,7 +92,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-012", Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
 			Message: "Message id " + why + "; messages are matched, referenced and suppressed by id.",
 			Hint:    "Export each message with its Agent Mail id: a positive integer or a short string.",
-			Pos:     d.span(d.nodes[f.id].Start, d.nodes[f.id].End), Anchor: "bad id " + why})
+			Pos:     d.span(int(d.nodes[f.id].Start), int(d.nodes[f.id].End)), Anchor: "bad id " + why})
 	}
 	m.Src = sourceOf(d, n, c)
 	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
@@ -184,7 +184,7 @@ func sourceOf(d *jdoc, n int32, c ctx) Src {
 	case c.arch != nil:
 		return Src{File: d.file, Line: 1, Col: 1, kind: srcArchive, off: 0, end: c.arch.size}
 	}
-	line, col := d.pos(st)
+	line, col := d.pos(int(st))
 	return Src{File: d.file, Line: line, Col: col, kind: srcJSON, off: d.fileOff + int64(st), end: d.fileOff + int64(end),
 		sum: crc32.Checksum(d.src[st:end], castagnoli)}
 }
@@ -205,7 +205,7 @@ func timestamp(d *jdoc, f msgNodes, c ctx, r *rec, msgPos diag.Pos) {
 		} else {
 			m.CreatedRaw = string(d.raw(tsN))
 		}
-		r.tsPos = d.span(d.nodes[tsN].Start, d.nodes[tsN].End)
+		r.tsPos = d.span(int(d.nodes[tsN].Start), int(d.nodes[tsN].End))
 		var ok bool
 		if d.kind(tsN) == jStr || d.kind(tsN) == jNum {
 			m.Created, m.TimeStyle, ok = ParseTime(m.CreatedRaw)
@@ -249,7 +249,7 @@ func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
 			// Load's shortcut: where the literal is in the object.
 			rel := d.fileOff + int64(nd.Start) - m.Src.off
 			if rel >= 0 && rel+int64(nd.End-nd.Start) <= m.Src.end-m.Src.off && m.Src.end-m.Src.off <= math.MaxInt32 {
-				line, col := d.pos(nd.Start)
+				line, col := d.pos(int(nd.Start))
 				m.Src.lit0, m.Src.lit1 = int32(rel), int32(rel)+int32(nd.End-nd.Start)
 				m.Src.litLine, m.Src.litCol = int32(line), int32(col)
 			}

@@ -248,7 +248,7 @@ func (jl *jsonlState) line(content []byte, lineNo int, off int64) {
 	if s.shape(d, root, ctx{}) {
 		jl.recognized = true
 	} else {
-		jl.unrecognized = append(jl.unrecognized, d.span(d.nodes[root].Start, d.nodes[root].Start))
+		jl.unrecognized = append(jl.unrecognized, d.span(int(d.nodes[root].Start), int(d.nodes[root].Start)))
 	}
 }
 
@@ -273,7 +273,7 @@ const shapeHint = "Give brenner-ci a thread export {project, thread_id, messages
 
 func (s *scanner) unsupported(d *jdoc, root int32) {
 	what := "a JSON " + strings.TrimPrefix(strings.TrimPrefix(kindName(d.nodes[root].Kind), "an "), "a ")
-	s.fileIssue(d.span(d.nodes[root].Start, d.nodes[root].Start), "shape",
+	s.fileIssue(d.span(int(d.nodes[root].Start), int(d.nodes[root].Start)), "shape",
 		fmt.Sprintf("Input file %s has an unsupported shape: %s with no Agent Mail messages.", s.f.disp, what), shapeHint)
 }
 

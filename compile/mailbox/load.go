@@ -394,7 +394,7 @@ func fieldPos(d *jdoc, n int32, withPos bool) (map[string]diag.Pos, msgFields) {
 		}
 		// A repeated key keeps its first value, as in Scan (fieldsOf).
 		if _, seen := fp[key]; withPos && posFields[key] && !seen {
-			fp[key] = d.span(d.nodes[v].Start, d.nodes[v].End)
+			fp[key] = d.span(int(d.nodes[v].Start), int(d.nodes[v].End))
 		}
 		first := func(slot *int32) {
 			if *slot < 0 {

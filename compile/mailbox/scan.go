@@ -3,6 +3,7 @@ package mailbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -215,9 +217,41 @@ func (in *Inputs) Scan() *Batch {
 			*r = c.scanCached(&files[i], in.keys[i])
 		})
 	} else {
-		results = iter.Mapper[inFile, *fileResult]{MaxGoroutines: in.jobs}.Map(files, scanFile)
+		// The largest files first, by a stat of each (in parallel; the
+		// scan uses it instead of its own): a huge document scanned last
+		// kept one worker busy alone at the end of the scan, and its
+		// transient memory (its nodes, a few times its size) came on top
+		// of the metadata of every thread scanned before it.
+		iter.Iterator[inFile]{MaxGoroutines: in.jobs}.ForEach(files, (*inFile).stat)
+		order := make([]int, len(files))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(files[b].st.size, files[a].st.size) })
+		results = make([]*fileResult, len(files))
+		iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(order, func(i *int) { results[*i] = scanFile(&files[*i]) })
 	}
 	return merge(results, in.jobs)
+}
+
+// preStat is what a stat of an input said before it was scanned.
+type preStat struct {
+	done bool
+	err  error
+	mode fs.FileMode
+	size int64
+}
+
+// stat fills f.st (nothing for an entry the scan does not read).
+func (f *inFile) stat() {
+	if f.skip != "" {
+		return
+	}
+	st, err := os.Stat(f.osPath)
+	f.st = preStat{done: true, err: err}
+	if err == nil {
+		f.st.mode, f.st.size = st.Mode(), st.Size()
+	}
 }
 
 // inFile is one file to read.
@@ -230,6 +264,7 @@ type inFile struct {
 	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
 	maxBytes int64    // the largest file read (IN-009)
 	agentDir string   // roleProfile: the agent directory name
+	st       preStat  // its stat before the scan, when Scan made one
 }
 
 type fileRole uint8
@@ -414,14 +449,19 @@ func (s *scanner) run() {
 	}
 	// A special file (a FIFO would block the run forever, a device could
 	// be endless) is never opened, even when named on the command line.
-	if st, err := os.Stat(f.osPath); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-		s.fileIssue(diag.Pos{}, "special", fmt.Sprintf("Input %s is a special file (%s); brenner-ci reads only regular files.", f.disp, specialKind(st.Mode().Type())),
+	st := f.st
+	if !st.done {
+		f.stat()
+		st = f.st
+	}
+	if st.err == nil && !st.mode.IsRegular() && !st.mode.IsDir() {
+		s.fileIssue(diag.Pos{}, "special", fmt.Sprintf("Input %s is a special file (%s); brenner-ci reads only regular files.", f.disp, specialKind(st.mode.Type())),
 			"Name the export files or their folder, not a pipe or a device.")
 		return
-	} else if err == nil && f.maxBytes > 0 && st.Size() > f.maxBytes {
+	} else if st.err == nil && f.maxBytes > 0 && st.size > f.maxBytes {
 		// Too large to hold in memory — unless it turns out to be JSON
 		// Lines, which is read one line at a time (see json).
-		s.tooLarge = st.Size()
+		s.tooLarge = st.size
 	}
 	if f.dirErr != nil {
 		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
@@ -437,8 +477,8 @@ func (s *scanner) run() {
 	defer fh.Close()
 	s.fh, s.pos = fh, 0
 	defer func() { s.fh = nil }()
-	st, _ := fh.Stat()
-	size := st.size
+	fi, _ := fh.Stat()
+	size := fi.size
 	s.res.read = true
 	s.br.Reset(fh)
 	head, err := s.br.Peek(512)

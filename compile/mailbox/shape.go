@@ -37,7 +37,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	}
 	get := func(name string) int32 { return d.get(n, name) }
 	if v := get("isError"); v >= 0 && d.kind(v) == jTrue {
-		s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].End), "isError",
+		s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].End)), "isError",
 			"The MCP response is an error (isError: true), not mail"+errText(d, get("content"))+".",
 			"Fix the failing tool call or resource read and save its successful result.")
 		return true
@@ -51,7 +51,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		if m, ok := d.str(d.get(v, "message")); ok {
 			msg = ": " + redact(m)
 		}
-		s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].Start), "jsonrpc-error",
+		s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].Start)), "jsonrpc-error",
 			fmt.Sprintf("The JSON-RPC response is an error%s%s, not mail.", code, msg),
 			"Fix the failing request and save its successful result.")
 		return true
@@ -60,7 +60,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		if f, ok := d.str(v); ok {
 			switch strings.ToLower(f) {
 			case "toon":
-				s.fileIssue(d.span(d.nodes[v].Start, d.nodes[v].End), "toon",
+				s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].End)), "toon",
 					"The export is in TOON format, which brenner-ci does not read; export with format=json.",
 					"Re-run the Agent Mail tool or resource read with format=json (or set the server's default output format to json).")
 				return true
@@ -270,7 +270,7 @@ func (s *scanner) messages(d *jdoc, n int32, c ctx) {
 			what = "an object with no subject or body_md"
 		}
 		st := d.nodes[e].Start
-		s.fileIssue(d.span(st, st), fmt.Sprintf("element %d", i),
+		s.fileIssue(d.span(int(st), int(st)), fmt.Sprintf("element %d", i),
 			fmt.Sprintf("Element %d of the messages array is %s, not a message.", i, what),
 			"Each element of a messages array must be a message object (id, subject, body_md, …).")
 	}
@@ -288,7 +288,7 @@ func (s *scanner) embedded(d *jdoc, t int32, c ctx) bool {
 	if i == len(text) || (text[i] != '{' && text[i] != '[') {
 		return false
 	}
-	approx := d.span(d.nodes[t].Start, d.nodes[t].End)
+	approx := d.span(int(d.nodes[t].Start), int(d.nodes[t].End))
 	if d.mem != nil {
 		approx = d.approx
 	}
