@@ -381,13 +381,14 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 		}
 		return recs[i].m.Seq < recs[j].m.Seq
 	})
-	ref := &ThreadRef{Key: key, msgs: make([]msgEntry, len(recs))}
+	ref := &ThreadRef{Key: key}
+	entries := make([]msgEntry, len(recs))
 	styles := map[string]bool{}
 	var firstStyle string
 	var differs *rec
 	for i, r := range recs {
 		m := r.m
-		ref.msgs[i] = msgEntry{meta: r.ref, src: r.src, seq: m.Seq}
+		entries[i] = msgEntry{meta: r.ref, src: r.src, seq: m.Seq}
 		if ref.threadID == "" && m.ThreadID != "" {
 			ref.threadID = m.ThreadID
 		}
@@ -453,6 +454,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 	}
 	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
 	ref.findings = findings
+	ref.setMsgs(entries)
 	return ref
 }
 

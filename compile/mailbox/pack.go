@@ -2,6 +2,7 @@ package mailbox
 
 import (
 	"encoding/binary"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -21,9 +22,38 @@ import (
 // packed is the packed records of one input file (or of 1 GiB of them: a
 // huge JSON Lines dump is split, so offsets fit in 32 bits).
 type packed struct {
-	enc  []byte
-	strs []string // strings shared by the file's records (project, thread id, sender, …)
+	enc []byte
+	// The strings shared by the file's records (project, thread id,
+	// sender, …), end to end in one string: ends[i] is where string i ends.
+	// One pointer for all of them, not one each: a nightly audit holds a
+	// pack per file until its thread is checked, and the collector visits
+	// every pointer it holds at every cycle.
+	strs string
+	ends []uint32
 	mems [][]byte // srcMem buffers (JSON text embedded in a string field)
+}
+
+// nstrs is the number of shared strings.
+func (p *packed) nstrs() int { return len(p.ends) }
+
+// str is shared string i (0 <= i < nstrs).
+func (p *packed) str(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = p.ends[i-1]
+	}
+	return p.strs[start:p.ends[i]]
+}
+
+// setStrs stores list as the shared strings.
+func (p *packed) setStrs(list []string) {
+	var b strings.Builder
+	p.ends = make([]uint32, len(list))
+	for i, s := range list {
+		b.WriteString(s)
+		p.ends[i] = uint32(b.Len())
+	}
+	p.strs = b.String()
 }
 
 // msgRef is one packed record.
@@ -35,7 +65,8 @@ type msgRef struct {
 // packer packs the records of one file; packers are pooled.
 type packer struct {
 	p    *packed
-	buf  []byte // the records so far; copied to p.enc by finish
+	buf  []byte   // the records so far; copied to p.enc by finish
+	strs []string // the shared strings so far; stored in p by finish
 	tab  map[string]uint32
 	last []byte // the last srcMem buffer seen, and its index
 	lidx uint32
@@ -49,11 +80,15 @@ func (pk *packer) reset() {
 	clear(pk.tab)
 	pk.last, pk.lidx = nil, 0
 	pk.buf = pk.buf[:0]
+	pk.strs = pk.strs[:0]
 }
 
 // finish stores the packed records in their exact size.
 func (pk *packer) finish() {
 	pk.p.enc = append([]byte(nil), pk.buf...)
+	pk.p.setStrs(pk.strs)
+	clear(pk.strs) // the pooled packer keeps no file's strings
+	pk.strs = pk.strs[:0]
 	if cap(pk.buf) > 1<<20 {
 		pk.buf = nil
 	}
@@ -70,8 +105,8 @@ func (pk *packer) str(s string) { pk.buf = appendString(pk.buf, s) }
 func (pk *packer) shared(s string) {
 	i, ok := pk.tab[s]
 	if !ok {
-		i = uint32(len(pk.p.strs))
-		pk.p.strs = append(pk.p.strs, s)
+		i = uint32(len(pk.strs))
+		pk.strs = append(pk.strs, s)
 		pk.tab[s] = i
 	}
 	pk.uvarint(uint64(i))
@@ -245,11 +280,11 @@ func (u *unpacker) text(keep bool) string {
 
 func (u *unpacker) shared() string {
 	i := u.Uvarint()
-	if i >= uint64(len(u.p.strs)) {
+	if i >= uint64(u.p.nstrs()) {
 		u.Bad = true
 		return ""
 	}
-	return u.p.strs[i]
+	return u.p.str(int(i))
 }
 
 func (u *unpacker) list(keep bool) []string {

@@ -98,8 +98,8 @@ func TestPackSplits(t *testing.T) {
 		if !reflect.DeepEqual(got, exp) {
 			t.Errorf("%s: messages differ when packed in small slices", r.Key)
 		}
-		for _, e := range r.msgs {
-			slices[e.meta.p] = true
+		for k := 0; k < r.n(); k++ {
+			slices[r.entry(k).meta.p] = true
 			n++
 		}
 	}
@@ -158,4 +158,20 @@ func TestLoadShortcut(t *testing.T) {
 		t.Fatalf("only %d JSON messages compared", n)
 	}
 	t.Logf("%d JSON messages compared", n)
+}
+
+// TestPackedStrings: the shared strings kept end to end come back as they
+// went in, empty ones included.
+func TestPackedStrings(t *testing.T) {
+	in := []string{"", "brenner_bot", "", "BlueLake", "é€", "RS-20260122-x"}
+	var p packed
+	p.setStrs(in)
+	if p.nstrs() != len(in) {
+		t.Fatalf("%d strings, want %d", p.nstrs(), len(in))
+	}
+	for i, s := range in {
+		if got := p.str(i); got != s {
+			t.Errorf("str(%d) = %q, want %q", i, got, s)
+		}
+	}
 }

@@ -14,8 +14,14 @@ import (
 // ThreadRef is a thread found by Scan: message metadata and the location of
 // every message's bytes, without bodies.
 type ThreadRef struct {
-	Key  string
-	msgs []msgEntry // packed metadata, in protocol order
+	Key string
+	// The thread's messages in protocol order: their packed metadata. When
+	// every record is in one pack (a thread file, the common case) it is
+	// pack and offs, which hold no pointer per message (the collector
+	// skips them); else msgs.
+	pack *packed
+	offs []msgOffs
+	msgs []msgEntry
 
 	sums     map[string]string // content hashes of files holding this thread alone (shared, read-only)
 	threadID string            // first non-empty thread_id in protocol order
@@ -31,6 +37,49 @@ type msgEntry struct {
 	seq       int
 }
 
+// msgOffs is a msgEntry whose records are in the thread's pack.
+type msgOffs struct {
+	meta, src uint32
+	seq       int
+}
+
+// setMsgs stores es, compactly when their records share one pack.
+func (r *ThreadRef) setMsgs(es []msgEntry) {
+	r.pack, r.offs, r.msgs = nil, nil, nil
+	if len(es) == 0 {
+		return
+	}
+	p := es[0].meta.p
+	for _, e := range es {
+		if e.meta.p != p || e.src.p != p {
+			r.msgs = es
+			return
+		}
+	}
+	r.pack = p
+	r.offs = make([]msgOffs, len(es))
+	for i, e := range es {
+		r.offs[i] = msgOffs{e.meta.off, e.src.off, e.seq}
+	}
+}
+
+// n is the number of messages (0 once released).
+func (r *ThreadRef) n() int {
+	if r.pack != nil {
+		return len(r.offs)
+	}
+	return len(r.msgs)
+}
+
+// entry is message i.
+func (r *ThreadRef) entry(i int) msgEntry {
+	if r.pack != nil {
+		o := r.offs[i]
+		return msgEntry{msgRef{r.pack, o.meta}, msgRef{r.pack, o.src}, o.seq}
+	}
+	return r.msgs[i]
+}
+
 func (e msgEntry) message() *Message {
 	m := e.meta.rec().m
 	if e.src != e.meta {
@@ -41,17 +90,17 @@ func (e msgEntry) message() *Message {
 }
 
 // Len is the number of messages of the thread (0 once released).
-func (r *ThreadRef) Len() int { return len(r.msgs) }
+func (r *ThreadRef) Len() int { return r.n() }
 
 // Messages returns the thread's messages in protocol order, metadata only
 // (no bodies), unpacked afresh at each call. Nil once released.
 func (r *ThreadRef) Messages() []*Message {
-	if len(r.msgs) == 0 {
+	if r.n() == 0 {
 		return nil
 	}
-	out := make([]*Message, len(r.msgs))
-	for i, e := range r.msgs {
-		out[i] = e.message()
+	out := make([]*Message, r.n())
+	for i := range out {
+		out[i] = r.entry(i).message()
 	}
 	return out
 }
@@ -59,8 +108,9 @@ func (r *ThreadRef) Messages() []*Message {
 // sources returns where the thread's messages are, in protocol order
 // (see msgRef.source).
 func (r *ThreadRef) sources() []Src {
-	out := make([]Src, len(r.msgs))
-	for i, e := range r.msgs {
+	out := make([]Src, r.n())
+	for i := range out {
+		e := r.entry(i)
 		s, _, ok := e.meta.source()
 		if e.src != e.meta {
 			s, _, ok = e.src.source()
@@ -75,10 +125,10 @@ func (r *ThreadRef) sources() []Src {
 
 // First returns the thread's first message (metadata only), or nil.
 func (r *ThreadRef) First() *Message {
-	if len(r.msgs) == 0 {
+	if r.n() == 0 {
 		return nil
 	}
-	return r.msgs[0].message()
+	return r.entry(0).message()
 }
 
 // Findings returns the thread's input findings (IN-002 … IN-005) without
@@ -93,7 +143,7 @@ func (r *ThreadRef) ThreadID() string { return r.threadID }
 // Release drops the thread's message metadata once it has been loaded and
 // checked, so that a batch of many threads does not keep every message's
 // metadata to the end of the run. Key, ThreadID and Findings stay.
-func (r *ThreadRef) Release() { r.msgs = nil }
+func (r *ThreadRef) Release() { r.pack, r.offs, r.msgs = nil, nil, nil }
 
 // Digest writes to w everything the thread's results depend on in its
 // input: for each message, its file, its position there and its bytes (the
@@ -102,7 +152,7 @@ func (r *ThreadRef) Release() { r.msgs = nil }
 // bytes of a file's messages are read in one go when they lie within 16 MiB
 // of each other (a thread file: one read), else message by message.
 func (r *ThreadRef) Digest(w io.Writer) error {
-	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, len(r.msgs))
+	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, r.n())
 	srcs := r.sources()
 	type span struct {
 		f        *os.File

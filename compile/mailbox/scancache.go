@@ -174,9 +174,9 @@ func encodeScan(res *fileResult, key string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(packs)))
 	for _, p := range packs {
 		b = appendString(b, string(p.enc))
-		b = binary.AppendUvarint(b, uint64(len(p.strs)))
-		for _, s := range p.strs {
-			b = appendString(b, s)
+		b = binary.AppendUvarint(b, uint64(p.nstrs()))
+		for i := 0; i < p.nstrs(); i++ {
+			b = appendString(b, p.str(i))
 		}
 		b = binary.AppendUvarint(b, uint64(len(p.mems)))
 		for _, m := range p.mems {
@@ -212,9 +212,11 @@ func decodeScan(data []byte, key, disp string) *fileResult {
 		// Copied out of the entry, in their exact sizes, so the entry's
 		// bytes (with its copies of the shared strings) are not kept.
 		p := &packed{enc: append([]byte(nil), d.Bytes()...)}
+		var strs []string
 		for j, n := 0, d.Count(); j < n; j++ {
-			p.strs = append(p.strs, d.Str())
+			strs = append(strs, d.Str())
 		}
+		p.setStrs(strs)
 		for j, n := 0, d.Count(); j < n; j++ {
 			p.mems = append(p.mems, append([]byte{}, d.Bytes()...))
 		}
