@@ -13,10 +13,12 @@ type rawFile struct {
 	path string
 }
 
-// openInput opens path for reading.
+// openInput opens path for reading. It never blocks: a named pipe opens
+// without a writer (O_NONBLOCK, which changes nothing for a regular file),
+// and callers check Stat before they read.
 func openInput(path string) (inputFile, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		switch {
 		case err == syscall.EINTR:
 			continue

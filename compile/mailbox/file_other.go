@@ -2,12 +2,20 @@
 
 package mailbox
 
-import "os"
+import (
+	"errors"
+	"io/fs"
+	"os"
+)
 
 // osFile is an inputFile on an *os.File.
 type osFile struct{ *os.File }
 
 func openInput(path string) (inputFile, error) {
+	// Opening a named pipe would wait for a writer: refused here.
+	if st, err := os.Stat(path); err == nil && st.Mode()&(os.ModeNamedPipe|os.ModeDevice|os.ModeSocket) != 0 {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.New("not a regular file")}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
