@@ -375,6 +375,23 @@ func FrontMatter(src string) (start, end, bodyStart int, ok bool) {
 	return 0, 0, 0, false
 }
 
+// firstWord is an info string's first word (a fence's language): up to
+// its first space or tab.
+func firstWord(info string) string {
+	if k := strings.IndexAny(info, " \t"); k >= 0 {
+		return info[:k]
+	}
+	return info
+}
+
+// eol returns where the line starting at p ends: its "\n", or len(s).
+func eol(s string, p int) int {
+	if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
+		return p + k
+	}
+	return len(s)
+}
+
 // lineAt returns the line starting at i (without its "\n") and the offset of
 // the next line, or -1 when the line is the last one.
 func lineAt(s string, i int) (string, int) {
@@ -870,10 +887,7 @@ func (w *walker) fence(x *ast.FencedCodeBlock, starts []int) Fence {
 	if x.Info != nil {
 		f.InfoStart, f.InfoEnd = x.Info.Segment.Start, x.Info.Segment.Stop
 		f.Info = strings.TrimSpace(w.str[f.InfoStart:f.InfoEnd])
-		f.Lang = f.Info
-		if k := strings.IndexAny(f.Lang, " \t"); k >= 0 {
-			f.Lang = f.Lang[:k]
-		}
+		f.Lang = firstWord(f.Info)
 	}
 	lines := x.Lines()
 	n := lines.Len()
@@ -978,10 +992,7 @@ func (w *walker) colonFences() {
 			nc++
 		}
 		info := strings.TrimSpace(strings.TrimRight(t[nc:], "\r"))
-		lang := info
-		if k := strings.IndexAny(lang, " \t"); k >= 0 {
-			lang = lang[:k]
-		}
+		lang := firstWord(info)
 		if !strings.HasPrefix(strings.ToLower(lang), "delta") {
 			continue
 		}

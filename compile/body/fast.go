@@ -31,12 +31,7 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 	var fbuf [8]Fence
 	hs, fences := hbuf[:0], fbuf[:0]
 	for p := 0; p < len(src); {
-		end := strings.IndexByte(src[p:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += p
-		}
+		end := eol(src, p)
 		line := src[p:end]
 		if ctl, tick := scanLine(line); ctl || spans && tick && line[0] != '`' {
 			return nil, false
@@ -101,19 +96,11 @@ func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
 		f.InfoStart += len(rest) - len(strings.TrimLeft(rest, " "))
 		f.InfoEnd += len(t)
 		f.Info = strings.TrimSpace(src[f.InfoStart:f.InfoEnd])
-		f.Lang = f.Info
-		if k := strings.IndexAny(f.Lang, " \t"); k >= 0 {
-			f.Lang = f.Lang[:k]
-		}
+		f.Lang = firstWord(f.Info)
 	}
 	f.ContentStart = end + 1
 	for q := end + 1; q < len(src); {
-		le := strings.IndexByte(src[q:], '\n')
-		if le < 0 {
-			le = len(src)
-		} else {
-			le += q
-		}
+		le := eol(src, q)
 		line := src[q:le]
 		if hasControl(line) {
 			return Fence{}, 0, false
