@@ -139,26 +139,20 @@ func (t *Thread) Release() {
 
 // readBufs are Load's read buffers, reused across threads (a fresh buffer
 // per thread was 260 MB per 10,000 threads).
-var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+var readBufs sync.Pool // of *[]byte
 
 func getReadBuf(n int) []byte {
-	bp := readBufs.Get().(*[]byte)
-	if cap(*bp) < n {
-		*bp = make([]byte, n)
+	if bp, _ := readBufs.Get().(*[]byte); bp != nil && cap(*bp) >= n {
+		return (*bp)[:n]
 	}
-	b := (*bp)[:n]
-	*bp = nil
-	readBufs.Put(bp)
-	return b
+	return make([]byte, n)
 }
 
 func putReadBuf(b []byte) {
 	if cap(b) == 0 || cap(b) > 4<<20 {
 		return // do not keep a large file's buffer
 	}
-	bp := readBufs.Get().(*[]byte)
-	*bp = b[:0]
-	readBufs.Put(bp)
+	readBufs.Put(&b)
 }
 
 var loaderPool = sync.Pool{New: func() any { return &loader{} }}
