@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brenner-ci/brenner-ci/internal/run"
+
 	"github.com/sourcegraph/conc/iter"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -28,7 +30,6 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/cli"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
 	"github.com/brenner-ci/brenner-ci/internal/memlimit"
-	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
 	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
 	"github.com/brenner-ci/brenner-ci/reporters/junit"
@@ -138,13 +139,10 @@ func (c *corpus) compile(b *testing.B) []*compile.Thread {
 // pipeline, report model), with a fixed time.
 func (c *corpus) reportOf(b *testing.B) *diag.Report {
 	c.reportOnce.Do(func() {
-		eng := rules.NewEngine(nil)
-		res := eng.Run(c.scan(b), rules.RunOptions{})
-		on := map[string]bool{}
-		for _, id := range eng.Enabled() {
-			on[id] = true
+		res, fs, err := run.NewPlan([]string{c.dir}, nil, 0).Lint()
+		if err != nil {
+			b.Fatal(err)
 		}
-		fs := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Ran: func(id string) bool { return on[id] }})
 		const docs = "https://github.com/brenner-ci/brenner-ci/blob/main/docs/rules.md"
 		r := &diag.Report{
 			Tool:     diag.Tool{Name: "brenner-ci", Version: "bench", InfoURI: "https://github.com/brenner-ci/brenner-ci", DocsURL: docs},
@@ -308,7 +306,7 @@ func BenchmarkCompile(b *testing.B) {
 func BenchmarkRules(b *testing.B) {
 	each(b, func(b *testing.B, c *corpus) {
 		threads := c.compile(b)
-		eng := rules.NewEngine(nil)
+		eng := run.NewPlan(nil, nil, 0).Engine()
 		findings := 0
 		loop(b, c, func() {
 			res := make([]rules.ThreadResult, len(threads))
@@ -366,12 +364,9 @@ func BenchmarkEngine(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			each(b, func(b *testing.B, c *corpus) {
 				loop(b, c, func() {
-					batch, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{Jobs: jobs})
-					if err != nil {
+					if _, _, err := run.NewPlan([]string{c.dir}, nil, jobs).Lint(); err != nil {
 						b.Fatal(err)
 					}
-					res := rules.NewEngine(nil).Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: jobs})
-					pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments})
 				})
 			})
 		})

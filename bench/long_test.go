@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/internal/run"
+
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
-	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 // longThread writes one thread of n messages: DELTA messages adding and
@@ -73,7 +74,7 @@ func BenchmarkLongThread(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	eng := rules.NewEngine(nil)
+	eng := run.NewPlan(nil, nil, 0).Engine()
 	b.ResetTimer()
 	for range b.N {
 		t := compile.Compile(th, compile.Options{})

@@ -65,9 +65,12 @@ type Report struct {
 	Findings []Finding // sorted (Less)
 	// Fingerprints is aligned with Findings (diag.Fingerprints).
 	Fingerprints []string
-	// Baseline holds the fingerprints of a --baseline file; nil when none was
-	// given. A finding whose fingerprint is in it is "unchanged", else "new".
-	Baseline      map[string]bool
+	// HasBaseline is set when the run compared its findings with a baseline
+	// (--baseline, --new-from-rev); New, aligned with Findings, says which
+	// are new (the findings pipeline decides it; all are without a
+	// baseline). A finding that is not new is "unchanged".
+	HasBaseline   bool
+	New           []bool
 	Notifications []Notification
 	// Internal is true when an internal error happened (SARIF
 	// executionSuccessful false).
@@ -138,8 +141,25 @@ func (r *Report) Counts() (errors, warnings, notes int) {
 // IsNew reports whether finding i is new with respect to the baseline (always
 // true without a baseline).
 func (r *Report) IsNew(i int) bool {
-	if r.Baseline == nil || i >= len(r.Fingerprints) {
+	if !r.HasBaseline || i >= len(r.New) {
 		return true
 	}
-	return !r.Baseline[r.Fingerprints[i]]
+	return r.New[i]
+}
+
+// NewAgainst says, for each fingerprint, whether it is new with respect to
+// baseline: not in it (all are new with a nil baseline). The findings
+// pipeline's baseline stage is this function.
+func NewAgainst(fingerprints []string, baseline map[string]bool) []bool {
+	out := make([]bool, len(fingerprints))
+	for i, fp := range fingerprints {
+		out[i] = baseline == nil || !baseline[fp]
+	}
+	return out
+}
+
+// CompareWith marks r's findings new or unchanged against baseline (nil:
+// no baseline), as the findings pipeline does; for reports built by hand.
+func (r *Report) CompareWith(baseline map[string]bool) {
+	r.HasBaseline, r.New = baseline != nil, NewAgainst(r.Fingerprints, baseline)
 }

@@ -104,12 +104,7 @@ var stages = []stage{
 	{"fingerprint", func(s *state) { s.out.Fingerprints = diag.Fingerprints(s.out.Findings) }},
 	// New versus baseline findings, by fingerprint: last, because it reads
 	// the fingerprints.
-	{"baseline", func(s *state) {
-		s.out.New = make([]bool, len(s.out.Findings))
-		for i, fp := range s.out.Fingerprints {
-			s.out.New[i] = s.in.Baseline == nil || !s.in.Baseline[fp]
-		}
-	}},
+	{"baseline", func(s *state) { s.out.New = diag.NewAgainst(s.out.Fingerprints, s.in.Baseline) }},
 }
 
 // Stages returns the stage names in order (documentation and tests).

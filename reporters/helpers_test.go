@@ -121,7 +121,7 @@ func TestGates(t *testing.T) {
 	if n := reporters.Gating(r); n != 2 || !reporters.Failed(r) {
 		t.Errorf("fail-on warning: %d", n)
 	}
-	r.Baseline = map[string]bool{"a:1": true}
+	r.CompareWith(map[string]bool{"a:1": true})
 	if n := reporters.Gating(r); n != 1 {
 		t.Errorf("with baseline: %d", n)
 	}
@@ -133,7 +133,7 @@ func TestGates(t *testing.T) {
 		t.Error("fail-on none failed")
 	}
 	r.FailOn = diag.Note
-	r.Baseline = nil
+	r.CompareWith(nil)
 	if n := reporters.Gating(r); n != 3 {
 		t.Errorf("fail-on note: %d", n)
 	}

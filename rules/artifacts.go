@@ -4,7 +4,6 @@ package rules
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -117,12 +116,12 @@ func checkFrontMatterVersion(c *Ctx) {
 	})
 }
 
-// artifactFileSession is the session id a persisted artifact file declares,
+// ArtifactFileSession is the session id a persisted artifact file declares,
 // read from its front matter only (the engine's pairing and the shard
 // partition both use it)
 // ("" when none or unreadable).
-func artifactFileSession(path string, fromJSON bool) string {
-	src, err := os.ReadFile(path)
+func ArtifactFileSession(files Files, path string, fromJSON bool) string {
+	src, err := files.ReadFile(path)
 	if err != nil {
 		return ""
 	}

@@ -3,12 +3,11 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io/fs"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sourcegraph/conc/iter"
@@ -18,35 +17,45 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
-	"github.com/brenner-ci/brenner-ci/internal/config"
 )
 
-// Engine runs the enabled rules, every scope through one context type (Ctx):
+// Engine runs a list of rules, every scope through one context type (Ctx):
 // persisted artifacts, then threads (message and thread scopes), then the
 // batch. It produces raw findings and the comments that may hold
-// suppressions; the findings pipeline does everything after that.
+// suppressions; the findings pipeline does everything after that. It reads
+// no file itself: persisted artifacts and evidence packs come through
+// Files.
 type Engine struct {
-	// enabled lists the rules not disabled everywhere, in registry order.
+	// enabled lists the rules the engine runs, in the order given.
 	enabled []*Rule
 	on      map[string]bool
 	// ids are the enabled rules' ids, and artifactIDs those of the
 	// artifact-scope ones: one slice shared (read-only) by every thread's
 	// and artifact's summary, so summaries cost nothing per rule.
 	ids, artifactIDs []string
+	files            Files
 }
 
-// NewEngine returns an engine for cfg (nil: defaults). A rule is skipped only
-// when the configuration turns it off for every path.
-func NewEngine(cfg *config.Config) *Engine {
-	e := &Engine{on: map[string]bool{}}
-	for _, r := range All() {
-		if !cfg.OffEverywhere(r.ID) {
-			e.enabled = append(e.enabled, r)
-			e.on[r.ID] = true
-			e.ids = append(e.ids, r.ID)
-			if r.Scope == ScopeArtifact && r.Check != nil {
-				e.artifactIDs = append(e.artifactIDs, r.ID)
-			}
+// Files reads the inputs the engine checks besides thread exports:
+// persisted artifacts and their evidence packs. The run supplies it
+// (internal/run reads the file system), so the engine does no I/O of its
+// own; tests may hand it anything.
+type Files interface {
+	ReadFile(name string) ([]byte, error)
+	Stat(name string) (fs.FileInfo, error)
+}
+
+// NewEngine returns an engine running rs (normally All(), less the rules
+// the configuration turns off everywhere), in that order, reading
+// artifacts through files.
+func NewEngine(rs []*Rule, files Files) *Engine {
+	e := &Engine{on: map[string]bool{}, files: files}
+	for _, r := range rs {
+		e.enabled = append(e.enabled, r)
+		e.on[r.ID] = true
+		e.ids = append(e.ids, r.ID)
+		if r.Scope == ScopeArtifact && r.Check != nil {
+			e.artifactIDs = append(e.artifactIDs, r.ID)
 		}
 	}
 	e.ids = slices.Clip(e.ids)
@@ -57,6 +66,13 @@ func NewEngine(cfg *config.Config) *Engine {
 // Enabled returns the ids of the rules evaluated, in registry order.
 // The slice is shared: callers must not modify it.
 func (e *Engine) Enabled() []string { return e.ids }
+
+// ArtifactRules returns the ids of the artifact-scope rules with a check,
+// the rules a persisted artifact's summary lists. The slice is shared.
+func (e *Engine) ArtifactRules() []string { return e.artifactIDs }
+
+// Files returns what the engine reads artifacts through.
+func (e *Engine) Files() Files { return e.files }
 
 // run calls a rule's check with c, turning a panic into an internal error
 // on what where names (called only then: run is called for every rule and
@@ -243,7 +259,7 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 // still compared with its thread (DR-001).
 func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResult {
 	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
-	src, err := os.ReadFile(path)
+	src, err := e.files.ReadFile(path)
 	if err != nil {
 		r.Findings = append(r.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
 			Message: fmt.Sprintf("Artifact %s could not be read: %v.", path, err), Pos: diag.Pos{File: path}, Anchor: "read " + path})
@@ -280,7 +296,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 		return r
 	}
 	r.Findings = append(r.Findings, p.Findings...)
-	ev, evFinding := LoadEvidence(path)
+	ev, evFinding := LoadEvidence(e.files, path)
 	if evFinding != nil {
 		r.Findings = append(r.Findings, *evFinding)
 	}
@@ -367,22 +383,49 @@ type Output struct {
 	Internal      bool
 }
 
+// Checked is what the engine hands on of one checked thread: its result,
+// its persisted artifacts' results (front matter only), and what a run
+// writes of it.
+type Checked struct {
+	Thread    ThreadResult
+	Artifacts []ArtifactResult // aligned with the thread's ArtifactInputs
+	ID        string           // the thread id, or the key when it has none
+	Last      time.Time        // the instant of the thread's last message
+	Render    []byte           // the rendered artifact, with RunOptions.Render
+}
+
+// ArtifactInput is one persisted artifact among the inputs.
+type ArtifactInput struct {
+	Path   string
+	JSON   bool // a JSON artifact object
+	AtPath bool // at the artifact path of a thread (DR-003)
+}
+
+// Reuser stands in for checking a thread: results recorded by an earlier
+// run (internal/cache). Both methods are called in the workers,
+// concurrently.
+type Reuser interface {
+	// Reuse returns the recorded results of ref with its persisted
+	// artifacts arts, or false (the thread is then checked, and Keep
+	// called).
+	Reuse(ref *mailbox.ThreadRef, arts []ArtifactInput) (*Checked, bool)
+	// Keep records the results of the thread with key, checked in this
+	// run.
+	Keep(key string, c *Checked)
+}
+
 // RunOptions control a whole check run.
 type RunOptions struct {
 	Compile compile.Options
 	Jobs    int
-	// OnThread, when set, is called for every compiled thread inside the
-	// worker (concurrently), e.g. to render its artifact; its result is
-	// handed to Collect in thread order.
-	OnThread func(*compile.Thread) any
-	Collect  func(ref *mailbox.ThreadRef, v any)
-	// Cache, when set, keeps each thread's results between runs; a thread
-	// found there is not loaded or compiled, and OnCached stands in for
-	// OnThread with what the cache recorded: the instant of the thread's
-	// last message and, with KeepRender, its rendered artifact.
-	Cache      *ThreadCache
-	KeepRender bool
-	OnCached   func(ref *mailbox.ThreadRef, last time.Time, render []byte) any
+	// Render keeps every thread's rendered artifact in Checked.Render.
+	Render bool
+	// Cache, when set, is asked for each thread's results before the
+	// thread is loaded.
+	Cache Reuser
+	// Collect, when set, is called for every thread checked in time, in
+	// thread order (a thread past its budget may still be running).
+	Collect func(ref *mailbox.ThreadRef, c *Checked)
 }
 
 // Run checks a scanned batch: persisted artifacts first (so threads can be
@@ -402,136 +445,133 @@ func (e *Engine) RunThreads(b *mailbox.Batch, opt RunOptions) (*Output, *Batch) 
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	out := &Output{}
-	ins, owner := e.pairArtifacts(b, jobs)
-	arts := make([]ArtifactResult, len(ins))
-	done := make([]bool, len(ins))
-	owned := map[string][]int{} // thread key → its artifacts (indexes into ins)
-	var alone []int
-	for i, o := range owner {
-		if o < 0 {
-			alone = append(alone, i)
-		} else {
-			owned[b.Threads[o].Key] = append(owned[b.Threads[o].Key], i)
-		}
-	}
+	r := &threadRun{e: e, b: b, opt: opt, out: &Output{}}
+	r.pair(jobs)
 	// Artifacts of no thread among the inputs: checked first, concurrently.
-	e.checkArtifactsAt(ins, alone, arts, done, jobs)
-
-	type res struct {
-		r    ThreadResult
-		v    any
-		arts []ArtifactResult // the thread's persisted artifacts, aligned with owned[key]
-	}
-	threads := make([]ThreadResult, 0, len(b.Threads))
-	out.Findings = append(out.Findings, b.Findings...)
-	type pending struct {
-		key   string
-		start time.Time
-	}
-	keys := map[string]pending{} // thread key → cache key and start, written by the workers
-	var keysMu sync.Mutex
-	var pre func(ref *mailbox.ThreadRef) (res, bool)
-	if opt.Cache != nil {
-		opt.Cache.open()
-		defer opt.Cache.close()
-		pre = func(ref *mailbox.ThreadRef) (res, bool) {
-			var own []artIn
-			for _, i := range owned[ref.Key] {
-				own = append(own, ins[i])
-			}
-			start := time.Now()
-			key, err := opt.Cache.key(ref, own)
-			if err != nil {
-				return res{}, false // unreadable: the load reports it
-			}
-			keysMu.Lock()
-			keys[ref.Key] = pending{key, start}
-			keysMu.Unlock()
-			ent, ok := opt.Cache.get(key)
-			if !ok || (opt.KeepRender && !ent.HasRend) {
-				opt.Cache.Misses.Add(1)
-				return res{}, false
-			}
-			opt.Cache.Hits.Add(1)
-			var o res
-			o.r, o.arts = ent.results(e)
-			if opt.OnCached != nil {
-				o.v = opt.OnCached(ref, ent.Last, ent.Render)
-			}
-			return o, true
-		}
-	}
-	compile.EachWith(b, opt.Compile, jobs, pre, func(t *compile.Thread) res {
-		// A thread's persisted artifacts are parsed in its own task and
-		// dropped with it (only their front matter is kept), so memory does
-		// not grow with the artifacts of the whole batch.
-		var o res
-		var persisted []*artifact.Parsed
-		for _, i := range owned[t.Key] {
-			a := e.checkArtifact(ins[i].path, ins[i].json, ins[i].atPath)
-			if p := a.Parsed; p != nil && p.Art != nil && !p.FromJSON {
-				persisted = append(persisted, p)
-			}
-			o.arts = append(o.arts, a)
-		}
-		o.r = e.CheckThread(t, persisted)
-		for k := range o.arts {
-			o.arts[k].Parsed = frontOnly(o.arts[k].Parsed)
-		}
-		if opt.OnThread != nil {
-			o.v = opt.OnThread(t)
-		}
-		if opt.Cache != nil {
-			keysMu.Lock()
-			p := keys[t.Key]
-			keysMu.Unlock()
-			if key := p.key; key != "" {
-				var last time.Time
-				if n := len(t.Msgs); n > 0 {
-					last = t.Msgs[n-1].Created
-				}
-				var render []byte
-				if opt.KeepRender {
-					render = t.Current.Render()
-				}
-				// Stored here, in parallel, unless the thread went past its
-				// time budget (its run reports IN-010; a later run must too).
-				if b := opt.Compile.ThreadTimeout; b <= 0 || time.Since(p.start) < b {
-					opt.Cache.store(key, opt.Cache.encode(key, entryOf(o.r, o.arts, last, render, opt.KeepRender)))
-				}
-			}
-		}
-		return o
-	}, func(ref *mailbox.ThreadRef, o res, err error) {
-		if err != nil {
-			if ie, ok := err.(*compile.InternalError); ok {
-				out.internal(fmt.Sprintf("thread %s: %v", ref.Key, ie.Value))
-				return
-			}
-			if te, ok := err.(*compile.TimeoutError); ok {
-				out.Findings = append(out.Findings, compile.TimeoutFinding(ref, te))
-				return
-			}
-			out.Findings = append(out.Findings, compile.LoadError(ref, err))
-			return
-		}
-		for k, i := range owned[ref.Key] {
-			arts[i], done[i] = o.arts[k], true
-		}
-		threads = append(threads, o.r)
-		if opt.Collect != nil {
-			opt.Collect(ref, o.v)
-		}
-	})
+	e.checkArtifactsAt(r.ins, r.alone, r.arts, r.done, jobs)
+	r.out.Findings = append(r.out.Findings, b.Findings...)
+	compile.EachWith(b, opt.Compile, jobs, r.reuse, r.check, r.collect)
 	// Artifacts whose thread could not be checked are checked alone.
 	var left []int
-	for i := range ins {
-		if !done[i] {
+	for i := range r.ins {
+		if !r.done[i] {
 			left = append(left, i)
 		}
 	}
-	e.checkArtifactsAt(ins, left, arts, done, jobs)
+	e.checkArtifactsAt(r.ins, left, r.arts, r.done, jobs)
+	return r.output()
+}
+
+// threadRun is one RunThreads: the batch's artifacts paired with their
+// threads, and the results gathered in thread order.
+type threadRun struct {
+	e     *Engine
+	b     *mailbox.Batch
+	opt   RunOptions
+	out   *Output
+	ins   []ArtifactInput
+	arts  []ArtifactResult // aligned with ins
+	done  []bool           // aligned with ins
+	owned map[string][]int // thread key → its artifacts (indexes into ins)
+	alone []int            // artifacts of no thread among the inputs
+
+	threads []ThreadResult
+}
+
+// pair lists the artifact inputs and which thread owns each.
+func (r *threadRun) pair(jobs int) {
+	ins, owner := r.e.pairArtifacts(r.b, jobs)
+	r.ins, r.arts, r.done = ins, make([]ArtifactResult, len(ins)), make([]bool, len(ins))
+	r.owned = map[string][]int{}
+	for i, o := range owner {
+		if o < 0 {
+			r.alone = append(r.alone, i)
+		} else {
+			key := r.b.Threads[o].Key
+			r.owned[key] = append(r.owned[key], i)
+		}
+	}
+	r.threads = make([]ThreadResult, 0, len(r.b.Threads))
+}
+
+// reuse asks the cache for a thread's results (in the worker).
+func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
+	if r.opt.Cache == nil {
+		return nil, false
+	}
+	own := make([]ArtifactInput, 0, len(r.owned[ref.Key]))
+	for _, i := range r.owned[ref.Key] {
+		own = append(own, r.ins[i])
+	}
+	c, ok := r.opt.Cache.Reuse(ref, own)
+	if !ok {
+		return nil, false
+	}
+	c.ID = ref.ThreadID()
+	if c.ID == "" {
+		c.ID = ref.Key
+	}
+	return c, true
+}
+
+// check checks a compiled thread with its persisted artifacts (in the
+// worker). The artifacts are parsed in the thread's own task and dropped
+// with it (only their front matter is kept), so memory does not grow with
+// the artifacts of the whole batch.
+func (r *threadRun) check(t *compile.Thread) *Checked {
+	c := &Checked{ID: t.ID()}
+	var persisted []*artifact.Parsed
+	for _, i := range r.owned[t.Key] {
+		in := r.ins[i]
+		a := r.e.checkArtifact(in.Path, in.JSON, in.AtPath)
+		if p := a.Parsed; p != nil && p.Art != nil && !p.FromJSON {
+			persisted = append(persisted, p)
+		}
+		c.Artifacts = append(c.Artifacts, a)
+	}
+	c.Thread = r.e.CheckThread(t, persisted)
+	for k := range c.Artifacts {
+		c.Artifacts[k].Parsed = frontOnly(c.Artifacts[k].Parsed)
+	}
+	if n := len(t.Msgs); n > 0 {
+		c.Last = t.Msgs[n-1].Created
+	}
+	if r.opt.Render {
+		c.Render = t.Current.Render()
+	}
+	if r.opt.Cache != nil {
+		r.opt.Cache.Keep(t.Key, c)
+	}
+	return c
+}
+
+// collect takes a thread's results in thread order.
+func (r *threadRun) collect(ref *mailbox.ThreadRef, c *Checked, err error) {
+	if err != nil {
+		if ie, ok := err.(*compile.InternalError); ok {
+			r.out.internal(fmt.Sprintf("thread %s: %v", ref.Key, ie.Value))
+			return
+		}
+		if te, ok := err.(*compile.TimeoutError); ok {
+			r.out.Findings = append(r.out.Findings, compile.TimeoutFinding(ref, te))
+			return
+		}
+		r.out.Findings = append(r.out.Findings, compile.LoadError(ref, err))
+		return
+	}
+	for k, i := range r.owned[ref.Key] {
+		r.arts[i], r.done[i] = c.Artifacts[k], true
+	}
+	r.threads = append(r.threads, c.Thread)
+	if r.opt.Collect != nil {
+		r.opt.Collect(ref, c)
+	}
+}
+
+// output assembles the raw output (artifacts, then threads) and the batch
+// the batch rules read.
+func (r *threadRun) output() (*Output, *Batch) {
+	out, arts, threads := r.out, r.arts, r.threads
 	for i := range arts {
 		if !arts[i].Skipped {
 			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)
@@ -578,26 +618,19 @@ func (o *Output) internal(msg string) {
 	o.Notifications = append(o.Notifications, diag.Notification{Level: diag.Error, Message: "internal error: " + msg})
 }
 
-// artIn is one persisted artifact input.
-type artIn struct {
-	path   string
-	json   bool
-	atPath bool // at the artifact path of a thread (DR-003)
-}
-
 // pairArtifacts lists the batch's artifact inputs (markdown, then JSON
 // artifact objects, in input order) and, for each, the index in b.Threads
 // of the thread DR-001 compares it with: the first thread whose id is the
 // artifact's session_id, or its file name's thread when it has none; -1
 // when that thread is not among the inputs (or for JSON artifact objects,
 // which are not compared). Only the front matter is read here.
-func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]artIn, []int) {
-	var ins []artIn
+func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []int) {
+	var ins []ArtifactInput
 	for _, p := range b.Markdown {
-		ins = append(ins, artIn{path: p})
+		ins = append(ins, ArtifactInput{Path: p})
 	}
 	for _, p := range b.ArtifactJSON {
-		ins = append(ins, artIn{path: p, json: true})
+		ins = append(ins, ArtifactInput{Path: p, JSON: true})
 	}
 	threadKeys := make(map[string]bool, len(b.Threads))
 	byID := make(map[string]int, len(b.Threads))
@@ -611,13 +644,13 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]artIn, []int) {
 			byID[id] = i
 		}
 	}
-	owner := iter.Mapper[artIn, int]{MaxGoroutines: jobs}.Map(ins, func(in *artIn) int {
-		name := ArtifactPathThread(in.path)
-		in.atPath = !in.json && mailbox.IsArtifactPath(in.path) && (threadKeys[name] || validThreadID(name))
-		if in.json {
+	owner := iter.Mapper[ArtifactInput, int]{MaxGoroutines: jobs}.Map(ins, func(in *ArtifactInput) int {
+		name := ArtifactPathThread(in.Path)
+		in.AtPath = !in.JSON && mailbox.IsArtifactPath(in.Path) && (threadKeys[name] || validThreadID(name))
+		if in.JSON {
 			return -1
 		}
-		sid := artifactFileSession(in.path, false)
+		sid := ArtifactFileSession(e.files, in.Path, false)
 		if sid == "" {
 			sid = name
 		}
@@ -631,10 +664,10 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]artIn, []int) {
 
 // checkArtifactsAt checks the artifacts ins[idx] concurrently into arts,
 // keeping only their front matter.
-func (e *Engine) checkArtifactsAt(ins []artIn, idx []int, arts []ArtifactResult, done []bool, jobs int) {
+func (e *Engine) checkArtifactsAt(ins []ArtifactInput, idx []int, arts []ArtifactResult, done []bool, jobs int) {
 	res := iter.Mapper[int, ArtifactResult]{MaxGoroutines: jobs}.Map(idx, func(i *int) ArtifactResult {
 		in := ins[*i]
-		r := e.checkArtifact(in.path, in.json, in.atPath)
+		r := e.checkArtifact(in.Path, in.JSON, in.AtPath)
 		r.Parsed = frontOnly(r.Parsed)
 		return r
 	})

@@ -22,7 +22,7 @@ func TestPanickingRuleIsIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := NewEngine(nil)
+	eng := NewEngine(All(), osFiles{})
 	res := eng.Run(batch, RunOptions{Jobs: 2})
 	if !res.Internal {
 		t.Fatal("a panicking rule did not mark the run as internal error")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -75,9 +74,9 @@ func EvidencePath(artifactPath string) string {
 // no finding when there is none. A pack that cannot be used is returned with
 // Unusable set and its problems, which the EV-002 and EV-003 rules report;
 // the finding result is always nil (the rules respect configuration).
-func LoadEvidence(artifactPath string) (*EvidencePack, *diag.Finding) {
+func LoadEvidence(files Files, artifactPath string) (*EvidencePack, *diag.Finding) {
 	file := EvidencePath(artifactPath)
-	fi, err := os.Stat(filepath.FromSlash(file))
+	fi, err := files.Stat(filepath.FromSlash(file))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -88,7 +87,7 @@ func LoadEvidence(artifactPath string) (*EvidencePack, *diag.Finding) {
 	}
 	var data []byte
 	if err == nil {
-		data, err = os.ReadFile(filepath.FromSlash(file))
+		data, err = files.ReadFile(filepath.FromSlash(file))
 	}
 	if err != nil {
 		pack.unusable(whole, fmt.Sprintf("The evidence pack cannot be read: %v.", unwrapPathErr(err)),

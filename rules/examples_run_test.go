@@ -10,10 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/config"
-	"github.com/brenner-ci/brenner-ci/pipeline"
+	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -210,31 +208,19 @@ func runExample(t *testing.T, r *rules.Rule, ex string) []string {
 	if err != nil {
 		t.Fatalf("%s: example configuration: %v", r.ID, err)
 	}
-	cfg := resolved.Config
-	opt := mailbox.ScanOptions{Jobs: 1}
-	if cfg != nil {
-		opt.MaxFileBytes = cfg.Limits.FileBytes
-	}
-	batch, err := mailbox.Scan([]string{dir}, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := rules.NewEngine(cfg)
-	copt := compile.Options{ArchiveAgents: batch.Agents}
-	if cfg != nil {
-		copt.Agents = cfg.Agents
-		copt.MaxMessages, copt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
-	}
+	plan := run.NewPlan([]string{dir}, resolved, 1)
 	if d, err := os.ReadFile(filepath.Join(dir, ".thread-timeout")); err == nil {
-		if copt.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
+		if plan.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res := eng.Run(batch, rules.RunOptions{Compile: copt, Jobs: 1})
+	res, out, err := plan.Lint()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Internal {
 		t.Fatalf("%s: internal error: %+v", r.ID, res.Notifications)
 	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Policy: resolved})
 	var got []string
 	for _, f := range out.Findings {
 		if f.Rule == r.ID {

@@ -131,7 +131,7 @@ func CollectFacts(t *compile.Thread) Facts {
 			}
 		}
 	}
-	f.Items = makeItemList(items)
+	f.Items = PackItems(items)
 	return f
 }
 

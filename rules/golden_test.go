@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -21,40 +20,23 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/ru
 // check runs the whole pipeline (ingest, compile, rules) on paths.
 func check(t testing.TB, policy *config.Resolved, paths ...string) *pipeline.Result {
 	t.Helper()
-	var cfg *config.Config
-	if policy != nil {
-		cfg = policy.Config
-	}
-	opt := mailbox.ScanOptions{Jobs: 2}
-	if cfg != nil {
-		opt.MaxFileBytes = cfg.Limits.FileBytes
-	}
-	batch, err := mailbox.Scan(paths, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var agents []string
-	if cfg != nil {
-		agents = cfg.Agents
-	}
-	eng := rules.NewEngine(cfg)
-	copt := compile.Options{Agents: agents, ArchiveAgents: batch.Agents}
-	if cfg != nil {
-		copt.MaxMessages, copt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
-	}
+	plan := run.NewPlan(paths, policy, 2)
 	for _, p := range paths {
 		// A fixture's .thread-timeout file stands for --thread-timeout.
 		if d, err := os.ReadFile(filepath.Join(p, ".thread-timeout")); err == nil {
-			if copt.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
+			if plan.ThreadTimeout, err = time.ParseDuration(strings.TrimSpace(string(d))); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	res := eng.Run(batch, rules.RunOptions{Compile: copt, Jobs: 2})
+	res, out, err := plan.Lint()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}
-	return pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg, Policy: policy})
+	return out
 }
 
 // lines renders the findings of rule id, with paths relative to dir.

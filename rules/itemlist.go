@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
+	"errors"
 	"iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -47,8 +48,8 @@ func uvarintString(s string) (uint64, int) {
 	return 0, 0
 }
 
-// makeItemList packs items.
-func makeItemList(items []ItemFact) ItemList {
+// PackItems packs items into a list.
+func PackItems(items []ItemFact) ItemList {
 	var b []byte
 	l := ItemList{n: len(items)}
 	nh := 0
@@ -100,7 +101,7 @@ func (l *ItemList) All() iter.Seq[ItemFact] {
 			var it ItemFact
 			n, k := uvarintString(s)
 			if k <= 0 || uint64(len(s)-k) < n+2 {
-				return // not written by makeItemList: cannot happen
+				return // not written by PackItems: cannot happen
 			}
 			it.ID, s = s[k:k+int(n)], s[k+int(n):]
 			code := s[0]
@@ -171,7 +172,7 @@ func (l *ItemList) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &items); err != nil {
 		return err
 	}
-	*l = makeItemList(items)
+	*l = PackItems(items)
 	return nil
 }
 
@@ -202,4 +203,35 @@ func (l *ItemList) GobDecode(b []byte) error {
 		return errCorruptItems
 	}
 	return nil
+}
+
+// Packed returns the list as it is stored: the packed items, their count
+// and the hypotheses' facts (for binary encoders outside the package).
+func (l ItemList) Packed() (enc string, n int, hyps []HypFact) { return l.enc, l.n, l.hyps }
+
+// UnpackItemList is the list Packed returned; an error when the parts do
+// not make a consistent list (a corrupt record must not yield a wrong
+// list).
+func UnpackItemList(enc string, n int, hyps []HypFact) (ItemList, error) {
+	l := ItemList{enc: enc, n: n, hyps: hyps}
+	if !l.consistent() {
+		return ItemList{}, errCorruptItems
+	}
+	return l, nil
+}
+
+var errCorruptItems = errors.New("facts: corrupt item list")
+
+// consistent reports whether the packed list unpacks to its n items and
+// holds one HypFact per hypothesis (a corrupt entry must not yield a wrong
+// list).
+func (l *ItemList) consistent() bool {
+	n, h := 0, 0
+	for it := range l.All() {
+		n++
+		if it.Hyp != nil {
+			h++
+		}
+	}
+	return n == l.n && h == len(l.hyps) && l.wellFormed()
 }

@@ -22,7 +22,7 @@ func TestItemListRoundTrip(t *testing.T) {
 		{ID: "X\xff9", Section: "not_a_section", Killed: true},
 		{ID: "", Section: ""},
 	}
-	l := makeItemList(items)
+	l := PackItems(items)
 	if l.Len() != len(items) || !reflect.DeepEqual(l.Slice(), items) {
 		t.Fatalf("Slice() = %+v, want %+v", l.Slice(), items)
 	}

@@ -17,7 +17,7 @@ import (
 
 func checkCorpusArtifact(t *testing.T, path string, fromJSON bool) ArtifactResult {
 	t.Helper()
-	r := NewEngine(nil).CheckArtifact(filepath.ToSlash(path), fromJSON)
+	r := NewEngine(All(), osFiles{}).CheckArtifact(filepath.ToSlash(path), fromJSON)
 	if len(r.Internal) > 0 {
 		t.Fatalf("%s: internal errors: %v", path, r.Internal)
 	}

@@ -5,8 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -28,11 +27,10 @@ func TestOneSeverityPerID(t *testing.T) {
 	}
 	seen := 0
 	for _, p := range paths {
-		batch, err := mailbox.Scan([]string{p}, mailbox.ScanOptions{Jobs: 2})
+		res, _, err := run.NewPlan([]string{p}, nil, 2).Lint()
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := rules.NewEngine(nil).Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: 2})
 		for _, f := range res.Findings {
 			seen++
 			r := rules.Lookup(f.Rule)

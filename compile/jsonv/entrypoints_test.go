@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/internal/run"
+
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -59,7 +61,7 @@ func evidenceMessages(t *testing.T, text string) []string {
 	if err := os.WriteFile(filepath.Join(dir, "evidence.json"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pack, f := rules.LoadEvidence(art)
+	pack, f := rules.LoadEvidence(run.OSFiles{}, art)
 	if f != nil {
 		t.Fatalf("LoadEvidence: %+v", f)
 	}

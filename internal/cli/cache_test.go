@@ -21,7 +21,7 @@ func cacheRun(t *testing.T, corpus, cache string) (map[string][]byte, int, strin
 	if cache != "" {
 		args = append(args, "--cache", cache)
 	}
-	code, _, stderr := run(t, args...)
+	code, _, stderr := runCLI(t, args...)
 	reports := map[string][]byte{}
 	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
 		data, err := os.ReadFile(filepath.Join(out, name))
@@ -141,7 +141,7 @@ func TestScanCacheParsesNothingUnchanged(t *testing.T) {
 	files := func() (hit, scanned string) {
 		t.Helper()
 		out := t.TempDir()
-		_, _, stderr := run(t, "check", "--repo-root", corpus, "--out", out, "--cache", cache, ".")
+		_, _, stderr := runCLI(t, "check", "--repo-root", corpus, "--out", out, "--cache", cache, ".")
 		m := filesRE.FindStringSubmatch(stderr)
 		if m == nil {
 			t.Fatalf("no scan cache line in:\n%s", stderr)

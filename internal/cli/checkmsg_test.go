@@ -39,8 +39,11 @@ func TestCheckMessage(t *testing.T) {
 	os.WriteFile(file, []byte(delta), 0o644)
 	code, out, _ = runIn(t, "", "check-message", "--subject", "DELTA[gpt]: H1", "--format", "json", file)
 	var rep struct {
-		Findings []msgFinding `json:"findings"`
-		Failed   bool         `json:"failed"`
+		Findings []struct {
+			Rule, Field  string
+			Line, Column int
+		} `json:"findings"`
+		Failed bool `json:"failed"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--format json: %v\n%s", err, out)

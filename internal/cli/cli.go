@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
-	"strconv"
-	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
 
@@ -57,26 +56,13 @@ func buildVersion(bi *debug.BuildInfo, ok bool) string {
 	return "devel-" + rev
 }
 
-// Exit codes.
+// Exit codes (run.ExitStatus chooses them).
 const (
-	ExitOK       = 0 // nothing at or above the fail-on level
-	ExitFindings = 1 // findings at or above the fail-on level (compile: errors)
-	ExitUsage    = 2 // usage or configuration error
-	ExitInternal = 3 // internal error
+	ExitOK       = run.ExitOK       // nothing at or above the fail-on level
+	ExitFindings = run.ExitFindings // findings at or above the fail-on level (compile: errors)
+	ExitUsage    = run.ExitUsage    // usage or configuration error
+	ExitInternal = run.ExitInternal // internal error
 )
-
-type env struct {
-	stdout, stderr io.Writer
-	in             io.Reader // nil: os.Stdin
-}
-
-// stdin is the command's standard input.
-func (e *env) stdin() io.Reader {
-	if e.in == nil {
-		return os.Stdin
-	}
-	return e.in
-}
 
 type cliArgs struct {
 	VersionFlag  kong.VersionFlag `name:"version" help:"Print the version and exit."`
@@ -89,22 +75,8 @@ type cliArgs struct {
 	Version      versionCmd       `cmd:"" help:"Print the version."`
 }
 
-// usageError is a usage or configuration problem (exit 2).
-type usageError struct {
-	msg string
-	// unsafeOut: the output paths themselves are unsafe, so no report may
-	// be written (see safeOutDir).
-	unsafeOut bool
-}
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
-
-// exitError carries an exit code chosen by a command.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+// usagef is a usage error of the command line itself (exit 2).
+func usagef(format string, a ...any) error { return &run.UsageError{Msg: fmt.Sprintf(format, a...)} }
 
 // Main runs brenner-ci with args and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) (code int) {
@@ -144,22 +116,17 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	e := &env{stdout: stdout, stderr: stderr, in: stdin}
-	err = ctx.Run(e)
-	var ee *exitError
-	var ue *usageError
+	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version()})
+	var ee *run.ExitError
+	var ue *run.UsageError
 	switch {
-	case err == nil:
-		return ExitOK
-	case errors.As(err, &ee):
-		return ee.code
+	case err == nil, errors.As(err, &ee):
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(ue.msg))
-		return ExitUsage
+		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(ue.Msg))
 	default:
 		fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(err.Error()))
-		return ExitInternal
 	}
+	return run.ExitStatus(err)
 }
 
 type exitPanic struct{}
@@ -177,20 +144,7 @@ func parseArgs(p *kong.Kong, args []string, exited *int) (ctx *kong.Context, err
 
 type versionCmd struct{}
 
-func (versionCmd) Run(e *env) error {
-	fmt.Fprintf(e.stdout, "brenner-ci %s\n", version())
+func (versionCmd) Run(e *run.Env) error {
+	fmt.Fprintf(e.Stdout, "brenner-ci %s\n", version())
 	return nil
-}
-
-// epoch returns SOURCE_DATE_EPOCH as a time, or zero.
-func epoch() (time.Time, error) {
-	s := os.Getenv("SOURCE_DATE_EPOCH")
-	if s == "" {
-		return time.Time{}, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return time.Time{}, usagef("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
-	}
-	return time.Unix(n, 0).UTC(), nil
 }

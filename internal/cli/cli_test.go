@@ -11,7 +11,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
-func run(t *testing.T, args ...string) (int, string, string) {
+func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := Main(args, &out, &errb)
@@ -23,7 +23,7 @@ func demo(t *testing.T) string {
 }
 
 func TestVersion(t *testing.T) {
-	code, out, _ := run(t, "version")
+	code, out, _ := runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "brenner-ci ") {
 		t.Fatalf("version: code %d, out %q", code, out)
 	}
@@ -36,7 +36,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"nosuchcommand"},
 		{"check", filepath.Join(t.TempDir(), "missing")},
 	} {
-		if code, _, _ := run(t, args...); code != ExitUsage {
+		if code, _, _ := runCLI(t, args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)
 		}
 	}
@@ -46,12 +46,12 @@ func TestConfigErrorHasPosition(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(cfg, []byte("fail-on: error\nrules:\n  MB-001: {severity: loud}\n"), 0o644)
-	code, _, errs := run(t, "check", "--config", cfg, demo(t))
+	code, _, errs := runCLI(t, "check", "--config", cfg, demo(t))
 	if code != ExitUsage || !strings.Contains(errs, "bad.yaml:3:") {
 		t.Fatalf("exit %d, stderr %q; want 2 and bad.yaml:3:", code, errs)
 	}
 	os.WriteFile(cfg, []byte("fail-on: error\nunknown-key: 1\n"), 0o644)
-	code, _, errs = run(t, "check", "--config", cfg, demo(t))
+	code, _, errs = runCLI(t, "check", "--config", cfg, demo(t))
 	if code != ExitUsage || !strings.Contains(errs, "bad.yaml:2:") {
 		t.Fatalf("unknown key: exit %d, stderr %q", code, errs)
 	}
@@ -60,14 +60,14 @@ func TestConfigErrorHasPosition(t *testing.T) {
 func TestCheckExitCodes(t *testing.T) {
 	quorum := filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json")
 	// The clean demo thread has no error findings.
-	if code, out, errs := run(t, "check", "--config", filepath.Join(demo(t), ".brenner-ci.yaml"), quorum); code != 0 {
+	if code, out, errs := runCLI(t, "check", "--config", filepath.Join(demo(t), ".brenner-ci.yaml"), quorum); code != 0 {
 		t.Fatalf("clean thread: exit %d\n%s\n%s", code, out, errs)
 	}
 	// The whole demo has errors: exit 1; with --fail-on none: 0.
-	if code, _, _ := run(t, "check", demo(t)); code != ExitFindings {
+	if code, _, _ := runCLI(t, "check", demo(t)); code != ExitFindings {
 		t.Fatalf("demo: exit %d, want 1", code)
 	}
-	if code, _, _ := run(t, "check", "--fail-on", "none", demo(t)); code != 0 {
+	if code, _, _ := runCLI(t, "check", "--fail-on", "none", demo(t)); code != 0 {
 		t.Fatalf("--fail-on none: exit %d, want 0", code)
 	}
 }
@@ -75,16 +75,16 @@ func TestCheckExitCodes(t *testing.T) {
 func TestBaselineGatesOnlyNewFindings(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "baseline.json")
-	if code, _, _ := run(t, "check", "--write-baseline", base, demo(t)); code != ExitFindings {
+	if code, _, _ := runCLI(t, "check", "--write-baseline", base, demo(t)); code != ExitFindings {
 		t.Fatalf("write-baseline run: exit %d", code)
 	}
-	if code, out, _ := run(t, "check", "--baseline", base, demo(t)); code != 0 {
+	if code, out, _ := runCLI(t, "check", "--baseline", base, demo(t)); code != 0 {
 		t.Fatalf("with baseline of the same findings: exit %d\n%s", code, out)
 	}
 	// An empty baseline gates everything again.
 	empty := filepath.Join(dir, "empty.json")
 	os.WriteFile(empty, []byte(`[]`), 0o644)
-	if code, _, errs := run(t, "check", "--baseline", empty, demo(t)); code != ExitFindings {
+	if code, _, errs := runCLI(t, "check", "--baseline", empty, demo(t)); code != ExitFindings {
 		t.Fatalf("with an empty baseline: exit %d (%s)", code, errs)
 	}
 }
@@ -94,7 +94,7 @@ func TestReportsWrittenAndDeterministic(t *testing.T) {
 	var prev map[string][]byte
 	for _, jobs := range []string{"1", "4"} {
 		out := filepath.Join(t.TempDir(), "out")
-		code, _, errs := run(t, "check", "--jobs", jobs, "--out", out, "--repo-root", testutil.ModuleRoot(t), demo(t))
+		code, _, errs := runCLI(t, "check", "--jobs", jobs, "--out", out, "--repo-root", testutil.ModuleRoot(t), demo(t))
 		if code != ExitFindings {
 			t.Fatalf("jobs %s: exit %d: %s", jobs, code, errs)
 		}
@@ -131,7 +131,7 @@ func TestCompileWritesArtifactsSafely(t *testing.T) {
 	in := filepath.Join(dir, "in.json")
 	os.WriteFile(in, []byte(`{"thread_id":"RS-20260301-../../escape","messages":[{"id":1,"subject":"KICKOFF: x","from":"A","created_ts":"2026-03-01T00:00:00Z","body_md":"# x\n"}]}`), 0o644)
 	out := filepath.Join(dir, "out")
-	code, stdout, errs := run(t, "compile", "--out", out, in)
+	code, stdout, errs := runCLI(t, "compile", "--out", out, in)
 	if code != ExitFindings {
 		t.Errorf("an artifact that could not be written: exit %d, want %d\n%s\n%s", code, ExitFindings, stdout, errs)
 	}
@@ -149,7 +149,7 @@ func TestCompileWritesArtifactsSafely(t *testing.T) {
 	target := t.TempDir()
 	os.MkdirAll(out, 0o755)
 	os.Symlink(target, filepath.Join(out, "artifacts"))
-	if code, _, errs := run(t, "compile", "--out", out, filepath.Join(demo(t), "mailbox")); code != ExitFindings || !strings.Contains(errs, "symbolic link") {
+	if code, _, errs := runCLI(t, "compile", "--out", out, filepath.Join(demo(t), "mailbox")); code != ExitFindings || !strings.Contains(errs, "symbolic link") {
 		t.Errorf("symlinked artifacts/: exit %d, stderr %q", code, errs)
 	}
 	if entries, _ := os.ReadDir(target); len(entries) != 0 {
@@ -162,7 +162,7 @@ func TestCompileCorpusDeterministic(t *testing.T) {
 	var prev string
 	for _, jobs := range []string{"1", "4"} {
 		out := filepath.Join(t.TempDir(), "o")
-		_, stdout, _ := run(t, "compile", "--jobs", jobs, "--out", out, "--compiled-body", threads)
+		_, stdout, _ := runCLI(t, "compile", "--jobs", jobs, "--out", out, "--compiled-body", threads)
 		var b strings.Builder
 		b.WriteString(stdout)
 		filepath.Walk(out, func(p string, fi os.FileInfo, err error) error {
@@ -198,7 +198,7 @@ func TestRulesDocUpToDate(t *testing.T) {
 	if string(got) != RulesMarkdown() {
 		t.Fatalf("docs/rules.md is stale: run `make docs`")
 	}
-	code, out, _ := run(t, "rules", "--format", "markdown")
+	code, out, _ := runCLI(t, "rules", "--format", "markdown")
 	if code != 0 || out != string(got) {
 		t.Fatalf("brenner-ci rules --format markdown differs from docs/rules.md")
 	}
@@ -209,7 +209,7 @@ func TestConfigErrorStillWritesReports(t *testing.T) {
 	cfg := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(cfg, []byte("nonsense: true\n"), 0o644)
 	out := filepath.Join(dir, "out")
-	if code, _, _ := run(t, "check", "--config", cfg, "--out", out, demo(t)); code != ExitUsage {
+	if code, _, _ := runCLI(t, "check", "--config", cfg, "--out", out, demo(t)); code != ExitUsage {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	data, err := os.ReadFile(filepath.Join(out, "brenner-ci.sarif"))
@@ -227,7 +227,7 @@ func TestConfigErrorStillWritesReports(t *testing.T) {
 }
 
 func TestConfigSuppressionAndSeverity(t *testing.T) {
-	code, out, _ := run(t, "check", "--format", "json", "--fail-on", "none", demo(t))
+	code, out, _ := runCLI(t, "check", "--format", "json", "--fail-on", "none", demo(t))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -257,11 +257,11 @@ func TestFixWritesOnlyToOut(t *testing.T) {
 	in := filepath.Join(root, "testdata", "rules", "DR-001", "fail")
 	persisted := filepath.Join(in, "artifacts", "RS-20260301-quorum-timing.md")
 	before, _ := os.ReadFile(persisted)
-	if code, _, _ := run(t, "check", "--fix", in); code != ExitUsage {
+	if code, _, _ := runCLI(t, "check", "--fix", in); code != ExitUsage {
 		t.Fatalf("--fix without --out: exit %d, want 2", code)
 	}
 	out := t.TempDir()
-	code, stdout, errs := run(t, "check", "--fix", "--out", out, "--repo-root", root, in)
+	code, stdout, errs := runCLI(t, "check", "--fix", "--out", out, "--repo-root", root, in)
 	if code != ExitFindings || !strings.Contains(stdout, "[DR-001]") {
 		t.Fatalf("exit %d, want 1 with DR-001\n%s\n%s", code, stdout, errs)
 	}
@@ -278,7 +278,7 @@ func TestFixWritesOnlyToOut(t *testing.T) {
 		t.Errorf("fixed artifact differs from the compiled one")
 	}
 	// The fixed file has no drift.
-	if code, stdout, _ := run(t, "check", filepath.Join(root, "testdata", "rules", "DR-001", "pass")); strings.Contains(stdout, "[DR-001]") {
+	if code, stdout, _ := runCLI(t, "check", filepath.Join(root, "testdata", "rules", "DR-001", "pass")); strings.Contains(stdout, "[DR-001]") {
 		t.Errorf("the recompiled artifact still drifts (exit %d):\n%s", code, stdout)
 	}
 }

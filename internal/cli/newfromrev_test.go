@@ -45,7 +45,7 @@ func TestNewFromRev(t *testing.T) {
 	t.Chdir(repo)
 
 	// Unchanged inputs: the demo's errors are all old.
-	code, out, errs := run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
 	if code != ExitOK || !strings.Contains(out, "0 new") || strings.Contains(out, " 0 errors") {
 		t.Fatalf("unchanged inputs: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -55,7 +55,7 @@ func TestNewFromRev(t *testing.T) {
 		t.Fatal("fixture has no KICKOFF subject to break")
 	}
 	os.WriteFile(file, []byte(changed), 0o644)
-	code, out, _ = run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--format", "github", "mailbox")
+	code, out, _ = runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--format", "github", "mailbox")
 	if code != ExitFindings {
 		t.Fatalf("a new error: exit %d, want %d\n%s", code, ExitFindings, out)
 	}
@@ -64,13 +64,13 @@ func TestNewFromRev(t *testing.T) {
 		t.Errorf("the new MB-001 is not annotated first: %q", first)
 	}
 	// A revision that does not exist is a usage error that writes reports.
-	if code, _, _ := run(t, "check", "--new-from-rev", "no-such-rev", "--repo-root", repo, "mailbox"); code != ExitUsage {
+	if code, _, _ := runCLI(t, "check", "--new-from-rev", "no-such-rev", "--repo-root", repo, "mailbox"); code != ExitUsage {
 		t.Errorf("unknown revision: exit %d, want %d", code, ExitUsage)
 	}
 	// A path that is new since the revision: everything in it is new.
 	os.MkdirAll(filepath.Join(repo, "new"), 0o755)
 	os.WriteFile(filepath.Join(repo, "new", "biofilm.jsonl"), bio, 0o644)
-	if code, _, _ := run(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "new"); code != ExitFindings {
+	if code, _, _ := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "new"); code != ExitFindings {
 		t.Errorf("new folder: exit %d, want %d", code, ExitFindings)
 	}
 }
@@ -97,16 +97,16 @@ func TestChangedBaselineIsAnnounced(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"check", "--new-from-rev", "HEAD", "--baseline", "baseline.txt", "--repo-root", repo, "--out", out, "mailbox"}
 
-	_, _, stderr := run(t, args...)
+	_, _, stderr := runCLI(t, args...)
 	if strings.Contains(stderr, "changed since") {
 		t.Fatalf("unchanged baseline and configuration announced as changed:\n%s", stderr)
 	}
 	// The pull request accepts everything the run finds.
-	if code, _, _ := run(t, "check", "--repo-root", repo, "--write-baseline", "baseline.txt", "mailbox"); code > 1 {
+	if code, _, _ := runCLI(t, "check", "--repo-root", repo, "--write-baseline", "baseline.txt", "mailbox"); code > 1 {
 		t.Fatalf("--write-baseline: exit %d", code)
 	}
 	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: error\nrules:\n  MB-001: warning\n"), 0o644)
-	_, _, stderr = run(t, args...)
+	_, _, stderr = runCLI(t, args...)
 	for _, want := range []string{"The baseline baseline.txt changed since HEAD", "The configuration .brenner-ci.yaml changed since HEAD"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)

@@ -32,8 +32,8 @@ func findingLines(out string) []string {
 func TestCompileAndCheckAgree(t *testing.T) {
 	inputs := []string{filepath.Join(demo(t), "mailbox"), filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", "DL-002", "fail")}
 	for _, in := range inputs {
-		_, cout, _ := run(t, "compile", in)
-		_, kout, _ := run(t, "check", "--format", "text", in)
+		_, cout, _ := runCLI(t, "compile", in)
+		_, kout, _ := runCLI(t, "check", "--format", "text", in)
 		comp, chk := findingLines(cout), findingLines(kout)
 		if len(comp) == 0 {
 			t.Fatalf("compile %s printed no findings:\n%s", in, cout)
@@ -51,7 +51,7 @@ func TestCompileAndCheckAgree(t *testing.T) {
 			t.Errorf("compile prints spec codes instead of rule ids:\n%s", cout)
 		}
 	}
-	_, cout, _ := run(t, "compile", inputs[1])
+	_, cout, _ := runCLI(t, "compile", inputs[1])
 	if !strings.Contains(cout, "[DL-002]") {
 		t.Errorf("compile does not report DL-002 on its fixture:\n%s", cout)
 	}
@@ -67,7 +67,7 @@ func TestCompileReadsConfig(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "t.json"), src, 0o644)
 	has := func(cmd string) bool {
-		_, out, errs := run(t, cmd, dir)
+		_, out, errs := runCLI(t, cmd, dir)
 		if strings.Contains(errs, "configuration error") {
 			t.Fatal(errs)
 		}
@@ -107,7 +107,7 @@ func TestDirectiveInCodeIsCode(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "artifacts")
 		os.MkdirAll(dir, 0o755)
 		os.WriteFile(filepath.Join(dir, "RS-20260310-no-quotes.md"), append(art, []byte("\n"+tc.comment)...), 0o644)
-		_, out, _ := run(t, "check", "--format", "text", dir)
+		_, out, _ := runCLI(t, "check", "--format", "text", dir)
 		if got := strings.Contains(out, "[IP-P01]"); got != tc.reported {
 			t.Errorf("artifact, comment %q: IP-P01 reported %v, want %v\n%s", tc.comment, got, tc.reported, out)
 		}
@@ -125,7 +125,7 @@ func TestDirectiveInCodeIsCode(t *testing.T) {
  "subject": "KICKOFF: Quorum switch timing", "from": "GreenDog", "created_ts": "2026-03-01T10:00:00Z", "ack_required": true,
  "body_md": "# Quorum timing\n\n## Research Question\nWhen does the switch happen?\n\n` + tc.comment + `"}]}`
 		os.WriteFile(filepath.Join(dir, "t.json"), []byte(thread), 0o644)
-		_, out, _ := run(t, "check", "--format", "text", dir)
+		_, out, _ := runCLI(t, "check", "--format", "text", dir)
 		if got := strings.Contains(out, "[MB-003]"); got != tc.reported {
 			t.Errorf("body, comment %q: MB-003 reported %v, want %v\n%s", tc.comment, got, tc.reported, out)
 		}
@@ -135,7 +135,7 @@ func TestDirectiveInCodeIsCode(t *testing.T) {
 // TestRulesJSONOneSeverity: every id is listed once, with one default
 // severity, a scope and who reports it.
 func TestRulesJSONOneSeverity(t *testing.T) {
-	_, out, _ := run(t, "rules", "--format", "json")
+	_, out, _ := runCLI(t, "rules", "--format", "json")
 	var rs []struct{ ID, Severity, Scope, ReportedBy string }
 	if err := jsonUnmarshal(out, &rs); err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) 
 // error (exit 2), and every requested report is still written, saying so.
 func TestUsageErrorStillWritesReports(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	code, _, _ := run(t, "check", "--out", out, filepath.Join(t.TempDir(), "missing"))
+	code, _, _ := runCLI(t, "check", "--out", out, filepath.Join(t.TempDir(), "missing"))
 	if code != ExitUsage {
 		t.Fatalf("exit %d, want %d", code, ExitUsage)
 	}
@@ -194,7 +194,7 @@ func TestNeverAFalsePass(t *testing.T) {
 		"empty folder": {t.TempDir()},
 	} {
 		out := filepath.Join(t.TempDir(), "out")
-		code, stdout, _ := run(t, append([]string{"check", "--format", "github", "--out", out}, args...)...)
+		code, stdout, _ := runCLI(t, append([]string{"check", "--format", "github", "--out", out}, args...)...)
 		if code != ExitUsage {
 			t.Errorf("%s: exit %d, want %d", name, code, ExitUsage)
 		}
@@ -236,7 +236,7 @@ func TestNeverAFalsePass(t *testing.T) {
 			t.Errorf("%s: JUnit has no error testcase", name)
 		}
 	}
-	_, text, _ := run(t, "check", t.TempDir())
+	_, text, _ := runCLI(t, "check", t.TempDir())
 	if !strings.Contains(text, "could not run") || strings.Contains(text, "passed") {
 		t.Errorf("text summary: %q", text)
 	}
@@ -249,8 +249,8 @@ func TestStepSummaryAppended(t *testing.T) {
 	os.WriteFile(summary, []byte("## Earlier step\n\nkept\n"), 0o644)
 	t.Setenv("GITHUB_ACTIONS", "true")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
-	run(t, "check", "--out", filepath.Join(t.TempDir(), "out"), filepath.Join(demo(t), "mailbox"))
-	run(t, "check", filepath.Join(demo(t), "mailbox"))
+	runCLI(t, "check", "--out", filepath.Join(t.TempDir(), "out"), filepath.Join(demo(t), "mailbox"))
+	runCLI(t, "check", filepath.Join(demo(t), "mailbox"))
 	data, _ := os.ReadFile(summary)
 	s := string(data)
 	if !strings.HasPrefix(s, "## Earlier step\n\nkept\n") || strings.Count(s, "brenner-ci") < 2 || strings.Count(s, "<!-- brenner-ci-report -->") != 2 {
@@ -265,13 +265,13 @@ func TestOutputIsNeverInput(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
 	os.WriteFile(filepath.Join(dir, "t.json"), src, 0o644)
 	out := filepath.Join(dir, "reports")
-	_, first, _ := run(t, "check", "--out", out, "--fix", dir)
-	_, second, _ := run(t, "check", "--out", out, "--fix", dir)
+	_, first, _ := runCLI(t, "check", "--out", out, "--fix", dir)
+	_, second, _ := runCLI(t, "check", "--out", out, "--fix", dir)
 	if first != second {
 		t.Errorf("the second run read its own output:\n--- first\n%s--- second\n%s", first, second)
 	}
-	_, c1, _ := run(t, "compile", "--out", out, dir)
-	if _, c2, _ := run(t, "compile", "--out", out, dir); c1 != c2 {
+	_, c1, _ := runCLI(t, "compile", "--out", out, dir)
+	if _, c2, _ := runCLI(t, "compile", "--out", out, dir); c1 != c2 {
 		t.Errorf("compile read its own output:\n%s\n%s", c1, c2)
 	}
 }
@@ -292,8 +292,8 @@ func TestVersionFromBuildInfo(t *testing.T) {
 			t.Errorf("buildVersion = %q, want %q", got, tc.want)
 		}
 	}
-	c1, o1, _ := run(t, "--version")
-	c2, o2, _ := run(t, "version")
+	c1, o1, _ := runCLI(t, "--version")
+	c2, o2, _ := runCLI(t, "version")
 	if c1 != 0 || c2 != 0 || o1 != o2 || !strings.HasPrefix(o1, "brenner-ci ") {
 		t.Errorf("--version %d %q, version %d %q", c1, o1, c2, o2)
 	}
@@ -316,7 +316,7 @@ func TestSymlinkedOutRefused(t *testing.T) {
 		{"check", "--sarif", "via/x.sarif", d},
 		{"compile", "--out", "brenner-ci-reports", filepath.Join(d, "mailbox")},
 	} {
-		code, _, errs := run(t, args...)
+		code, _, errs := runCLI(t, args...)
 		if code != ExitUsage || !strings.Contains(errs, "symbolic link") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
@@ -338,7 +338,7 @@ func TestCaseCollidingThreadsWriteOneArtifact(t *testing.T) {
 	}
 	for _, cmd := range []string{"compile", "check"} {
 		out := filepath.Join(t.TempDir(), "out")
-		_, stdout, stderr := run(t, cmd, "--out", out, dir)
+		_, stdout, stderr := runCLI(t, cmd, "--out", out, dir)
 		entries, _ := os.ReadDir(filepath.Join(out, "artifacts"))
 		if len(entries) != 1 || !strings.Contains(stderr, "case-insensitive") {
 			t.Errorf("%s: %d artifacts written; stderr %q\n%s", cmd, len(entries), stderr, stdout)
@@ -350,7 +350,7 @@ func TestCaseCollidingThreadsWriteOneArtifact(t *testing.T) {
 // the run finishes and the reports are written.
 func TestThreadTimeout(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	code, stdout, _ := run(t, "check", "--thread-timeout", "1ns", "--out", out, filepath.Join(demo(t), "mailbox"))
+	code, stdout, _ := runCLI(t, "check", "--thread-timeout", "1ns", "--out", out, filepath.Join(demo(t), "mailbox"))
 	if code != ExitFindings || !strings.Contains(stdout, "[IN-010]") {
 		t.Fatalf("exit %d\n%s", code, stdout)
 	}
@@ -373,7 +373,7 @@ func TestEchoedInputIsBounded(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": msgs})
 	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
 	out := filepath.Join(t.TempDir(), "out")
-	run(t, "check", "--out", out, dir)
+	runCLI(t, "check", "--out", out, dir)
 	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.json", "brenner-ci.md", "brenner-ci.junit.xml"} {
 		st, err := os.Stat(filepath.Join(out, name))
 		if err != nil {

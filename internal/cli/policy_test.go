@@ -42,7 +42,7 @@ func policyRepo(t *testing.T) string {
 func TestConfigBelowRootCannotTurnTheGateOff(t *testing.T) {
 	dir := policyRepo(t)
 	out := t.TempDir()
-	code, stdout, stderr := run(t, "check", "--repo-root", dir, "--out", out, filepath.Join(dir, "mailbox"))
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, "--out", out, filepath.Join(dir, "mailbox"))
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the root's fail-on warning still gates)\n%s%s", code, stdout, stderr)
 	}
@@ -86,7 +86,7 @@ func TestPinnedConfigIgnoresOthers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "mailbox", ".brenner-ci.yaml"), []byte("fail-on: [broken\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := run(t, "check", "--repo-root", dir, "--config", filepath.Join(dir, ".brenner-ci.yaml"), filepath.Join(dir, "mailbox"))
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, "--config", filepath.Join(dir, ".brenner-ci.yaml"), filepath.Join(dir, "mailbox"))
 	if code != 0 {
 		t.Fatalf("exit %d, want 0: the broken file next to the inputs was read\n%s%s", code, stdout, stderr)
 	}
@@ -98,7 +98,7 @@ func TestPinnedConfigIgnoresOthers(t *testing.T) {
 	}
 	// Without --config the same broken file governs discovery: a usage
 	// error (exit 2), not a silent pass.
-	if code, _, _ := run(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox")); code != 2 {
+	if code, _, _ := runCLI(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox")); code != 2 {
 		t.Errorf("discovered broken configuration: exit %d, want 2", code)
 	}
 }
@@ -112,15 +112,15 @@ func TestGraphCommand(t *testing.T) {
 		"dot":     `[label="refines"]`,
 		"json":    `"relation": "refines"`,
 	} {
-		code, out, stderr := run(t, "graph", "--format", format, dir)
+		code, out, stderr := runCLI(t, "graph", "--format", format, dir)
 		if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "Lineage") {
 			t.Errorf("graph --format %s: exit %d, output lacks %q:\n%s%s", format, code, want, out, stderr)
 		}
 	}
-	if code, _, _ := run(t, "graph", t.TempDir()); code != 2 {
+	if code, _, _ := runCLI(t, "graph", t.TempDir()); code != 2 {
 		t.Errorf("graph of an empty folder: exit %d, want 2", code)
 	}
-	_, md, _ := run(t, "check", "--format", "markdown", dir)
+	_, md, _ := runCLI(t, "check", "--format", "markdown", dir)
 	if !strings.Contains(md, "### Session genealogy") || !strings.Contains(md, "```mermaid\nflowchart LR") {
 		t.Errorf("the markdown report does not draw the genealogy:\n%s", md)
 	}

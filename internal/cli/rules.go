@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/internal/run"
+
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -13,16 +15,16 @@ type rulesCmd struct {
 	Format string `help:"Output format: text, json or markdown." enum:"text,json,markdown" default:"text"`
 }
 
-func (c *rulesCmd) Run(e *env) error {
+func (c *rulesCmd) Run(e *run.Env) error {
 	switch c.Format {
 	case "json":
-		return RulesJSON(e.stdout)
+		return RulesJSON(e.Stdout)
 	case "markdown":
-		_, err := io.WriteString(e.stdout, RulesMarkdown())
+		_, err := io.WriteString(e.Stdout, RulesMarkdown())
 		return err
 	}
 	for _, m := range rules.All() {
-		fmt.Fprintf(e.stdout, "%-7s %-8s %-36s %s\n", m.ID, m.Severity, m.Name, m.Short)
+		fmt.Fprintf(e.Stdout, "%-7s %-8s %-36s %s\n", m.ID, m.Severity, m.Name, m.Short)
 	}
 	return nil
 }

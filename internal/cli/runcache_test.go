@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brenner-ci/brenner-ci/internal/run"
 )
 
 // runProducts is everything a check run gives its user: the report files,
@@ -37,7 +39,7 @@ func checkProducts(t *testing.T, out string, extra ...string) runProducts {
 		"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.xml"), "--markdown", filepath.Join(out, "r.md"),
 		"--json", filepath.Join(out, "r.json"), "--write-baseline", filepath.Join(out, "b.json")}
 	args = append(append(args, extra...), ".")
-	code, stdout, stderr := run(t, args...)
+	code, stdout, stderr := runCLI(t, args...)
 	p := runProducts{files: map[string][]byte{}, stdout: stdout, code: code, stderr: stderr,
 		reused: strings.Contains(stderr, "the whole run reused")}
 	for _, name := range []string{"r.sarif", "r.xml", "r.md", "r.json", "b.json", "summary.md", "outputs.txt"} {
@@ -159,8 +161,8 @@ func TestRunCacheReusesWholeRun(t *testing.T) {
 		sameProducts(t, m.what+", again", want, again)
 		undo()
 	}
-	if n := len(entries()); n != maxRunEntries {
-		t.Errorf("%d run entries after %d recorded runs, want the newest %d", n, len(misses)+1, maxRunEntries)
+	if n := len(entries()); n != run.MaxRunEntries {
+		t.Errorf("%d run entries after %d recorded runs, want the newest %d", n, len(misses)+1, run.MaxRunEntries)
 	}
 
 	// The first run's entry was the least recently used: it is gone, and
@@ -216,7 +218,7 @@ func TestRunCacheReusesWholeRun(t *testing.T) {
 	// With --out (compiled artifacts are written) a run is never reused
 	// whole; the thread cache still serves it.
 	for i := 0; i < 2; i++ {
-		code, _, stderr := run(t, "check", "--repo-root", ".", "--out", filepath.Join(tmp, "out"), "--cache", cache, ".")
+		code, _, stderr := runCLI(t, "check", "--repo-root", ".", "--out", filepath.Join(tmp, "out"), "--cache", cache, ".")
 		if strings.Contains(stderr, "whole run reused") || code != cold.code {
 			t.Errorf("--out run %d: exit %d, reused whole:\n%s", i, code, stderr)
 		}
@@ -224,7 +226,7 @@ func TestRunCacheReusesWholeRun(t *testing.T) {
 	// A run with a thread over its time budget is not recorded.
 	nocache := filepath.Join(tmp, "budget")
 	for i := 0; i < 2; i++ {
-		code, _, stderr := run(t, "check", "--repo-root", ".", "--thread-timeout", "1ns", "--cache", nocache, "--json", filepath.Join(tmp, "budget.json"), ".")
+		code, _, stderr := runCLI(t, "check", "--repo-root", ".", "--thread-timeout", "1ns", "--cache", nocache, "--json", filepath.Join(tmp, "budget.json"), ".")
 		if code == 0 || strings.Contains(stderr, "whole run reused") {
 			t.Errorf("run %d over its budget: exit %d, reused whole:\n%s", i, code, stderr)
 		}
@@ -253,7 +255,7 @@ func TestRunCacheShard(t *testing.T) {
 		if cache != "" {
 			args = append(args, "--cache", cache)
 		}
-		code, stdout, stderr := run(t, args...)
+		code, stdout, stderr := runCLI(t, args...)
 		if code != 0 {
 			t.Fatalf("shard run: exit %d\n%s", code, stderr)
 		}

@@ -47,7 +47,7 @@ func TestHostileTextNeverEmitsWorkflowCommands(t *testing.T) {
 		{"compile", "--out", filepath.Join(t.TempDir(), "c"), dir},
 	}
 	for _, args := range runs {
-		_, stdout, stderr := run(t, args...)
+		_, stdout, stderr := runCLI(t, args...)
 		for name, stream := range map[string]string{"stdout": stdout, "stderr": stderr} {
 			if strings.ContainsAny(stream, "\x1b\x07\x00") {
 				t.Errorf("%v: %s carries a control character: %q", args, name, stream)
@@ -87,10 +87,10 @@ func TestCredentialsNeverEchoed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	var all strings.Builder
 	for _, format := range []string{"github", "text", "json", "sarif", "junit", "markdown"} {
-		_, stdout, stderr := run(t, "check", "--format", format, "--out", out, dir)
+		_, stdout, stderr := runCLI(t, "check", "--format", format, "--out", out, dir)
 		all.WriteString(stdout + stderr)
 	}
-	_, cout, cerr := run(t, "compile", dir)
+	_, cout, cerr := runCLI(t, "compile", dir)
 	all.WriteString(cout + cerr)
 	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.json", "brenner-ci.md", "brenner-ci.junit.xml"} {
 		b, _ := os.ReadFile(filepath.Join(out, name))

@@ -50,7 +50,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	t.Chdir(corpus)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	one := filepath.Join(t.TempDir(), "one")
-	code, stdout, stderr := run(t, "check", "--repo-root", corpus, "--out", one, ".")
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", corpus, "--out", one, ".")
 	if code > 1 {
 		t.Fatalf("unsharded check: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -62,13 +62,13 @@ func TestShardsMergeToOneRun(t *testing.T) {
 			// unsharded run does (their write notes must agree).
 			outDir := t.TempDir()
 			f := filepath.Join(outDir, "brenner-ci.shard.json")
-			if code, out, errs := run(t, "check", "--repo-root", corpus, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", outDir, "."); code != 0 {
+			if code, out, errs := runCLI(t, "check", "--repo-root", corpus, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", outDir, "."); code != 0 {
 				t.Fatalf("shard %d/%d: exit %d\n%s%s", i, n, code, out, errs)
 			}
 			files = append(files, f)
 		}
 		merged := filepath.Join(t.TempDir(), "merged")
-		mcode, mout, merrs := run(t, append([]string{"merge", "--repo-root", corpus, "--out", merged}, files...)...)
+		mcode, mout, merrs := runCLI(t, append([]string{"merge", "--repo-root", corpus, "--out", merged}, files...)...)
 		if mcode != code {
 			t.Errorf("%d shards: merge exit %d, unsharded %d\n%s%s", n, mcode, code, mout, merrs)
 		}
@@ -87,10 +87,10 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		}
 		if n == 3 {
 			// Missing and duplicated shards are errors, not partial reports.
-			if code, _, errs := run(t, "merge", "--repo-root", corpus, files[0], files[1]); code != 2 || !strings.Contains(errs, "missing") {
+			if code, _, errs := runCLI(t, "merge", "--repo-root", corpus, files[0], files[1]); code != 2 || !strings.Contains(errs, "missing") {
 				t.Errorf("a missing shard: exit %d, %s", code, errs)
 			}
-			if code, _, errs := run(t, "merge", "--repo-root", corpus, files[0], files[1], files[1], files[2]); code != 2 || !strings.Contains(errs, "twice") {
+			if code, _, errs := runCLI(t, "merge", "--repo-root", corpus, files[0], files[1], files[1], files[2]); code != 2 || !strings.Contains(errs, "twice") {
 				t.Errorf("a duplicated shard: exit %d, %s", code, errs)
 			}
 		}

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/internal/run"
+
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
@@ -138,7 +139,8 @@ func check(t *testing.T, dir string) ([]diag.Finding, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := rules.NewEngine(nil).Run(batch, rules.RunOptions{Compile: compile.Options{ArchiveAgents: batch.Agents}, Jobs: 2})
+	plan := run.NewPlan([]string{dir}, nil, 2)
+	res := plan.Engine().Run(batch, rules.RunOptions{Compile: plan.CompileOptions(batch.Agents), Jobs: 2})
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}

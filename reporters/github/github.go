@@ -60,7 +60,7 @@ func Write(w io.Writer, r *diag.Report) error {
 			if k >= limits[lv] {
 				left[lv] = len(idx) - k
 				for _, j := range idx[k:] {
-					if r.Baseline != nil && r.IsNew(j) {
+					if r.HasBaseline && r.IsNew(j) {
 						leftNew++
 					}
 				}

@@ -84,14 +84,16 @@ func TestCap(t *testing.T) {
 // annotated even when ten old errors come before it, and the overflow notice
 // points only at outputs that exist.
 func TestNewFindingsAnnotatedFirst(t *testing.T) {
-	r := &diag.Report{RepoRoot: t.TempDir(), Baseline: map[string]bool{}}
+	r := &diag.Report{RepoRoot: t.TempDir()}
+	base := map[string]bool{}
 	for i := 0; i < 12; i++ {
 		r.Findings = append(r.Findings, diag.Finding{Rule: "MB-001", Severity: diag.Error, Message: fmt.Sprintf("old %d", i), Pos: diag.Pos{File: "a.json", Line: i + 1}})
 		r.Fingerprints = append(r.Fingerprints, fmt.Sprintf("fp%d", i))
-		r.Baseline[fmt.Sprintf("fp%d", i)] = true
+		base[fmt.Sprintf("fp%d", i)] = true
 	}
 	r.Findings = append(r.Findings, diag.Finding{Rule: "MB-002", Severity: diag.Error, Message: "the new one", Pos: diag.Pos{File: "b.json", Line: 1}})
 	r.Fingerprints = append(r.Fingerprints, "fresh")
+	r.CompareWith(base)
 	got := write(t, r)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	if !strings.Contains(lines[0], "the new one") {

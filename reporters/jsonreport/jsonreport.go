@@ -148,7 +148,7 @@ func Build(r *diag.Report) *File {
 		Tool: Tool{Name: nonEmpty(r.Tool.Name, "brenner-ci"), Version: r.Tool.Version},
 		Summary: Summary{
 			Errors: e, Warnings: w, Notes: n, Findings: len(r.Findings), Threads: len(r.Threads),
-			New: reporters.NewCount(r), Baseline: r.Baseline != nil,
+			New: reporters.NewCount(r), Baseline: r.HasBaseline,
 			FailOn: reporters.FailOnName(r.FailOn), Gating: reporters.Gating(r), InternalError: r.Internal,
 			Category: r.Category,
 		},
@@ -209,7 +209,7 @@ func Build(r *diag.Report) *File {
 		if i < len(r.Fingerprints) {
 			out.Fingerprint = r.Fingerprints[i]
 		}
-		if r.Baseline != nil {
+		if r.HasBaseline {
 			out.BaselineState = "unchanged"
 			if r.IsNew(i) {
 				out.BaselineState = "new"

@@ -111,14 +111,14 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "finding"), failOn)
 	case r.FailOn == diag.Off:
 		h.WriteString("## ✅ brenner-ci: passed (`--fail-on none`)\n\n")
-	case r.Baseline != nil:
+	case r.HasBaseline:
 		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no new findings at or above `%s`\n\n", failOn)
 	default:
 		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no findings at or above `%s`\n\n", failOn)
 	}
 	fmt.Fprintf(&h, "%s, %s and %s in %s", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"),
 		reporters.Plural(n, "note"), reporters.Plural(len(r.Threads), "thread"))
-	if r.Baseline != nil {
+	if r.HasBaseline {
 		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
 	}
 	fmt.Fprintf(&h, " (fail-on `%s`).\n\n", failOn)
@@ -129,7 +129,7 @@ func (m *writer) render() {
 	if r.Internal {
 		h.WriteString("brenner-ci had an internal error, so this report may be incomplete; see the notifications below and the job log.\n\n")
 	}
-	if r.Baseline != nil {
+	if r.HasBaseline {
 		h.WriteString("| Severity | Findings | New |\n| :-- | --: | --: |\n")
 		ne, nw, nn := newCounts(r)
 		fmt.Fprintf(&h, "| ❌ Error | %d | %d |\n| ⚠️ Warning | %d | %d |\n| ℹ️ Note | %d | %d |\n\n", e, ne, wn, nw, n, nn)
@@ -366,7 +366,7 @@ func (m *writer) item(i int) string {
 	} else {
 		b.WriteString("**" + f.Severity.String() + "**")
 	}
-	if r.Baseline != nil && r.IsNew(i) {
+	if r.HasBaseline && r.IsNew(i) {
 		b.WriteString(" 🆕")
 	}
 	b.WriteString(" " + m.ruleRef(f.Rule) + " · " + m.location(f) + " · " + escape(f.Message))

@@ -208,7 +208,7 @@ func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *repo
 		fp = diag.FingerprintHash(f) + ":1"
 	}
 	res.WithPartialFingerPrints(map[string]interface{}{PrimaryKey: fp, FingerprintKey: fp})
-	if r.Baseline != nil {
+	if r.HasBaseline {
 		state := "new"
 		if !r.IsNew(i) {
 			state = "unchanged"

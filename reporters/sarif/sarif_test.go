@@ -172,7 +172,7 @@ func TestStructure(t *testing.T) {
 	assertNoNull(t, data)
 
 	r.Internal = true
-	r.Baseline = nil
+	r.CompareWith(nil)
 	d = decode(t, write(t, r))
 	if d.Runs[0].Invocations[0].ExecutionSuccessful {
 		t.Error("executionSuccessful is true after an internal error")

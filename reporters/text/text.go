@@ -59,7 +59,7 @@ func Summary(r *diag.Report) string {
 	fmt.Fprintf(&b, "%s: %s, %s, %s in %s", name,
 		reporters.Plural(e, "error"), reporters.Plural(w, "warning"), reporters.Plural(n, "note"),
 		reporters.Plural(len(r.Threads), "thread"))
-	if r.Baseline != nil {
+	if r.HasBaseline {
 		fmt.Fprintf(&b, ", %d new", reporters.NewCount(r))
 	}
 	if r.RunError != "" {

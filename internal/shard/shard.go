@@ -1,15 +1,15 @@
-package rules
-
-// Sharding: a nightly audit outgrows one machine, so `check --shard i/N`
-// checks one part of the threads and writes a shard file, and `merge` runs
-// the batch rules on the shard files, then the findings pipeline and the
-// reporters, so that N shards give the reports of one unsharded run.
+// Package shard splits a check over machines: a nightly audit outgrows one
+// machine, so `check --shard i/N` checks one part of the threads and writes
+// a shard file, and `merge` runs the batch rules on the shard files, then
+// the findings pipeline and the reporters, so that N shards give the reports
+// of one unsharded run.
 //
 // Every shard scans every input (cheap: metadata only), so all shards agree
 // on the batch: the threads, their order, which artifact belongs to which
 // thread. A thread goes to the shard of a hash of its thread id; a persisted
 // artifact goes with the thread it is paired with; a file-level input
 // finding goes to the shard of a hash of its path.
+package shard
 
 import (
 	"bytes"
@@ -27,16 +27,17 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
-// ShardFormat names the shard file format; ShardFormatVersion is its version.
+// Format names the shard file format; FormatVersion is its version.
 const (
-	ShardFormat        = "brenner-ci-shard"
-	ShardFormatVersion = 2
+	Format        = "brenner-ci-shard"
+	FormatVersion = 3
 )
 
-// ShardOf returns the shard (0 ≤ shard < n) of key.
-func ShardOf(key string, n int) int {
+// Of returns the shard (0 ≤ shard < n) of key.
+func Of(key string, n int) int {
 	h := fnv.New64a()
 	h.Write([]byte(key))
 	return int(h.Sum64() % uint64(n))
@@ -53,7 +54,7 @@ type Part struct {
 }
 
 // Partition returns shard i (0-based) of n of b.
-func Partition(b *mailbox.Batch, i, n int) *Part {
+func Partition(b *mailbox.Batch, files rules.Files, i, n int) *Part {
 	// The shard key of every thread id and key: its thread id when it has
 	// one (all projects' threads of one id stay together), else its key.
 	// Lower case: threads whose artifact files would be one file on a
@@ -75,50 +76,50 @@ func Partition(b *mailbox.Batch, i, n int) *Part {
 	pb := part.Batch
 	order := 0
 	artifactKey := func(path string, fromJSON bool) string {
-		sid := artifactFileSession(path, fromJSON)
+		sid := rules.ArtifactFileSession(files, path, fromJSON)
 		// Paired as persistedThreads pairs: by session_id when that is a
 		// thread of the batch, else by file name.
 		if k, ok := keyOf[sid]; ok && sid != "" {
 			return k
 		}
-		if k, ok := keyOf[ArtifactPathThread(path)]; ok {
+		if k, ok := keyOf[rules.ArtifactPathThread(path)]; ok {
 			return k
 		}
 		if sid != "" {
 			return strings.ToLower(sid)
 		}
-		return strings.ToLower(ArtifactPathThread(path))
+		return strings.ToLower(rules.ArtifactPathThread(path))
 	}
 	for _, p := range b.Markdown {
-		if ShardOf(artifactKey(p, false), n) == i {
+		if Of(artifactKey(p, false), n) == i {
 			pb.Markdown = append(pb.Markdown, p)
 			part.ArtifactOrder = append(part.ArtifactOrder, order)
 		}
 		order++
 	}
 	for _, p := range b.ArtifactJSON {
-		if ShardOf(artifactKey(p, true), n) == i {
+		if Of(artifactKey(p, true), n) == i {
 			pb.ArtifactJSON = append(pb.ArtifactJSON, p)
 			part.ArtifactOrder = append(part.ArtifactOrder, order)
 		}
 		order++
 	}
 	for _, t := range b.Threads {
-		if ShardOf(keyOf[t.Key], n) == i {
+		if Of(keyOf[t.Key], n) == i {
 			pb.Threads = append(pb.Threads, t)
 			part.ThreadOrder = append(part.ThreadOrder, order)
 		}
 		order++
 	}
 	for _, f := range b.Findings {
-		if ShardOf(f.Pos.File, n) == i {
+		if Of(f.Pos.File, n) == i {
 			pb.Findings = append(pb.Findings, f)
 		}
 	}
 	return part
 }
 
-// Shard is what a shard file carries (WriteShard, ReadShard): one shard's
+// Shard is what a shard file carries (Write, Read): one shard's
 // raw results (before the batch rules and the findings pipeline) and what
 // the batch rules need of its threads and artifacts.
 type Shard struct {
@@ -140,64 +141,46 @@ type Shard struct {
 	Comments      []diag.Comment      `json:"comments"`
 	Notifications []diag.Notification `json:"notifications"`
 	Internal      bool                `json:"internal"`
-	Threads       []ShardThread       `json:"threads"`
-	Artifacts     []ShardArtifact     `json:"artifacts"`
+	Threads       []Thread            `json:"threads"`
+	Artifacts     []Artifact          `json:"artifacts"`
 }
 
-// ShardThread is one thread summary of a shard (an artifact's summary too:
+// Thread is one thread summary of a shard (an artifact's summary too:
 // the report lists both), with its place in the unsharded run and, for
 // threads, its facts.
-type ShardThread struct {
+type Thread struct {
 	Order    int         `json:"order"`
 	Summary  diag.Thread `json:"summary"`
 	Artifact bool        `json:"artifact,omitempty"`
 	// NoRules is set when no rule was evaluated on it (an artifact path
 	// holding no artifact); otherwise its rules are the engine's.
-	NoRules bool   `json:"no_rules,omitempty"`
-	Facts   *Facts `json:"facts,omitempty"`
+	NoRules bool         `json:"no_rules,omitempty"`
+	Facts   *rules.Facts `json:"facts,omitempty"`
 }
 
-// ShardArtifact is what the batch rules read of a persisted artifact: its
-// front matter's session_id and version.
-type ShardArtifact struct {
-	Order          int          `json:"order"`
-	File           string       `json:"file"`
-	FromJSON       bool         `json:"from_json,omitempty"`
-	Skipped        bool         `json:"skipped,omitempty"`
-	HasFrontMatter bool         `json:"has_front_matter,omitempty"`
-	FrontPos       diag.Pos     `json:"front_pos"`
-	Front          []ShardFront `json:"front,omitempty"`
+// Artifact is a persisted artifact's front matter record with its place in
+// the unsharded run.
+type Artifact struct {
+	Order int `json:"order"`
+	rules.FrontRecord
 }
 
-// ShardFront is one front matter field the batch rules read.
-type ShardFront struct {
-	Key    string   `json:"key"`
-	Value  any      `json:"value"`
-	Raw    string   `json:"raw,omitempty"`
-	Pos    diag.Pos `json:"pos"`
-	KeyPos diag.Pos `json:"key_pos"`
-}
-
-// batchFrontKeys are the front matter keys the batch rules read.
-var batchFrontKeys = map[string]bool{"session_id": true, "version": true}
-
-// NewShard records a shard's results: out and batch from RunThreads on
+// New records a shard's results: out and batch from RunThreads on
 // part.
-func NewShard(out *Output, batch *Batch, part *Part) *Shard {
-	s := &Shard{Format: ShardFormat, FormatVersion: ShardFormatVersion,
+func New(out *rules.Output, batch *rules.Batch, part *Part) *Shard {
+	s := &Shard{Format: Format, FormatVersion: FormatVersion,
 		Findings: out.Findings, Comments: out.Comments, Notifications: out.Notifications, Internal: out.Internal}
 	// out.Threads lists the artifacts kept (not skipped), then the threads.
 	ai := 0
 	for i := range batch.Artifacts {
 		a := &batch.Artifacts[i]
-		sa := frontOf(*a)
-		sa.Order = part.ArtifactOrder[i]
+		sa := Artifact{Order: part.ArtifactOrder[i], FrontRecord: rules.FrontOf(*a)}
 		s.Artifacts = append(s.Artifacts, sa)
 		if !a.Skipped {
 			sum := out.Threads[ai]
 			none := len(sum.Rules) == 0
 			sum.Rules = nil // the merge's engine has the same rules
-			s.Threads = append(s.Threads, ShardThread{Order: part.ArtifactOrder[i], Summary: sum, Artifact: true, NoRules: none})
+			s.Threads = append(s.Threads, Thread{Order: part.ArtifactOrder[i], Summary: sum, Artifact: true, NoRules: none})
 			ai++
 		}
 	}
@@ -205,27 +188,16 @@ func NewShard(out *Output, batch *Batch, part *Part) *Shard {
 		sum := batch.Threads[i].Summary
 		sum.Rules = nil
 		f := batch.Threads[i].Facts
-		s.Threads = append(s.Threads, ShardThread{Order: part.ThreadOrder[i], Summary: sum, Facts: &f})
+		s.Threads = append(s.Threads, Thread{Order: part.ThreadOrder[i], Summary: sum, Facts: &f})
 	}
 	return s
-}
-
-// scalarValue keeps a front matter value the batch rules can read back
-// from JSON: strings, numbers, booleans; other values are dropped (their
-// Raw text stays).
-func scalarValue(v any) any {
-	switch v.(type) {
-	case string, int, int64, float64, bool:
-		return v
-	}
-	return nil
 }
 
 // Merge checks that shards are the N shards of one run — same tool,
 // configuration, rules, inputs and count, each index once — and rebuilds
 // the run's raw output and batch, in the unsharded run's order, for
 // Engine.Finish. It also returns the instant of the last message.
-func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
+func Merge(shards []*Shard, e *rules.Engine) (*rules.Output, *rules.Batch, time.Time, error) {
 	if len(shards) == 0 {
 		return nil, nil, time.Time{}, fmt.Errorf("no shard files")
 	}
@@ -233,8 +205,8 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 	seen := map[int]bool{}
 	for _, s := range shards {
 		switch {
-		case s.Format != ShardFormat || s.FormatVersion != ShardFormatVersion:
-			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: not a brenner-ci shard file of format version %d", s.Index, s.Count, ShardFormatVersion)
+		case s.Format != Format || s.FormatVersion != FormatVersion:
+			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d: not a brenner-ci shard file of format version %d", s.Index, s.Count, FormatVersion)
 		case s.Count != first.Count:
 			return nil, nil, time.Time{}, fmt.Errorf("shard %d/%d and shard %d/%d come from runs with different shard counts", first.Index, first.Count, s.Index, s.Count)
 		case s.Tool != first.Tool || s.Config != first.Config || !slices.Equal(s.Rules, first.Rules) || !slices.Equal(s.Inputs, first.Inputs):
@@ -258,10 +230,10 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 	if !slices.Equal(first.Rules, e.Enabled()) {
 		return nil, nil, time.Time{}, fmt.Errorf("the shards were checked with other rules enabled than this configuration enables: merge with the shards' configuration")
 	}
-	out := &Output{}
+	out := &rules.Output{}
 	var last time.Time
-	var threads []ShardThread
-	var arts []ShardArtifact
+	var threads []Thread
+	var arts []Artifact
 	for _, s := range shards {
 		out.Findings = append(out.Findings, s.Findings...)
 		out.Comments = append(out.Comments, s.Comments...)
@@ -275,9 +247,9 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 	}
 	sort.Slice(threads, func(i, j int) bool { return threads[i].Order < threads[j].Order })
 	sort.Slice(arts, func(i, j int) bool { return arts[i].Order < arts[j].Order })
-	batch := &Batch{}
+	batch := &rules.Batch{}
 	for _, a := range arts {
-		batch.Artifacts = append(batch.Artifacts, ArtifactResult{Parsed: a.parsed(), Skipped: a.Skipped})
+		batch.Artifacts = append(batch.Artifacts, a.Result())
 	}
 	for _, t := range threads {
 		sum := t.Summary
@@ -285,25 +257,16 @@ func Merge(shards []*Shard, e *Engine) (*Output, *Batch, time.Time, error) {
 		case t.NoRules:
 			sum.Rules = nil
 		case t.Artifact:
-			sum.Rules = e.artifactIDs
+			sum.Rules = e.ArtifactRules()
 		default:
-			sum.Rules = e.ids
+			sum.Rules = e.Enabled()
 		}
 		out.Threads = append(out.Threads, sum)
 		if t.Facts != nil {
-			batch.Threads = append(batch.Threads, ThreadResult{Summary: sum, Facts: *t.Facts})
+			batch.Threads = append(batch.Threads, rules.ThreadResult{Summary: sum, Facts: *t.Facts})
 		}
 	}
 	return out, batch, last, nil
-}
-
-// jsonScalar turns a number read back from JSON into the int the YAML
-// decoder gave, when it is integral.
-func jsonScalar(v any) any {
-	if f, ok := v.(float64); ok && f == float64(int(f)) {
-		return int(f)
-	}
-	return v
 }
 
 // shardFile is a shard file as written: a readable JSON header, and the
@@ -322,8 +285,8 @@ type shardFile struct {
 	Payload       string `json:"payload"`
 }
 
-// WriteShard writes s as a shard file.
-func WriteShard(w io.Writer, s *Shard) error {
+// Write writes s as a shard file.
+func Write(w io.Writer, s *Shard) error {
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
 		return err
@@ -334,8 +297,8 @@ func WriteShard(w io.Writer, s *Shard) error {
 		Config: s.Config, Threads: len(s.Threads), Findings: len(s.Findings), Payload: base64.StdEncoding.EncodeToString(buf.Bytes())})
 }
 
-// ReadShard reads a shard file.
-func ReadShard(path string) (*Shard, error) {
+// Read reads a shard file.
+func Read(path string) (*Shard, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -344,11 +307,11 @@ func ReadShard(path string) (*Shard, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: not a shard file: %v", path, err)
 	}
-	if f.Format != ShardFormat {
+	if f.Format != Format {
 		return nil, fmt.Errorf("%s: not a brenner-ci shard file (format %q)", path, f.Format)
 	}
-	if f.FormatVersion != ShardFormatVersion {
-		return nil, fmt.Errorf("%s: shard format version %d; this brenner-ci reads %d", path, f.FormatVersion, ShardFormatVersion)
+	if f.FormatVersion != FormatVersion {
+		return nil, fmt.Errorf("%s: shard format version %d; this brenner-ci reads %d", path, f.FormatVersion, FormatVersion)
 	}
 	raw, err := base64.StdEncoding.DecodeString(f.Payload)
 	if err != nil {

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"fmt"
@@ -125,7 +125,7 @@ func safeOutDir(dir string) error {
 			return err
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return &usageError{msg: fmt.Sprintf("refusing to write into %s: %s is a symbolic link, which could lead outside the workspace", dir, cur), unsafeOut: true}
+			return &UsageError{Msg: fmt.Sprintf("refusing to write into %s: %s is a symbolic link, which could lead outside the workspace", dir, cur), unsafeOut: true}
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	if terminal(w) != nil {
 		t.Error("a pipe was taken for a terminal")
 	}
-	if (&checkCmd{Quiet: true}).progressWriter() != nil {
+	if (&checker{CheckOptions: CheckOptions{Quiet: true}}).progressWriter() != nil {
 		t.Error("--quiet still draws progress")
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"archive/tar"
@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
@@ -23,7 +22,7 @@ import (
 // rev are read with `git archive` into a temporary folder (regular files
 // only, no path may leave it) and go through the same engine and pipeline,
 // with their paths mapped back to the paths given, so fingerprints match.
-func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, error) {
+func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error) {
 	tmp, err := os.MkdirTemp("", "brenner-ci-rev-")
 	if err != nil {
 		return nil, err
@@ -34,7 +33,7 @@ func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, 
 	}
 	var revPaths []string
 	mapped := map[string]string{} // path at rev (slash separated) → path as given
-	for _, p := range run.paths {
+	for _, p := range run.Paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
@@ -58,17 +57,15 @@ func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, 
 	if len(revPaths) == 0 {
 		return fps, nil
 	}
-	batch, err := mailbox.Scan(revPaths, mailbox.ScanOptions{Jobs: c.Jobs})
+	// The same options as the run itself (Plan): the base revision's
+	// findings are comparable only when the inputs are read, compiled and
+	// checked alike.
+	batch, err := mailbox.Scan(revPaths, run.ScanOptions())
 	if err != nil {
 		return nil, err
 	}
-	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch}
-	if run.cfg != nil {
-		opt.Agents = run.cfg.Agents
-		opt.MaxMessages, opt.MaxBlocks = run.cfg.Limits.Messages, run.cfg.Limits.Blocks
-	}
-	eng := rules.NewEngine(run.cfg)
-	res := eng.Run(batch, rules.RunOptions{Compile: opt, Jobs: c.Jobs})
+	eng := run.Engine()
+	res := eng.Run(batch, rules.RunOptions{Compile: run.CompileOptions(batch.Agents), Jobs: c.Jobs})
 	back := func(file string) string {
 		for at, given := range mapped {
 			if file == at {
@@ -93,7 +90,7 @@ func (c *checkCmd) revFingerprints(run *checkRun, rev string) (map[string]bool, 
 			cm.File = back(cm.File)
 		}
 	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Ran: enabledSet(eng)})
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.Cfg, Ran: enabledSet(eng)})
 	for _, fp := range out.Fingerprints {
 		fps[fp] = true
 	}

@@ -1,4 +1,4 @@
-package rules
+package cache
 
 import (
 	"reflect"
@@ -6,17 +6,18 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
-func sampleEntry() *cacheEntry {
+func sampleEntry() *threadEntry {
 	pos := diag.Pos{File: "threads/a\xffb.json", Line: 3, Col: 7, EndLine: 3, EndCol: 19}
-	items := makeItemList([]ItemFact{
+	items := rules.PackItems([]rules.ItemFact{
 		{ID: "RT", Section: "research_thread"},
-		{ID: "H1", Section: "hypothesis_slate", Hyp: &HypFact{Name: "Connection churn", ClaimKey: 0xfeedface12345678, Pos: pos, MsgID: "1207"}},
+		{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "Connection churn", ClaimKey: 0xfeedface12345678, Pos: pos, MsgID: "1207"}},
 		{ID: "X9", Section: "custom_section", Killed: true},
 	})
-	return &cacheEntry{
-		Format: cacheFormat, Key: "k",
+	return &threadEntry{
+		Format: threadFormat, Key: "k",
 		Summary: diag.Thread{Key: "RS-1", File: "threads/a.json", Messages: 14, Blocks: 9, Valid: 8, Invalid: 1, Applied: 7, Version: 2,
 			Rules: []string{"MB-001", "DL-002"}},
 		Findings: []diag.Finding{
@@ -26,10 +27,10 @@ func sampleEntry() *cacheEntry {
 		},
 		Comments: []diag.Comment{{Text: "brenner-ci-disable MB-001: x", Pos: pos, From: pos, To: pos, Thread: "RS-1", MsgID: "2"}},
 		Internal: []string{"rule X panicked"},
-		Facts: Facts{Key: "RS-1", ThreadID: "RS-1", Latest: 2, Items: items,
-			Refs: []RefFact{{From: "H1", Session: "RS-0", Item: "H2", Relation: "extends", Pos: pos, MsgID: "9"}}},
-		Arts: []cachedArt{{Summary: diag.Thread{Key: "artifacts/RS-1.md"}, Front: ShardArtifact{File: "artifacts/RS-1.md", HasFrontMatter: true,
-			Front: []ShardFront{{Key: "version", Value: float64(2), Raw: "2", Pos: diag.Pos{File: "artifacts/RS-1.md", Line: 2, Col: 10}}}}}},
+		Facts: rules.Facts{Key: "RS-1", ThreadID: "RS-1", Latest: 2, Items: items,
+			Refs: []rules.RefFact{{From: "H1", Session: "RS-0", Item: "H2", Relation: "extends", Pos: pos, MsgID: "9"}}},
+		Arts: []cachedArt{{Summary: diag.Thread{Key: "artifacts/RS-1.md"}, Front: rules.FrontRecord{File: "artifacts/RS-1.md", HasFrontMatter: true,
+			Front: []rules.FrontValue{{Key: "version", Value: float64(2), Raw: "2", Pos: diag.Pos{File: "artifacts/RS-1.md", Line: 2, Col: 10}}}}}},
 		Last:    time.Date(2026, 1, 5, 9, 3, 47, 120, time.FixedZone("", 3600)),
 		Render:  []byte("# Artifact\n"),
 		HasRend: true,
@@ -39,12 +40,12 @@ func sampleEntry() *cacheEntry {
 // TestCacheCodecRoundTrip: the binary entry decodes to what was encoded,
 // bytes that are not UTF-8 included.
 func TestCacheCodecRoundTrip(t *testing.T) {
-	for _, e := range []*cacheEntry{sampleEntry(), {Format: cacheFormat, Key: "empty"}} {
+	for _, e := range []*threadEntry{sampleEntry(), {Format: threadFormat, Key: "empty"}} {
 		b, ok := encodeBinary(e)
 		if !ok {
 			t.Fatal("not encoded")
 		}
-		var got cacheEntry
+		var got threadEntry
 		if err := decodeBinary(b, &got, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 		}
 		// Every truncation is an error, never a panic or a shorter entry.
 		for n := 0; n < len(b); n++ {
-			var cut cacheEntry
+			var cut threadEntry
 			if decodeBinary(b[:n], &cut, &interner{}) == nil {
 				t.Fatalf("entry cut at %d of %d bytes decoded", n, len(b))
 			}
@@ -70,7 +71,7 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 func TestCacheEncodeKeepsBytes(t *testing.T) {
 	e := sampleEntry()
 	e.Arts[0].Front.Front[0].Raw = "\xff"
-	var c ThreadCache
+	var c Threads
 	data := c.encode("k", e)
 	if len(data) == 0 || data[0] != 'G' {
 		t.Fatalf("stored as %q, want gob", data[:1])
@@ -83,7 +84,7 @@ func FuzzDecodeCacheEntry(f *testing.F) {
 	b, _ := encodeBinary(sampleEntry())
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var e cacheEntry
+		var e threadEntry
 		if decodeBinary(data, &e, nil) == nil {
 			if _, ok := encodeBinary(&e); !ok {
 				t.Fatal("a decoded entry does not encode")

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // compareRev is the revision a pull request is compared with: --new-from-rev
 // when given, else, in a GitHub pull_request run, the base branch when the
 // checkout has it (origin/$GITHUB_BASE_REF). "" when there is none.
-func (c *checkCmd) compareRev(root string) string {
+func (c *checker) compareRev(root string) string {
 	if c.NewFromRev != "" {
 		return c.NewFromRev
 	}
@@ -54,7 +54,7 @@ func changedSince(root, rev, file string) (changed, ok bool) {
 // (docs/security.md): a baseline or a configuration that changed since the
 // revision the pull request is compared with. Such a change decides what
 // the gate sees, so the summary says so and the reviewer can look.
-func (c *checkCmd) policyNotes(run *checkRun) []diag.Notification {
+func (c *checker) policyNotes(run *Plan) []diag.Notification {
 	rev := c.compareRev(run.repoRoot)
 	if rev == "" {
 		return nil
@@ -66,8 +66,8 @@ func (c *checkCmd) policyNotes(run *checkRun) []diag.Notification {
 				"The baseline %s changed since %s: the findings it accepts are not gated; review the change with the pull request.", display(run.repoRoot, c.Baseline), rev)})
 		}
 	}
-	if run.policy != nil && run.policy.Config != nil {
-		p := run.policy.Config.Path
+	if run.Policy != nil && run.Policy.Config != nil {
+		p := run.Policy.Config.Path
 		if changed, ok := changedSince(run.repoRoot, rev, p); ok && changed {
 			notes = append(notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf(
 				"The configuration %s changed since %s: it decides which rules run and what fails; review the change with the pull request.", display(run.repoRoot, p), rev)})

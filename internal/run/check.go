@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -15,11 +15,11 @@ import (
 
 	"github.com/sourcegraph/conc"
 
-	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters"
@@ -37,58 +37,41 @@ const (
 	docsURL = homeURL + "/blob/main/docs/rules.md"
 )
 
-type checkCmd struct {
-	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to check (default .)."`
-	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root)." placeholder:"FILE"`
-	FailOn        string        `help:"Lowest severity that fails the run: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
-	Jobs          int           `help:"Threads checked in parallel (default: number of CPUs)." default:"0"`
-	Out           string        `help:"Write every report (brenner-ci.sarif, .junit.xml, .md, .json) and compiled artifacts/<thread_id>.md into DIR." placeholder:"DIR"`
-	Format        string        `help:"Standard output format: text, github, json, sarif, junit or markdown." enum:"text,github,json,sarif,junit,markdown" default:"text"`
-	Sarif         string        `help:"Write a SARIF 2.1.0 report to FILE." placeholder:"FILE"`
-	Junit         string        `help:"Write a JUnit XML report to FILE." placeholder:"FILE"`
-	Markdown      string        `help:"Write a markdown report to FILE. In GitHub Actions it is also appended to $GITHUB_STEP_SUMMARY." placeholder:"FILE"`
-	JSON          string        `name:"json" help:"Write a JSON report to FILE." placeholder:"FILE"`
-	MarkdownMax   int           `help:"Maximum characters of the markdown report." default:"65000"`
-	Category      string        `help:"SARIF automationDetails.id." default:"brenner-ci/"`
-	RepoRoot      string        `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
-	Baseline      string        `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
-	NewFromRev    string        `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
-	WriteBaseline string        `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
-	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
-	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
-	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
-	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again, and a run whose inputs, options and environment are all unchanged writes the recorded run's reports again (without --out). Safe to share between concurrent runs." placeholder:"DIR"`
-	Shard         string        `help:"Check shard I of N (1 ≤ I ≤ N) only and write a shard file (--json FILE, or DIR/brenner-ci.shard.json with --out) for brenner-ci merge: threads are split by a hash of their thread id, persisted artifacts go with their thread." placeholder:"I/N"`
-	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
-	errw          io.Writer     // standard error of the run (set by Run)
-	Profile       []string      `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
-	rec           *runRecorder  // recording this run for the run cache (nil: not)
+// CheckOptions are check's options as the command line gives them (merge
+// uses the report ones). Resolve turns them, with the configuration, into
+// the settled options of a run (Plan).
+type CheckOptions struct {
+	Paths                                     []string
+	Config, FailOn                            string
+	Jobs                                      int
+	Out, Format, Sarif, Junit, Markdown, JSON string
+	MarkdownMax                               int
+	Category, RepoRoot                        string
+	Baseline, NewFromRev, WriteBaseline       string
+	ThreadTimeout                             time.Duration
+	GithubOutput                              string
+	Fix                                       bool
+	Cache, Shard                              string
+	Quiet                                     bool
 }
 
-// checkRun is what a check run settles before it reads any input.
-type checkRun struct {
-	paths    []string
-	cfg      *config.Config
-	policy   *config.Resolved // how cfg was found
-	failOn   diag.Severity
-	repoRoot string
-	baseline map[string]bool
-	epoch    time.Time
-
-	scanCache *mailbox.ScanCache // with --cache
+// checker is one check (or merge) run.
+type checker struct {
+	CheckOptions
+	env  *Env
+	errw io.Writer    // standard error of the run
+	rec  *runRecorder // recording this run for the run cache (nil: not)
 }
 
-func (c *checkCmd) Run(e *env) error {
-	stop, err := startProfiles(c.Profile)
-	if err != nil {
-		return err
-	}
-	defer stop()
+// Check runs check with o: it reads the inputs, checks them, writes every
+// report and returns nil, an *ExitError or a *UsageError (see ExitCode).
+func Check(o CheckOptions, e *Env) error {
+	c := &checker{CheckOptions: o, env: e}
 	return c.run(e)
 }
 
-func (c *checkCmd) run(e *env) error {
-	c.errw = e.stderr
+func (c *checker) run(e *Env) error {
+	c.errw = e.Stderr
 	var (
 		res   *rules.Output
 		notes []diag.Notification
@@ -96,14 +79,14 @@ func (c *checkCmd) run(e *env) error {
 		eng   *rules.Engine
 	)
 	run, err := c.setup()
-	if ue := (*usageError)(nil); errors.As(err, &ue) && ue.unsafeOut {
+	if ue := (*UsageError)(nil); errors.As(err, &ue) && ue.unsafeOut {
 		return err // no report is written through a symbolic link
 	}
 	if err == nil && c.Shard != "" {
 		return c.runShard(e, run)
 	}
 	if err == nil {
-		eng = rules.NewEngine(run.cfg)
+		eng = run.Engine()
 		var in *mailbox.Inputs
 		if in, err = c.list(run); err == nil {
 			policy := c.policyNotes(run)
@@ -129,10 +112,15 @@ func (c *checkCmd) run(e *env) error {
 // reportRunError writes every report for a run that could not run: a usage
 // or configuration error exits 2, but the reports still exist, carrying the
 // problem as a run-level notification, so a CI job's artifacts always exist.
-func (c *checkCmd) reportRunError(e *env, err error) {
-	var ue *usageError
+func (c *checker) reportRunError(e *Env, err error) {
+	var ue *UsageError
 	if errors.As(err, &ue) {
-		r := c.report(nil, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, diag.Error, time.Time{})
+		// No plan was settled: the report's time and root are read here,
+		// as far as they can be.
+		plan := &Plan{failOn: diag.Error}
+		plan.Epoch, _ = epoch()
+		plan.repoRoot, _ = repoRoot(c.RepoRoot)
+		r := c.report(plan, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, time.Time{})
 		r.RunError = err.Error()
 		c.writeReports(e, r)
 	}
@@ -140,7 +128,7 @@ func (c *checkCmd) reportRunError(e *env, err error) {
 
 // finish runs the findings pipeline on the engine's output, writes every
 // report and chooses the exit code (check, and merge of shards).
-func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.Output, notes []diag.Notification, last time.Time) error {
+func (c *checker) finish(e *Env, run *Plan, eng *rules.Engine, res *rules.Output, notes []diag.Notification, last time.Time) error {
 	// Notes in one canonical order, whatever produced them (a thread's
 	// artifact write, an internal error, a shard).
 	sort.SliceStable(notes, func(i, j int) bool {
@@ -149,16 +137,11 @@ func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.O
 		}
 		return notes[i].Message < notes[j].Message
 	})
-	findings := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.cfg, Baseline: run.baseline,
-		Ran: enabledSet(eng), Policy: run.policy})
-	r := c.report(res.Threads, findings, run.baseline, notes, run.failOn, last)
-	if !run.epoch.IsZero() {
-		r.Time = run.epoch
-	}
+	findings := run.pipeline(eng, res, run.baseline)
+	r := c.report(run, res.Threads, findings, notes, last)
 	r.Internal = res.Internal
 	r.Genealogy = &res.Genealogy
-	r.RepoRoot = run.repoRoot
-	r.Config = configInfo(run.policy)
+	r.Config = configInfo(run.Policy)
 	r.RunID = reporters.RunID(r)
 	// Every report file is written before the exit code is chosen.
 	werrs := c.writeReports(e, r)
@@ -174,11 +157,11 @@ func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.O
 		fmt.Fprintf(&lines, "brenner-ci: %s: %s\n", n.Level, reporters.Safe(n.Message))
 	}
 	if !c.Quiet {
-		e.stderr.Write(lines.Bytes())
+		e.Stderr.Write(lines.Bytes())
 	}
 	c.rec.section("stderr", lines.Bytes())
 	for _, w := range werrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
+		fmt.Fprintf(e.Stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
 	err := exitCode(r, res.Internal || len(werrs) > 0)
 	// A run is recorded only when its products are a function of its
@@ -187,7 +170,7 @@ func (c *checkCmd) finish(e *env, run *checkRun, eng *rules.Engine, res *rules.O
 	if len(werrs) > 0 || res.Internal || timedOut(res.Findings) {
 		c.rec.spoil()
 	}
-	c.rec.store(exitStatus(err))
+	c.rec.store(ExitStatus(err))
 	return err
 }
 
@@ -201,25 +184,14 @@ func timedOut(fs []diag.Finding) bool {
 	return false
 }
 
-// exitStatus is the exit code of a command's error (0 for nil).
-func exitStatus(err error) int {
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
+// setup validates the flags and settles the run: the configuration, the
+// gate, the repository root and the baseline.
+func (c *checker) setup() (*Plan, error) {
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
 	}
-	return ExitInternal
-}
-
-// setup validates the flags and reads the configuration and the baseline.
-func (c *checkCmd) setup() (*checkRun, error) {
-	run := &checkRun{paths: c.Paths, failOn: diag.Error}
-	if len(run.paths) == 0 {
-		run.paths = []string{"."}
-	}
-	for _, p := range run.paths {
+	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -232,17 +204,14 @@ func (c *checkCmd) setup() (*checkRun, error) {
 			return nil, err
 		}
 	}
-	var err error
-	if run.epoch, err = epoch(); err != nil {
+	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout)
+	if err != nil {
 		return nil, err
 	}
-	if run.policy, err = loadConfig(c.Config, run.paths); err != nil {
-		return nil, err
-	}
-	run.cfg = run.policy.Config
+	run.failOn = diag.Error
 	fo := c.FailOn
-	if fo == "" && run.cfg != nil {
-		fo = run.policy.FailOn()
+	if fo == "" && run.Cfg != nil {
+		fo = run.Policy.FailOn()
 	}
 	if fo != "" {
 		var ok bool
@@ -250,7 +219,7 @@ func (c *checkCmd) setup() (*checkRun, error) {
 			return nil, usagef("--fail-on %q is not one of error, warning, note, none", fo)
 		}
 	}
-	if run.repoRoot, err = c.repoRoot(); err != nil {
+	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
 		return nil, err
 	}
 	if c.Baseline != "" {
@@ -283,7 +252,7 @@ func (c *checkCmd) setup() (*checkRun, error) {
 // thread's artifact (and, with --fix, its fixed copies) when --out is set.
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
-func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun, in *mailbox.Inputs) (*rules.Output, []diag.Notification, time.Time, error) {
+func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs) (*rules.Output, []diag.Notification, time.Time, error) {
 	batch, err := c.scan(run, in)
 	if err != nil {
 		return nil, nil, time.Time{}, err
@@ -296,14 +265,13 @@ func (c *checkCmd) runEngine(eng *rules.Engine, run *checkRun, in *mailbox.Input
 // list finds the inputs (and, with --cache, hashes them). Output is never
 // input: the --out folder and the report files are not read, even when
 // they lie inside the checked paths.
-func (c *checkCmd) list(run *checkRun) (*mailbox.Inputs, error) {
-	exclude := []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache}
-	opt := mailbox.ScanOptions{Jobs: c.Jobs, Exclude: exclude, MaxFileBytes: maxFileBytes(run.cfg)}
+func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
+	opt := run.ScanOptions(c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache)
 	if c.Cache != "" {
-		run.scanCache = &mailbox.ScanCache{Dir: filepath.Join(c.Cache, "scan"), Salt: buildID()}
+		run.scanCache = &mailbox.ScanCache{Dir: filepath.Join(c.Cache, "scan"), Salt: c.buildID()}
 		opt.Cache = run.scanCache
 	}
-	in, err := mailbox.List(run.paths, opt)
+	in, err := mailbox.List(run.Paths, opt)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -311,9 +279,9 @@ func (c *checkCmd) list(run *checkRun) (*mailbox.Inputs, error) {
 }
 
 // scan reads the inputs.
-func (c *checkCmd) scan(run *checkRun, in *mailbox.Inputs) (*mailbox.Batch, error) {
+func (c *checker) scan(run *Plan, in *mailbox.Inputs) (*mailbox.Batch, error) {
 	batch := in.Scan()
-	if err := nothingFound(batch, run.paths); err != nil {
+	if err := nothingFound(batch, run.Paths); err != nil {
 		return nil, err
 	}
 	return batch, nil
@@ -324,12 +292,8 @@ func (c *checkCmd) scan(run *checkRun, in *mailbox.Inputs) (*mailbox.Batch, erro
 // copies) when --out is set. It returns the raw output and the batch for
 // the batch rules, the artifact writer's notes and the instant of the last message
 // (the report's time when SOURCE_DATE_EPOCH is unset).
-func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {
-	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: run.epoch, ThreadTimeout: c.ThreadTimeout}
-	if run.cfg != nil {
-		opt.Agents = run.cfg.Agents
-		opt.MaxMessages, opt.MaxBlocks = run.cfg.Limits.Messages, run.cfg.Limits.Blocks
-	}
+func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {
+	opt := run.CompileOptions(batch.Agents)
 	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
 	for _, p := range batch.Markdown {
 		id := rules.ArtifactPathThread(p)
@@ -338,57 +302,34 @@ func (c *checkCmd) runThreads(eng *rules.Engine, run *checkRun, batch *mailbox.B
 	if c.Out != "" {
 		w.claimAll(batch.Threads)
 	}
-	type out struct {
-		last time.Time
-		id   string
-		art  []byte // the rendered artifact, with --out
-	}
 	var last time.Time
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
-	var cache *rules.ThreadCache
-	if c.Cache != "" {
-		cache = &rules.ThreadCache{Dir: c.Cache, Salt: cacheSalt(eng, run, opt)}
-	}
-	res, b := eng.RunThreads(batch, rules.RunOptions{
-		Compile:    opt,
-		Jobs:       c.Jobs,
-		Cache:      cache,
-		KeepRender: c.Out != "",
-		OnCached: func(ref *mailbox.ThreadRef, t time.Time, render []byte) any {
-			id := ref.ThreadID()
-			if id == "" {
-				id = ref.Key
-			}
-			return out{last: t, id: id, art: render}
-		},
-		OnThread: func(t *compile.Thread) any {
-			o := out{id: t.ID()}
-			if n := len(t.Msgs); n > 0 {
-				o.last = t.Msgs[n-1].Created
-			}
-			if c.Out != "" {
-				o.art = t.Current.Render()
-			}
-			return o
-		},
+	var threads *cache.Threads
+	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "",
 		// In thread order, and only for threads checked in time: a thread
 		// past its budget may still be running, and writes nothing.
-		Collect: func(ref *mailbox.ThreadRef, v any) {
-			o := v.(out)
-			if o.last.After(last) {
-				last = o.last
+		Collect: func(ref *mailbox.ThreadRef, ck *rules.Checked) {
+			if ck.Last.After(last) {
+				last = ck.Last
 			}
-			if c.Out != "" && o.art != nil {
-				w.write(ref.Key, o.id, o.art)
+			if c.Out != "" && ck.Render != nil {
+				w.write(ref.Key, ck.ID, ck.Render)
 			}
 			prog.tick()
-		},
-	})
-	if cache != nil && !c.Quiet {
-		fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d threads reused, %d checked\n", reporters.Safe(c.Cache), cache.Hits.Load(), cache.Misses.Load())
-		if sc := run.scanCache; sc != nil {
-			fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d files not parsed again, %d scanned\n", reporters.Safe(c.Cache), sc.Hits.Load(), sc.Misses.Load())
+		}}
+	if c.Cache != "" {
+		threads = cache.OpenThreads(c.Cache, c.threadSalt(eng, run, opt), eng, ro.Render, opt.ThreadTimeout)
+		ro.Cache = threads
+	}
+	res, b := eng.RunThreads(batch, ro)
+	if threads != nil {
+		threads.Close()
+		if !c.Quiet {
+			fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d threads reused, %d checked\n", reporters.Safe(c.Cache), threads.Hits.Load(), threads.Misses.Load())
+			if sc := run.scanCache; sc != nil {
+				fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d files not parsed again, %d scanned\n", reporters.Safe(c.Cache), sc.Hits.Load(), sc.Misses.Load())
+			}
 		}
 	}
 	return res, b, w.notes, last
@@ -454,33 +395,35 @@ func enabledSet(eng *rules.Engine) func(string) bool {
 	return func(id string) bool { return on[id] }
 }
 
-// exitCode: 3 after an internal or write error, 1 when a new finding is at
-// or above fail-on, else 0.
+// exitCode: 3 after an internal or write error, 1 when the findings gate
+// the run (reporters.Gating: new and at or above fail-on), else 0.
 func exitCode(r *diag.Report, internal bool) error {
-	if internal {
-		return &exitError{ExitInternal}
-	}
-	if r.FailOn != diag.Off {
-		for i := range r.Findings {
-			if r.Findings[i].Severity.AtLeast(r.FailOn) && r.IsNew(i) {
-				return &exitError{ExitFindings}
-			}
-		}
+	switch {
+	case internal:
+		return &ExitError{ExitInternal}
+	case reporters.Gating(r) > 0:
+		return &ExitError{ExitFindings}
 	}
 	return nil
 }
 
-// report assembles the report model (findings nil: none).
-func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, baseline map[string]bool, notes []diag.Notification, failOn diag.Severity, last time.Time) *diag.Report {
+// report assembles the report model of a run settled as plan (findings
+// nil: none). Its time is SOURCE_DATE_EPOCH when set, else the instant of
+// the data's last message.
+func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.Result, notes []diag.Notification, last time.Time) *diag.Report {
 	r := &diag.Report{
-		Tool:          diag.Tool{Name: "brenner-ci", Version: version(), InfoURI: homeURL, DocsURL: docsURL},
-		Baseline:      baseline,
+		Tool:          diag.Tool{Name: "brenner-ci", Version: c.env.Version, InfoURI: homeURL, DocsURL: docsURL},
+		HasBaseline:   plan.baseline != nil,
 		Notifications: notes,
 		Category:      c.Category,
-		FailOn:        failOn,
+		FailOn:        plan.failOn,
 		GitHub:        diag.GitHub{ServerURL: os.Getenv("GITHUB_SERVER_URL"), Repository: os.Getenv("GITHUB_REPOSITORY"), SHA: os.Getenv("GITHUB_SHA")},
 		Inputs:        c.Paths,
 		Time:          last.UTC(),
+		RepoRoot:      plan.repoRoot,
+	}
+	if !plan.Epoch.IsZero() {
+		r.Time = plan.Epoch
 	}
 	r.Threads = threads
 	for i := range r.Threads {
@@ -491,13 +434,7 @@ func (c *checkCmd) report(threads []diag.Thread, findings *pipeline.Result, base
 		r.Notifications[i].Message = pipeline.Echo(r.Notifications[i].Message, pipeline.MaxMessageBytes)
 	}
 	if findings != nil {
-		r.Findings, r.Fingerprints = findings.Findings, findings.Fingerprints
-	}
-	if ep, err := epoch(); err == nil && !ep.IsZero() {
-		r.Time = ep
-	}
-	if root, err := c.repoRoot(); err == nil {
-		r.RepoRoot = root
+		r.Findings, r.Fingerprints, r.New = findings.Findings, findings.Fingerprints, findings.New
 	}
 	for _, m := range rules.All() {
 		r.Rules = append(r.Rules, m.Report(docsURL))
@@ -511,7 +448,7 @@ type reportTarget struct{ key, path string }
 // reportTargets are the report files check writes (--out gives each a
 // default path in DIR), in a fixed order; a report not asked for has no
 // path.
-func (c *checkCmd) reportTargets() []reportTarget {
+func (c *checker) reportTargets() []reportTarget {
 	sarifPath, junitPath, mdPath, jsonPath := c.Sarif, c.Junit, c.Markdown, c.JSON
 	if c.Out != "" {
 		def := func(p *string, name string) {
@@ -539,7 +476,7 @@ func summaryPath(mdPath string) string {
 // writeReports writes every requested report file and standard output; it
 // returns the write errors. With the run cache recording, what it writes
 // is also given to the recorder.
-func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
+func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
 	render := map[string]func(io.Writer) error{
@@ -608,7 +545,7 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	}
 
 	var err error
-	stdout := c.rec.stdout(e.stdout)
+	stdout := c.rec.stdout(e.Stdout)
 	switch c.Format {
 	case "github":
 		err = github.Write(stdout, r)
@@ -628,8 +565,6 @@ func (c *checkCmd) writeReports(e *env, r *diag.Report) []string {
 	}
 	return werrs
 }
-
-func (c *checkCmd) repoRoot() (string, error) { return repoRoot(c.RepoRoot) }
 
 // repoRoot is the repository root that report paths are relative to: flag
 // when given, else git's top level of the working directory, else the
@@ -744,7 +679,7 @@ func stepPaths(written map[string]string) string {
 }
 
 // outputDirs are the folders check writes into.
-func (c *checkCmd) outputDirs() []string {
+func (c *checker) outputDirs() []string {
 	dirs := []string{c.Out, c.Cache}
 	for _, f := range []string{c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline} {
 		if f != "" {

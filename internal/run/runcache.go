@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bufio"
@@ -41,14 +41,14 @@ import (
 // An entry is one file, <key>.run, written to a temporary file and renamed,
 // so concurrent runs never see half of one. It holds its sections and a
 // SHA-256 of its key and contents, checked before anything is written: a
-// damaged or foreign entry is a miss. The newest maxRunEntries entries are
+// damaged or foreign entry is a miss. The newest MaxRunEntries entries are
 // kept.
 
 // runCacheFormat changes whenever an entry's form or meaning changes.
 const runCacheFormat = 1
 
-// maxRunEntries is how many run entries a cache keeps (a hit counts as use).
-const maxRunEntries = 8
+// MaxRunEntries is how many run entries a cache keeps (a hit counts as use).
+const MaxRunEntries = 8
 
 var runMagic = []byte("brenner-ci run\n")
 
@@ -63,7 +63,7 @@ func (rc *runCache) path() string { return filepath.Join(rc.dir, hex.EncodeToStr
 // runCacheFor is the run cache entry of a check run on in, or nil when the
 // run is not one to reuse whole (no --cache, --out or --fix, or an input
 // without a digest).
-func (c *checkCmd) runCacheFor(run *checkRun, eng *rules.Engine, in *mailbox.Inputs, policy []diag.Notification) *runCache {
+func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, policy []diag.Notification) *runCache {
 	if c.Cache == "" || c.Out != "" || c.Fix {
 		return nil
 	}
@@ -76,9 +76,9 @@ func (c *checkCmd) runCacheFor(run *checkRun, eng *rules.Engine, in *mailbox.Inp
 		return nil
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "brenner-ci run %d\n%s\nconfig %s\nrules %s\n", runCacheFormat, buildID(), configID(run), strings.Join(eng.Enabled(), ","))
+	fmt.Fprintf(h, "brenner-ci run %d\n%s\nconfig %s\nrules %s\n", runCacheFormat, c.buildID(), configID(run), strings.Join(eng.Enabled(), ","))
 	fmt.Fprintf(h, "limits %d %d\nfail-on %d\nepoch %d\nrepo %q\ncwd %q\npaths %q\n",
-		body.MaxBodyBytes, jsonv.MaxDepth, run.failOn, run.epoch.UnixNano(), run.repoRoot, cwd, run.paths)
+		body.MaxBodyBytes, jsonv.MaxDepth, run.failOn, run.Epoch.UnixNano(), run.repoRoot, cwd, run.Paths)
 	fmt.Fprintf(h, "format %q\nmarkdown-max %d\ncategory %q\ntimeout %d\nshard %q\n",
 		c.Format, c.MarkdownMax, c.Category, c.ThreadTimeout, c.Shard)
 	if c.Shard != "" {
@@ -220,7 +220,7 @@ func (en *runEntry) bytes(name string) ([]byte, bool) {
 // output and the notes; it returns the run's exit error. ok is false when
 // the entry does not hold what this run must write (a miss: nothing was
 // written).
-func (c *checkCmd) replay(e *env, rc *runCache, files int) (err error, ok bool) {
+func (c *checker) replay(e *Env, rc *runCache, files int) (err error, ok bool) {
 	en := rc.open()
 	if en == nil {
 		return nil, false
@@ -288,25 +288,25 @@ func (c *checkCmd) replay(e *env, rc *runCache, files int) (err error, ok bool) 
 		}
 	}
 	if out, has := en.sections["stdout"]; has {
-		if _, err := io.Copy(e.stdout, out); err != nil {
+		if _, err := io.Copy(e.Stdout, out); err != nil {
 			werrs = append(werrs, err.Error())
 		}
 	}
 	if !c.Quiet {
-		fmt.Fprintf(e.stderr, "brenner-ci: cache %s: the whole run reused (%s unchanged)\n", reporters.Safe(c.Cache), reporters.Plural(files, "input"))
-		e.stderr.Write(notes)
+		fmt.Fprintf(e.Stderr, "brenner-ci: cache %s: the whole run reused (%s unchanged)\n", reporters.Safe(c.Cache), reporters.Plural(files, "input"))
+		e.Stderr.Write(notes)
 	}
 	for _, w := range werrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
+		fmt.Fprintf(e.Stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
 	// Used now: the entry is among the newest kept.
 	now := time.Now()
 	os.Chtimes(rc.path(), now, now)
 	if len(werrs) > 0 {
-		return &exitError{ExitInternal}, true
+		return &ExitError{ExitInternal}, true
 	}
 	if exit[0] != 0 {
-		return &exitError{int(exit[0])}, true
+		return &ExitError{int(exit[0])}, true
 	}
 	return nil, true
 }
@@ -467,7 +467,7 @@ func (r *runRecorder) store(exit int) {
 		return
 	}
 	if os.Rename(tmp.Name(), r.rc.path()) == nil {
-		pruneRunEntries(r.rc.dir, maxRunEntries)
+		pruneRunEntries(r.rc.dir, MaxRunEntries)
 	}
 }
 

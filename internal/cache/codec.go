@@ -1,4 +1,4 @@
-package rules
+package cache
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/binenc"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 // The binary form of a thread cache entry ("B"). A cached run decodes an
@@ -158,15 +159,15 @@ func readComments(r *decoder) []diag.Comment {
 	return cs
 }
 
-func appendFacts(b []byte, f *Facts) []byte {
+func appendFacts(b []byte, f *rules.Facts) []byte {
 	b = binenc.AppendString(b, f.Key)
 	b = binenc.AppendString(b, f.ThreadID)
 	b = binary.AppendVarint(b, int64(f.Latest))
-	l := &f.Items
-	b = binary.AppendUvarint(b, uint64(l.n))
-	b = binenc.AppendString(b, l.enc)
-	b = binary.AppendUvarint(b, uint64(len(l.hyps)))
-	for _, h := range l.hyps {
+	enc, n, hyps := f.Items.Packed()
+	b = binary.AppendUvarint(b, uint64(n))
+	b = binenc.AppendString(b, enc)
+	b = binary.AppendUvarint(b, uint64(len(hyps)))
+	for _, h := range hyps {
 		b = binenc.AppendString(b, h.Name)
 		b = binary.LittleEndian.AppendUint64(b, h.ClaimKey)
 		b = appendPos(b, h.Pos)
@@ -184,25 +185,25 @@ func appendFacts(b []byte, f *Facts) []byte {
 	return b
 }
 
-var errCorruptItems = errors.New("facts: corrupt item list")
-
-func readFacts(r *decoder) (Facts, error) {
-	f := Facts{Key: r.Str(), ThreadID: r.Str(), Latest: r.Int()}
-	l := ItemList{n: r.Count(), enc: r.Str()}
+func readFacts(r *decoder) (rules.Facts, error) {
+	f := rules.Facts{Key: r.Str(), ThreadID: r.Str(), Latest: r.Int()}
+	n, enc := r.Count(), r.Str()
+	var hyps []rules.HypFact
 	if nh := r.Count(); nh > 0 {
-		l.hyps = make([]HypFact, nh)
-		for i := range l.hyps {
-			l.hyps[i] = HypFact{Name: r.Str(), ClaimKey: r.U64(), Pos: readPos(r), MsgID: r.Str()}
+		hyps = make([]rules.HypFact, nh)
+		for i := range hyps {
+			hyps[i] = rules.HypFact{Name: r.Str(), ClaimKey: r.U64(), Pos: readPos(r), MsgID: r.Str()}
 		}
 	}
-	if !l.consistent() {
-		return f, errCorruptItems
+	l, err := rules.UnpackItemList(enc, n, hyps)
+	if err != nil {
+		return f, err
 	}
 	f.Items = l
 	if n := r.Count(); n > 0 {
-		f.Refs = make([]RefFact, n)
+		f.Refs = make([]rules.RefFact, n)
 		for i := range f.Refs {
-			f.Refs[i] = RefFact{From: r.Str(), Session: r.Str(), Item: r.Str(), Relation: r.Str(), Pos: readPos(r), MsgID: r.Str()}
+			f.Refs[i] = rules.RefFact{From: r.Str(), Session: r.Str(), Item: r.Str(), Relation: r.Str(), Pos: readPos(r), MsgID: r.Str()}
 		}
 	}
 	return f, nil
@@ -210,7 +211,7 @@ func readFacts(r *decoder) (Facts, error) {
 
 // encodeBinary is e's "B" form (without the leading 'B'); ok is false when
 // e cannot be encoded (its artifacts' JSON).
-func encodeBinary(e *cacheEntry) ([]byte, bool) {
+func encodeBinary(e *threadEntry) ([]byte, bool) {
 	b := binary.AppendUvarint(nil, uint64(e.Format))
 	b = binenc.AppendString(b, e.Key)
 	s := &e.Summary
@@ -244,7 +245,7 @@ func encodeBinary(e *cacheEntry) ([]byte, bool) {
 
 // decodeBinary reads what encodeBinary wrote; any malformed field is an
 // error (the entry is then a miss).
-func decodeBinary(data []byte, e *cacheEntry, in *interner) error {
+func decodeBinary(data []byte, e *threadEntry, in *interner) error {
 	r := &decoder{Reader: binenc.Reader{B: data}, in: in}
 	e.Format = int(r.Uvarint())
 	e.Key = r.Str()
@@ -276,18 +277,4 @@ func decodeBinary(data []byte, e *cacheEntry, in *interner) error {
 		return errors.New("cache entry: malformed")
 	}
 	return nil
-}
-
-// consistent reports whether the packed list unpacks to its n items and
-// holds one HypFact per hypothesis (a corrupt entry must not yield a wrong
-// list).
-func (l *ItemList) consistent() bool {
-	n, h := 0, 0
-	for it := range l.All() {
-		n++
-		if it.Hyp != nil {
-			h++
-		}
-	}
-	return n == l.n && h == len(l.hyps) && l.wellFormed()
 }

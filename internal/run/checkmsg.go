@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -18,21 +17,27 @@ import (
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
-// checkMessageCmd is the pre-send check of message_body_schema ("Before
-// sending, validate: subject has valid prefix, body matches schema for
-// message type, required sections present, ack_required matches expected
-// value"): one body, every message-level rule, positions inside the body.
-type checkMessageCmd struct {
-	Body        string   `arg:"" optional:"" name:"file" help:"The message body (markdown); - or nothing reads standard input."`
-	Subject     string   `required:"" help:"The subject the message will be sent with."`
-	AckRequired bool     `name:"ack-required" help:"The message will be sent with ack_required: true."`
-	Thread      string   `help:"The thread id it will be sent to (its id is then checked too)." placeholder:"ID"`
-	From        string   `help:"The sending agent." placeholder:"NAME"`
-	To          []string `help:"The recipients." placeholder:"NAME"`
-	Config      string   `help:"Configuration file (default: .brenner-ci.yaml found from the current folder upward to the repository root)." placeholder:"FILE"`
-	FailOn      string   `help:"Lowest severity that fails: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
-	Format      string   `help:"Output format: text or json." enum:"text,json" default:"text"`
+// MessageOptions are check-message's options: the pre-send check of
+// message_body_schema ("Before sending, validate: subject has valid prefix,
+// body matches schema for message type, required sections present,
+// ack_required matches expected value"): one body, every message-level
+// rule, positions inside the body.
+type MessageOptions struct {
+	Body        string // a file; "" or "-": standard input
+	Subject     string
+	AckRequired bool
+	Thread      string // the thread id it will be sent to ("": not checked)
+	From        string
+	To          []string
+	Config      string
+	FailOn      string
+	Format      string // text or json
 }
+
+type messageChecker struct{ MessageOptions }
+
+// CheckMessage checks one message before it is sent.
+func CheckMessage(o MessageOptions, e *Env) error { return (&messageChecker{o}).run(e) }
 
 // msgHeaderLines is the number of lines before the body in the archive
 // message file check-message writes: "---json", the JSON, "---", "".
@@ -56,31 +61,30 @@ type msgFinding struct {
 	EndColumn int    `json:"end_column,omitempty"`
 }
 
-func (c *checkMessageCmd) Run(e *env) error {
+func (c *messageChecker) run(e *Env) error {
 	body, err := c.readBody(e)
 	if err != nil {
 		return err
 	}
-	policy, err := config.Resolve(c.Config, ".", "", rules.Known)
+	plan, err := settle(c.Config, []string{"."}, 1, 0)
 	if err != nil {
-		return usagef("configuration error: %v", err)
+		return err
 	}
-	applyLimits(policy.Config)
 	failOn := diag.Error
-	if fo := cmp.Or(c.FailOn, policy.FailOn()); fo != "" {
+	if fo := cmp.Or(c.FailOn, plan.Policy.FailOn()); fo != "" {
 		var ok bool
 		if failOn, ok = config.ParseFailOn(fo); !ok {
 			return usagef("--fail-on %q is not one of error, warning, note, none", fo)
 		}
 	}
-	findings, err := c.check(body, policy)
+	findings, err := c.check(body, plan)
 	if err != nil {
 		return err
 	}
 	if c.Format == "json" {
-		err = writeMsgJSON(e.stdout, findings, failOn)
+		err = writeMsgJSON(e.Stdout, findings, failOn)
 	} else {
-		err = writeMsgText(e.stdout, findings)
+		err = writeMsgText(e.Stdout, findings)
 	}
 	if err != nil {
 		return err
@@ -88,7 +92,7 @@ func (c *checkMessageCmd) Run(e *env) error {
 	if failOn != diag.Off {
 		for _, f := range findings {
 			if sev, _ := diag.ParseSeverity(f.Severity); sev.AtLeast(failOn) {
-				return &exitError{ExitFindings}
+				return &ExitError{ExitFindings}
 			}
 		}
 	}
@@ -96,7 +100,7 @@ func (c *checkMessageCmd) Run(e *env) error {
 }
 
 // readBody reads the body from the file argument or standard input.
-func (c *checkMessageCmd) readBody(e *env) (string, error) {
+func (c *messageChecker) readBody(e *Env) (string, error) {
 	var r io.Reader = e.stdin()
 	if c.Body != "" && c.Body != "-" {
 		f, err := os.Open(c.Body)
@@ -116,7 +120,7 @@ func (c *checkMessageCmd) readBody(e *env) (string, error) {
 // check runs the engine on the message as a one-message thread, written
 // as an Agent Mail archive message file (the body verbatim after a JSON
 // front matter, so body positions are file positions less the header).
-func (c *checkMessageCmd) check(body string, policy *config.Resolved) ([]msgFinding, error) {
+func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 	dir, err := os.MkdirTemp("", "brenner-ci-message-")
 	if err != nil {
 		return nil, err
@@ -136,17 +140,12 @@ func (c *checkMessageCmd) check(body string, policy *config.Resolved) ([]msgFind
 	if err := os.WriteFile(path, []byte("---json\n"+string(js)+"\n---\n\n"+body), 0o600); err != nil {
 		return nil, err
 	}
-	batch, err := mailbox.Scan([]string{path}, mailbox.ScanOptions{Jobs: 1})
+	batch, err := mailbox.Scan([]string{path}, plan.ScanOptions())
 	if err != nil {
 		return nil, err
 	}
-	cfg := policy.Config
-	eng := rules.NewEngine(cfg)
-	opt := compile.Options{}
-	if cfg != nil {
-		opt.Agents = cfg.Agents
-	}
-	res := eng.Run(batch, rules.RunOptions{Compile: opt, Jobs: 1})
+	cfg := plan.Cfg
+	res := plan.Engine().Run(batch, rules.RunOptions{Compile: plan.CompileOptions(nil), Jobs: 1})
 	if res.Internal {
 		return nil, fmt.Errorf("internal error: %v", res.Notifications)
 	}

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"fmt"
@@ -17,14 +17,21 @@ import (
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
-type compileCmd struct {
-	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
-	Out           string        `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
-	CompiledBody  bool          `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
-	Jobs          int           `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
-	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
-	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
+// CompileOptions are compile's options as the command line gives them.
+type CompileOptions struct {
+	Paths         []string
+	Out           string // write DIR/artifacts/<thread_id>.md
+	CompiledBody  bool   // and DIR/compiled/<thread_id>.v<N>.md
+	Jobs          int
+	ThreadTimeout time.Duration
+	Config        string
 }
+
+type compiler struct{ CompileOptions }
+
+// Compile compiles every thread of the inputs, prints a line per thread and
+// the compiler's findings, and with Out writes the artifacts.
+func Compile(o CompileOptions, e *Env) error { return (&compiler{o}).run(e) }
 
 // threadLine is the one-line summary of a compiled thread.
 func threadLine(t *compile.Thread) string {
@@ -50,20 +57,12 @@ type compiledOut struct {
 	err      string
 }
 
-func (c *compileCmd) Run(e *env) error {
-	paths := c.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	ep, err := epoch()
+func (c *compiler) run(e *Env) error {
+	plan, err := settle(c.Config, c.Paths, c.Jobs, c.ThreadTimeout)
 	if err != nil {
 		return err
 	}
-	policy, err := loadConfig(c.Config, paths)
-	if err != nil {
-		return err
-	}
-	cfg := policy.Config
+	cfg, paths := plan.Cfg, plan.Paths
 	if err := safeOutDir(c.Out); err != nil {
 		return err
 	}
@@ -71,18 +70,14 @@ func (c *compileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	batch, err := mailbox.Scan(paths, mailbox.ScanOptions{Jobs: c.Jobs, Exclude: []string{c.Out}, MaxFileBytes: maxFileBytes(cfg)})
+	batch, err := mailbox.Scan(paths, plan.ScanOptions(c.Out))
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if err := nothingFound(batch, paths); err != nil {
 		return err
 	}
-	opt := compile.Options{ArchiveAgents: batch.Agents, Epoch: ep, ThreadTimeout: c.ThreadTimeout}
-	if cfg != nil {
-		opt.Agents = cfg.Agents
-		opt.MaxMessages, opt.MaxBlocks = cfg.Limits.Messages, cfg.Limits.Blocks
-	}
+	opt := plan.CompileOptions(batch.Agents)
 	findings := append([]diag.Finding(nil), batch.Findings...)
 	var comments []diag.Comment
 	internal := false
@@ -96,13 +91,13 @@ func (c *compileCmd) Run(e *env) error {
 			}
 			if _, ok := err.(*compile.InternalError); ok {
 				internal = true
-				fmt.Fprintf(e.stderr, "brenner-ci: thread %s: %s\n", reporters.Safe(ref.Key), reporters.Safe(err.Error()))
+				fmt.Fprintf(e.Stderr, "brenner-ci: thread %s: %s\n", reporters.Safe(ref.Key), reporters.Safe(err.Error()))
 				return
 			}
 			findings = append(findings, compile.LoadError(ref, err))
 			return
 		}
-		fmt.Fprintln(e.stdout, reporters.Safe(o.line))
+		fmt.Fprintln(e.Stdout, reporters.Safe(o.line))
 		findings = append(findings, o.findings...)
 		comments = append(comments, o.comments...)
 		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o, claims)...)
@@ -112,33 +107,33 @@ func (c *compileCmd) Run(e *env) error {
 	// checks: only the compiler's and the pipeline's rules can use a
 	// suppression.
 	ran := func(id string) bool { r := rules.Lookup(id); return r != nil && r.By != rules.ByCheck }
-	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran, Policy: policy})
+	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran, Policy: plan.Policy})
 	display := reporters.NewPaths(root)
 	errs := 0
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		fmt.Fprintln(e.stdout, text.Line(f, display))
+		fmt.Fprintln(e.Stdout, text.Line(f, display))
 		if f.Severity == diag.Error {
 			errs++
 		}
 	}
 	for _, w := range writeErrs {
-		fmt.Fprintf(e.stderr, "brenner-ci: %s\n", reporters.Safe(w))
+		fmt.Fprintf(e.Stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
-	fmt.Fprintf(e.stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
+	fmt.Fprintf(e.Stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
 	switch {
 	case internal:
-		return &exitError{ExitInternal}
+		return &ExitError{ExitInternal}
 	case errs > 0 || len(writeErrs) > 0:
 		// An artifact that could not be written (an unsafe thread id, a
 		// refused symbolic link) fails the compile like an error finding.
-		return &exitError{ExitFindings}
+		return &ExitError{ExitFindings}
 	}
 	return nil
 }
 
 // compileThread renders what compile writes for one thread (inside a worker).
-func (c *compileCmd) compileThread(t *compile.Thread) compiledOut {
+func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 	o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
 	if c.Out == "" {
 		return o
@@ -182,7 +177,7 @@ func compiledBody(t *compile.Thread, id, name string) []byte {
 
 // writeFiles writes a thread's files under --out in name order and returns
 // what could not be written.
-func (c *compileCmd) writeFiles(key string, o compiledOut, claims nameClaims) []string {
+func (c *compiler) writeFiles(key string, o compiledOut, claims nameClaims) []string {
 	var errs []string
 	if o.err != "" {
 		errs = append(errs, o.err)

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func newProgress(w io.Writer, total int) *progress {
 
 // progressWriter is standard error when it is a terminal and --quiet is
 // not given, else nil.
-func (c *checkCmd) progressWriter() io.Writer {
+func (c *checker) progressWriter() io.Writer {
 	if c.Quiet {
 		return nil
 	}

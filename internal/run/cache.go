@@ -1,0 +1,52 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// threadSalt is what every cached thread result depends on besides its
+// own input: the program itself (its version and a hash of the running
+// executable, so that a rebuilt development binary never reuses an old
+// entry), the configuration, the enabled rules, the input limits and the
+// compile options — the options values hashed whole (optionsKey).
+func (c *checker) threadSalt(eng *rules.Engine, run *Plan, opt compile.Options) string {
+	return hexKey("threads", struct {
+		Build   string
+		Config  string
+		Rules   []string
+		Limits  config.Limits
+		Compile compile.Options
+	}{c.buildID(), configID(run), eng.Enabled(), run.Limits, opt})
+}
+
+// buildID names the program: its version and a hash of its executable.
+func (c *checker) buildID() string {
+	return "version " + c.env.Version + " executable " + executableHash()
+}
+
+// executableHash hashes the running program ("" when it cannot be read:
+// the version and configuration still key the cache).
+var executableHash = sync.OnceValue(func() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})

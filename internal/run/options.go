@@ -1,0 +1,170 @@
+package run
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// Plan is what every command settles from its paths, its flags and the
+// configuration, once, before it reads any input. Every stage takes its
+// options from here (ScanOptions, CompileOptions, Engine), so two stages of
+// one run — the inputs and their base revision, a shard and its merge —
+// can never read the configuration differently.
+type Plan struct {
+	Paths  []string
+	Policy *config.Resolved // how the configuration was found
+	Cfg    *config.Config   // Policy.Config (nil: the defaults)
+	Epoch  time.Time        // SOURCE_DATE_EPOCH (zero: unset)
+	Jobs   int
+	// ThreadTimeout is the time budget of one thread (0: none).
+	ThreadTimeout time.Duration
+	Limits        config.Limits
+
+	// Set by check only.
+	failOn   diag.Severity
+	repoRoot string
+	baseline map[string]bool
+
+	scanCache *mailbox.ScanCache // with --cache
+}
+
+// settle resolves the configuration for paths (the --config file alone when
+// given, else the first .brenner-ci.yaml from the first path upward to the
+// repository root) and reads SOURCE_DATE_EPOCH.
+func settle(configFlag string, paths []string, jobs int, timeout time.Duration) (*Plan, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	ep, err := epoch()
+	if err != nil {
+		return nil, err
+	}
+	policy, err := config.Resolve(configFlag, paths[0], "", rules.Known)
+	if err != nil {
+		return nil, usagef("configuration error: %v", err)
+	}
+	p := NewPlan(paths, policy, jobs)
+	p.Epoch, p.ThreadTimeout = ep, timeout
+	p.applyParserLimits()
+	return p, nil
+}
+
+// NewPlan is the plan of a run on paths under policy (nil: the defaults)
+// with jobs workers, reading nothing from the environment: tests and
+// benchmarks build their runs with it (and may set Epoch and
+// ThreadTimeout). Unlike a command's plan it leaves the process-wide
+// parser limits alone.
+func NewPlan(paths []string, policy *config.Resolved, jobs int) *Plan {
+	p := &Plan{Paths: paths, Policy: policy, Jobs: jobs, failOn: diag.Error}
+	if policy != nil {
+		p.Cfg = policy.Config
+	}
+	if p.Cfg != nil {
+		p.Limits = p.Cfg.Limits
+	}
+	return p
+}
+
+// applyParserLimits sets the parser limits the configuration raises or
+// lowers. The parsers keep them process-wide; they are set here, before any
+// input is read, and nowhere else.
+func (p *Plan) applyParserLimits() {
+	if n := p.Limits.BodyBytes; n > 0 {
+		body.MaxBodyBytes = n
+	}
+	if n := p.Limits.JSONDepth; n > 0 {
+		jsonv.MaxDepth = n
+	}
+}
+
+// ScanOptions are the options of reading the inputs: never the paths in
+// exclude (the run's own output), at most limits.file-bytes a file.
+func (p *Plan) ScanOptions(exclude ...string) mailbox.ScanOptions {
+	return mailbox.ScanOptions{Jobs: p.Jobs, Exclude: exclude, MaxFileBytes: p.Limits.FileBytes}
+}
+
+// CompileOptions are the options of compiling the threads of a batch whose
+// archives name archiveAgents.
+func (p *Plan) CompileOptions(archiveAgents []string) compile.Options {
+	opt := compile.Options{ArchiveAgents: archiveAgents, Epoch: p.Epoch, ThreadTimeout: p.ThreadTimeout,
+		MaxMessages: p.Limits.Messages, MaxBlocks: p.Limits.Blocks}
+	if p.Cfg != nil {
+		opt.Agents = p.Cfg.Agents
+	}
+	return opt
+}
+
+// Rules are the rules the run evaluates: every registered rule the
+// configuration does not turn off for every path, in registry order.
+func (p *Plan) Rules() []*rules.Rule {
+	var rs []*rules.Rule
+	for _, r := range rules.All() {
+		if !p.Cfg.OffEverywhere(r.ID) {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// Engine is the rule engine of the run, reading artifacts from the file
+// system.
+func (p *Plan) Engine() *rules.Engine { return rules.NewEngine(p.Rules(), OSFiles{}) }
+
+// OSFiles is rules.Files on the file system: what every run reads artifacts
+// and evidence packs through.
+type OSFiles struct{}
+
+func (OSFiles) ReadFile(name string) ([]byte, error)  { return os.ReadFile(name) }
+func (OSFiles) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+
+// epoch returns SOURCE_DATE_EPOCH as a time, or zero.
+func epoch() (time.Time, error) {
+	s := os.Getenv("SOURCE_DATE_EPOCH")
+	if s == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, usagef("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
+	}
+	return time.Unix(n, 0).UTC(), nil
+}
+
+// optionsKey is the canonical hash of an options value: the SHA-256 of
+// label and v's JSON encoding (fields in declaration order, map keys
+// sorted). Every exported field of v takes part, so an option added to a
+// struct is in every key derived from it; cache keys are made only here.
+func optionsKey(label string, v any) [32]byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// Options are plain data; this is a programming error, and a
+		// key that cannot be made must not match anything.
+		panic("run: options cannot be keyed: " + err.Error())
+	}
+	h := sha256.New()
+	h.Write([]byte(label))
+	h.Write([]byte{0})
+	h.Write(data)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// hexKey is optionsKey in hexadecimal.
+func hexKey(label string, v any) string {
+	k := optionsKey(label, v)
+	return hex.EncodeToString(k[:])
+}
