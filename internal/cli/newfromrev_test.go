@@ -120,3 +120,34 @@ func TestChangedBaselineIsAnnounced(t *testing.T) {
 		t.Errorf("the markdown summary does not announce the changed baseline:\n%s", md)
 	}
 }
+
+// TestNewFromRevKeepsLimits: the base revision is read with the run's own
+// options. An unchanged file over the configured limits.file-bytes is an
+// old IN-009, not a new one (the base used to be scanned without the
+// limit, so the finding looked new and failed the gate).
+func TestNewFromRevKeepsLimits(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun(t, repo, "init", "-q")
+	src, err := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
+	os.WriteFile(filepath.Join(repo, "mailbox", "t.json"), src, 0o644)
+	os.WriteFile(filepath.Join(repo, "mailbox", "big.json"), []byte(`{"note": "`+strings.Repeat("x", 4096)+`"}`), 0o644)
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("limits:\n  file-bytes: 2048\n"), 0o644)
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	t.Chdir(repo)
+	code, out, errs := runCLI(t, "check", "--format", "json", "--repo-root", repo, "mailbox")
+	if !strings.Contains(out, `"IN-009"`) {
+		t.Fatalf("the file over limits.file-bytes gives no IN-009 (exit %d):\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--fail-on", "note", "mailbox")
+	if code != ExitOK || !strings.Contains(out, "0 new") {
+		t.Errorf("unchanged inputs with a file over the limit: exit %d, want 0 (every finding old)\n%s\n%s", code, out, errs)
+	}
+}

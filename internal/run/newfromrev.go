@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -77,8 +78,25 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 		}
 		return file
 	}
+	// backText maps every path at rev inside a text back (longest first, so
+	// that a folder never replaces part of a longer path).
+	ats := make([]string, 0, len(mapped))
+	for at := range mapped {
+		ats = append(ats, at)
+	}
+	sort.Slice(ats, func(i, j int) bool { return len(ats[i]) > len(ats[j]) || len(ats[i]) == len(ats[j]) && ats[i] < ats[j] })
+	backText := func(s string) string {
+		for _, at := range ats {
+			s = strings.ReplaceAll(s, at, mapped[at])
+		}
+		return s
+	}
 	for i := range res.Findings {
 		res.Findings[i].Pos.File = back(res.Findings[i].Pos.File)
+		// Anchors and messages name files too ("<path> too large"), and
+		// the anchor is part of the fingerprint.
+		res.Findings[i].Anchor = backText(res.Findings[i].Anchor)
+		res.Findings[i].Message = backText(res.Findings[i].Message)
 		if fx := res.Findings[i].Fix; fx != nil {
 			fx.Pos.File = back(fx.Pos.File)
 		}
