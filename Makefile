@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test vet fmt demo bench bench-10k docs clean fuzz
+.PHONY: all build test race vet fmt demo bench bench-10k docs clean fuzz
 
 all: build
 
@@ -14,6 +14,11 @@ build:
 
 test:
 	$(GO) test -count=1 ./...
+
+# The race detector on every package that runs work concurrently (the
+# compiler's workers and pools, the engine, the pipeline, the run).
+race:
+	$(GO) test -race -count=1 ./compile/... ./rules/... ./pipeline/... ./internal/...
 
 vet:
 	$(GO) vet ./...

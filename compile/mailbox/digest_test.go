@@ -79,7 +79,7 @@ func TestDigestNamesHashedFiles(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "alone.json"), []byte(`{"messages": [`+msg(1, "T-A")+`, `+msg(2, "T-A")+`]}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "shared.jsonl"), []byte(msg(3, "T-B")+"\n"+msg(4, "T-C")+"\n"), 0o644)
-	cache := &ScanCache{Dir: filepath.Join(t.TempDir(), "scan"), Salt: "test"}
+	cache := &ScanCache{Store: newMemStore(), Salt: "test"}
 	for run := 0; run < 2; run++ { // a miss, then a hit: both name the file
 		b, err := Scan([]string{dir}, ScanOptions{Cache: cache})
 		if err != nil {

@@ -22,7 +22,7 @@ func TestNamedPipeNeverBlocks(t *testing.T) {
 		go func() {
 			opt := ScanOptions{Jobs: 1}
 			if cached {
-				opt.Cache = &ScanCache{Dir: filepath.Join(dir, "cache"), Salt: "test"}
+				opt.Cache = &ScanCache{Store: newMemStore(), Salt: "test"}
 			}
 			in, err := List([]string{fifo}, opt)
 			if err != nil {

@@ -210,8 +210,7 @@ func (in *Inputs) Scan() *Batch {
 	files := in.files
 	var results []*fileResult
 	if c := in.opt.Cache; c != nil {
-		c.open()
-		defer c.close()
+		defer c.Store.Close()
 		results = make([]*fileResult, len(files))
 		iter.Iterator[*fileResult]{MaxGoroutines: in.jobs}.ForEachIdx(results, func(i int, r **fileResult) {
 			*r = c.scanCached(&files[i], in.keys[i])

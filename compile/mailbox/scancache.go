@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/brenner-ci/brenner-ci/internal/bundle"
 )
 
 // ScanCache keeps the scan of unchanged files between runs (check --cache
@@ -22,20 +21,24 @@ import (
 // findings is scanned every time, so its findings are always fresh), and
 // a file over maxCachedFile bytes is never stored.
 //
-// The entries of a run are one bundle file (internal/bundle), not a file
-// each: a scan reads the bundles it finds, writes the entries it used or
-// made to a new bundle and removes the bundles it read. Every entry also
-// carries its key and a checksum, so a damaged or foreign entry is a miss,
-// never another file's records.
+// The entries live in a Store (internal/cache keeps them as one bundle
+// file per run). Every entry also carries its key and a checksum, so a
+// damaged or foreign entry is a miss, never another file's records.
 type ScanCache struct {
-	Dir string
+	// Store holds the entries; the scan closes it when it is done.
+	Store Store
 	// Salt identifies the build that scans: an entry of another build
 	// (whose scan could differ) is never used.
 	Salt         string
 	Hits, Misses atomic.Int64
+}
 
-	r *bundle.Reader
-	w *bundle.Writer
+// Store is where a ScanCache keeps its entries between runs.
+type Store interface {
+	Get(key string) ([]byte, bool) // an entry of an earlier run
+	Keep(key string)               // carry an entry read over into this run's
+	Add(key string, data []byte)   // an entry of this run
+	Close()                        // put this run's entries in place of those read
 }
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
@@ -45,21 +48,7 @@ const scanCacheFormat = 2
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20
 
-// scanBundles name the scan cache's bundle files.
-const scanBundles = ".scan"
 
-// open reads the indexes of the bundles of Dir and starts this run's.
-func (c *ScanCache) open() {
-	c.r = bundle.Open(c.Dir, scanBundles)
-	c.w = bundle.Create(c.Dir, scanBundles)
-}
-
-// close puts this run's bundle in place of the ones read; a failure only
-// costs misses in the next run.
-func (c *ScanCache) close() {
-	c.w.Commit(c.r)
-	c.r.Close()
-}
 
 // scanCached is scanFile with the cache: a hit is decoded instead of
 // scanned; a miss is scanned and, when clean, stored.
@@ -76,10 +65,10 @@ func (c *ScanCache) scanCached(f *inFile, k fileKey) *fileResult {
 	}
 	// An entry is read on its own (its records are then used in place and
 	// freed with its thread), not with the whole bundle.
-	if e, ok := c.r.Get(key); ok {
+	if e, ok := c.Store.Get(key); ok {
 		if res := decodeScan(e, key, f.disp); res != nil {
 			c.Hits.Add(1)
-			c.w.Keep(key)
+			c.Store.Keep(key)
 			res.sum = key
 			return res
 		}
@@ -90,7 +79,7 @@ func (c *ScanCache) scanCached(f *inFile, k fileKey) *fileResult {
 		return res
 	}
 	if res.read && len(res.findings) == 0 {
-		c.w.Add(key, encodeScan(res, key))
+		c.Store.Add(key, encodeScan(res, key))
 		res.sum = key
 	}
 	return res

@@ -26,7 +26,6 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
-	"github.com/brenner-ci/brenner-ci/internal/bundle"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -52,9 +51,8 @@ type Threads struct {
 
 	Hits, Misses atomic.Int64
 
-	r    *bundle.Reader
-	w    *bundle.Writer
-	strs interner // strings the entries repeat
+	store *Store
+	strs  interner // strings the entries repeat
 
 	mu      sync.Mutex
 	pending map[string]pending // thread key → its cache key and start
@@ -65,24 +63,18 @@ type pending struct {
 	start time.Time
 }
 
-// threadBundles name the thread cache's bundle files in the folder.
-const threadBundles = ".threads"
-
 // OpenThreads opens the thread cache in dir for a run whose options hash to
 // salt, with eng's rules; render says entries must hold the rendered
 // artifact, budget is the thread time budget. Close puts the run's entries
 // in place.
 func OpenThreads(dir, salt string, eng *rules.Engine, render bool, budget time.Duration) *Threads {
 	return &Threads{dir: dir, salt: salt, render: render, budget: budget, rules: eng.Enabled(), artifactRules: eng.ArtifactRules(),
-		r: bundle.Open(dir, threadBundles), w: bundle.Create(dir, threadBundles), pending: map[string]pending{}}
+		store: OpenStore(dir, threadBundles), pending: map[string]pending{}}
 }
 
 // Close puts this run's bundle in place of the ones read. A failure only
 // costs misses in the next run.
-func (c *Threads) Close() {
-	c.w.Commit(c.r)
-	c.r.Close()
-}
+func (c *Threads) Close() { c.store.Close() }
 
 type threadEntry struct {
 	Format   int            `json:"format"`
@@ -157,13 +149,13 @@ func (c *Threads) Keep(threadKey string, ck *rules.Checked) {
 	if p.key == "" || (c.budget > 0 && time.Since(p.start) >= c.budget) {
 		return
 	}
-	c.store(p.key, c.encode(p.key, entryOf(ck, c.render)))
+	c.add(p.key, c.encode(p.key, entryOf(ck, c.render)))
 }
 
 // get returns the entry of key, if the cache holds a valid one, and keeps
 // it for the next run.
 func (c *Threads) get(key string) (*threadEntry, bool) {
-	data, ok := c.r.Get(key)
+	data, ok := c.store.Get(key)
 	if !ok || len(data) == 0 {
 		return nil, false
 	}
@@ -182,7 +174,7 @@ func (c *Threads) get(key string) (*threadEntry, bool) {
 	if err != nil || e.Format != threadFormat || e.Key != key {
 		return nil, false // corrupt or foreign: a miss
 	}
-	c.w.Keep(key)
+	c.store.Keep(key)
 	return &e, true
 }
 
@@ -213,10 +205,10 @@ func (c *Threads) encode(key string, e *threadEntry) []byte {
 	return buf.Bytes()
 }
 
-// store adds an encoded entry to this run's bundle.
-func (c *Threads) store(key string, data []byte) {
+// add adds an encoded entry to this run's bundle.
+func (c *Threads) add(key string, data []byte) {
 	if data != nil {
-		c.w.Add(key, data)
+		c.store.Add(key, data)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -75,39 +77,58 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 	if err != nil {
 		return nil
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "brenner-ci run %d\n%s\nconfig %s\nrules %s\n", runCacheFormat, c.buildID(), configID(run), strings.Join(eng.Enabled(), ","))
-	fmt.Fprintf(h, "limits %d %d\nfail-on %d\nepoch %d\nrepo %q\ncwd %q\npaths %q\n",
-		body.MaxBodyBytes, jsonv.MaxDepth, run.failOn, run.Epoch.UnixNano(), run.repoRoot, cwd, run.Paths)
-	fmt.Fprintf(h, "format %q\nmarkdown-max %d\ncategory %q\ntimeout %d\nshard %q\n",
-		c.Format, c.MarkdownMax, c.Category, c.ThreadTimeout, c.Shard)
-	if c.Shard != "" {
-		// A shard run's standard output names its shard file.
-		fmt.Fprintf(h, "shard file %q\n", c.JSON)
+	// The options value hashed whole (optionsKey), so an option added to
+	// CheckOptions or Plan is in the key without anyone remembering it.
+	// Which reports are written counts, not where: their content does not
+	// depend on their paths (the paths excluded from the inputs are in the
+	// inputs' digest). Nor do the paths of the job summary and step
+	// outputs, which differ in every GitHub Actions job: only whether they
+	// are written. A shard run's standard output names its shard file.
+	o := c.CheckOptions
+	written := func(p *string) {
+		if *p != "" {
+			*p = "written"
+		}
 	}
-	// Which reports are written, not where: their content does not depend
-	// on their paths (the paths excluded from the inputs are in the
-	// inputs' digest). Nor the paths of the job summary and step outputs,
-	// which differ in every GitHub Actions job: only whether they are
-	// written.
-	for _, t := range c.reportTargets() {
-		fmt.Fprintf(h, "report %s %t\n", t.key, t.path != "")
+	for _, p := range []*string{&o.Sarif, &o.Junit, &o.Markdown, &o.WriteBaseline, &o.GithubOutput, &o.Cache} {
+		written(p)
 	}
-	fmt.Fprintf(h, "summary %t\nstep outputs %t\n", summaryPath(c.reportTargets()[2].path) != "", c.GithubOutput != "")
-	fmt.Fprintf(h, "github %q %q %q\n", os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA"))
+	if o.Shard == "" {
+		written(&o.JSON)
+	}
+	targets := c.reportTargets()
+	var reports []string
+	for _, t := range targets {
+		reports = append(reports, t.key+" "+strconv.FormatBool(t.path != ""))
+	}
 	fps := make([]string, 0, len(run.baseline))
 	for fp := range run.baseline {
 		fps = append(fps, fp)
 	}
 	sort.Strings(fps)
-	fmt.Fprintf(h, "baseline %t %d %q\n", run.baseline != nil, len(fps), fps)
-	for _, n := range policy {
-		fmt.Fprintf(h, "policy %d %q\n", n.Level, n.Message)
-	}
-	fmt.Fprintf(h, "inputs %x\n", digest)
-	rc := &runCache{dir: filepath.Join(c.Cache, "run")}
-	h.Sum(rc.key[:0])
-	return rc
+	key := optionsKey("brenner-ci run "+strconv.Itoa(runCacheFormat), struct {
+		Build, Config string
+		Rules         []string
+		Options       CheckOptions
+		Paths         []string
+		Reports       []string
+		Limits        config.Limits
+		BodyBytes     int
+		JSONDepth     int
+		FailOn        diag.Severity
+		Epoch         int64
+		Repo, Cwd     string
+		Summary       bool
+		GitHub        [3]string
+		Baseline      bool
+		Fingerprints  []string
+		Policy        []diag.Notification
+		Inputs        []byte
+	}{c.buildID(), configID(run), eng.Enabled(), o, run.Paths, reports, run.Limits, body.MaxBodyBytes, jsonv.MaxDepth, run.failOn,
+		run.Epoch.UnixNano(), run.repoRoot, cwd, summaryPath(targets[2].path) != "",
+		[3]string{os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA")},
+		run.baseline != nil, fps, policy, digest})
+	return &runCache{dir: filepath.Join(c.Cache, "run"), key: key}
 }
 
 // runEntry is an entry read back: its sections, by name.
