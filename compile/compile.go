@@ -22,6 +22,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Options control compilation.
@@ -135,7 +136,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
 	if len(msgs) > maxMsgs {
 		m := msgs[maxMsgs]
-		t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+		t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,
 			Message: fmt.Sprintf("Thread has %d messages, over the limit of %d; the messages after the first %d are not compiled or checked.", len(msgs), maxMsgs, maxMsgs),
 			Hint:    "Split the export, or raise limits: messages-per-thread in .brenner-ci.yaml.",
 			Pos:     m.Pos("subject"), Thread: t.Key, MsgID: m.ID, Anchor: "messages limit " + t.Key})
@@ -146,7 +147,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			if why := body.Guard(m.Body); why != "" {
-				t.Findings = append(t.Findings, diag.Finding{Rule: "IN-008", Severity: diag.Error,
+				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
 					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
 					Pos:     m.Pos("body_md"), Thread: t.Key, MsgID: m.ID, Anchor: "unparsed body " + m.ID})
@@ -207,7 +208,7 @@ func (t *Thread) extractDeltas(maxBlocks int) []pending {
 		blocks, problems := delta.Analyze(m.Doc)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
-			t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+			t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,
 				Message: fmt.Sprintf("Message has %d delta blocks, over the limit of %d; the blocks after the first %d are not applied or checked.", len(blocks), maxBlocks, maxBlocks),
 				Hint:    "Split the message, or raise limits: delta-blocks-per-body in .brenner-ci.yaml.",
 				Pos:     m.BodyPos(b.Fence.Start, b.Fence.Start), Thread: t.Key, MsgID: m.ID, Anchor: "blocks limit " + m.ID})
@@ -360,7 +361,7 @@ func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 	if len(t.Known) > 0 && !lookupLower(t.Known, agent) {
 		b := &m.Blocks[block]
 		t.Findings = append(t.Findings, diag.Finding{
-			Rule: "MG-007", Code: "UNKNOWN_AGENT", Severity: diag.Warning,
+			Rule: ruleid.MG007, Code: "UNKNOWN_AGENT", Severity: diag.Warning,
 			Message: fmt.Sprintf("DELTA from %q, who is not a registered contributor of this thread; the delta is still applied.", agent),
 			Hint:    "Register the agent (config agents:, archive profile) or send the KICKOFF to it.",
 			Pos:     m.BodyPos(b.Fence.Start, b.Fence.End), Thread: t.Key, MsgID: m.ID,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // msgNodes are the nodes of a message object's known fields (-1: absent).
@@ -80,7 +81,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	for _, k := range dups {
 		key := d.text(k)
 		s.res.findings = append(s.res.findings, diag.Finding{
-			Rule: "IN-007", Code: "DUPLICATE_KEY", Severity: diag.Error,
+			Rule: ruleid.IN007, Code: "DUPLICATE_KEY", Severity: diag.Error,
 			Message: fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
 			Hint:    "Keep one of the two fields.", Pos: d.span(int(d.nodes[k].Start), int(d.nodes[k].End)),
 			Anchor: "duplicate " + key + " " + scalarText(d, f.id)})
@@ -89,7 +90,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	r := &rec{m: m}
 	s.metadata(d, f, c, m)
 	if why := badID(d, f.id); why != "" {
-		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-012", Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN012, Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
 			Message: "Message id " + why + "; messages are matched, referenced and suppressed by id.",
 			Hint:    "Export each message with its Agent Mail id: a positive integer or a short string.",
 			Pos:     d.span(int(d.nodes[f.id].Start), int(d.nodes[f.id].End)), Anchor: "bad id " + why})
