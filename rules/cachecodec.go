@@ -6,8 +6,8 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/brenner-ci/brenner-ci/compile/binenc"
 	"github.com/brenner-ci/brenner-ci/diag"
-	"github.com/brenner-ci/brenner-ci/internal/binenc"
 )
 
 // The binary form of a thread cache entry ("B"). A cached run decodes an
