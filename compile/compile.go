@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
@@ -327,38 +326,13 @@ func (t *Thread) applied(d *delta.Delta, msg, block int) artifact.Applied {
 	m := t.Msgs[msg]
 	agent := agentOf(m)
 	return artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
-		Priority: lookupLower(t.priority, agent)}
-}
-
-// lookupLower is m[strings.ToLower(s)], without building the lower-case
-// string for a short ASCII s (it was an allocation per delta, twice).
-func lookupLower[V any](m map[string]V, s string) V {
-	var buf [64]byte
-	if len(m) == 0 || len(s) > len(buf) {
-		if len(m) == 0 {
-			var zero V
-			return zero
-		}
-		return m[strings.ToLower(s)]
-	}
-	b := buf[:len(s)]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return m[strings.ToLower(s)]
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	return m[string(b)]
+		Priority: t.priority[strings.ToLower(agent)]}
 }
 
 func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 	m := t.Msgs[msg]
 	agent := agentOf(m)
-	if len(t.Known) > 0 && !lookupLower(t.Known, agent) {
+	if len(t.Known) > 0 && !t.Known[strings.ToLower(agent)] {
 		b := &m.Blocks[block]
 		t.Findings = append(t.Findings, diag.Finding{
 			Rule: ruleid.MG007, Code: "UNKNOWN_AGENT", Severity: diag.Warning,
