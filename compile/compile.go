@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
@@ -22,6 +21,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Options control compilation.
@@ -135,7 +135,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
 	if len(msgs) > maxMsgs {
 		m := msgs[maxMsgs]
-		t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+		t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,
 			Message: fmt.Sprintf("Thread has %d messages, over the limit of %d; the messages after the first %d are not compiled or checked.", len(msgs), maxMsgs, maxMsgs),
 			Hint:    "Split the export, or raise limits: messages-per-thread in .brenner-ci.yaml.",
 			Pos:     m.Pos("subject"), Thread: t.Key, MsgID: m.ID, Anchor: "messages limit " + t.Key})
@@ -146,7 +146,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			if why := body.Guard(m.Body); why != "" {
-				t.Findings = append(t.Findings, diag.Finding{Rule: "IN-008", Severity: diag.Error,
+				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
 					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
 					Pos:     m.Pos("body_md"), Thread: t.Key, MsgID: m.ID, Anchor: "unparsed body " + m.ID})
@@ -207,7 +207,7 @@ func (t *Thread) extractDeltas(maxBlocks int) []pending {
 		blocks, problems := delta.Analyze(m.Doc)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
-			t.Findings = append(t.Findings, diag.Finding{Rule: "IN-011", Severity: diag.Error,
+			t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,
 				Message: fmt.Sprintf("Message has %d delta blocks, over the limit of %d; the blocks after the first %d are not applied or checked.", len(blocks), maxBlocks, maxBlocks),
 				Hint:    "Split the message, or raise limits: delta-blocks-per-body in .brenner-ci.yaml.",
 				Pos:     m.BodyPos(b.Fence.Start, b.Fence.Start), Thread: t.Key, MsgID: m.ID, Anchor: "blocks limit " + m.ID})
@@ -326,41 +326,16 @@ func (t *Thread) applied(d *delta.Delta, msg, block int) artifact.Applied {
 	m := t.Msgs[msg]
 	agent := agentOf(m)
 	return artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
-		Priority: lookupLower(t.priority, agent)}
-}
-
-// lookupLower is m[strings.ToLower(s)], without building the lower-case
-// string for a short ASCII s (it was an allocation per delta, twice).
-func lookupLower[V any](m map[string]V, s string) V {
-	var buf [64]byte
-	if len(m) == 0 || len(s) > len(buf) {
-		if len(m) == 0 {
-			var zero V
-			return zero
-		}
-		return m[strings.ToLower(s)]
-	}
-	b := buf[:len(s)]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return m[strings.ToLower(s)]
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	return m[string(b)]
+		Priority: t.priority[strings.ToLower(agent)]}
 }
 
 func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 	m := t.Msgs[msg]
 	agent := agentOf(m)
-	if len(t.Known) > 0 && !lookupLower(t.Known, agent) {
+	if len(t.Known) > 0 && !t.Known[strings.ToLower(agent)] {
 		b := &m.Blocks[block]
 		t.Findings = append(t.Findings, diag.Finding{
-			Rule: "MG-007", Code: "UNKNOWN_AGENT", Severity: diag.Warning,
+			Rule: ruleid.MG007, Code: "UNKNOWN_AGENT", Severity: diag.Warning,
 			Message: fmt.Sprintf("DELTA from %q, who is not a registered contributor of this thread; the delta is still applied.", agent),
 			Hint:    "Register the agent (config agents:, archive profile) or send the KICKOFF to it.",
 			Pos:     m.BodyPos(b.Fence.Start, b.Fence.End), Thread: t.Key, MsgID: m.ID,

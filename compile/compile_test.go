@@ -55,17 +55,3 @@ func TestOrderTies(t *testing.T) {
 		t.Errorf("swapped input: %s", got)
 	}
 }
-
-// TestLookupLower: lookupLower(m, s) is m[strings.ToLower(s)] for ASCII,
-// non-ASCII, long and empty keys, and an empty map.
-func TestLookupLower(t *testing.T) {
-	m := map[string]int{"bluelake": 1, "élan": 2, strings.Repeat("a", 70): 3, "": 4, "ǆ": 5}
-	for _, s := range []string{"BlueLake", "bluelake", "BLUELAKE", "Élan", "élan", strings.Repeat("A", 70), "", "Ǆ", "ǅ", "other", "Blue Lake"} {
-		if got, want := lookupLower(m, s), m[strings.ToLower(s)]; got != want {
-			t.Errorf("lookupLower(%q) = %d, want %d", s, got, want)
-		}
-	}
-	if lookupLower(map[string]bool(nil), "X") {
-		t.Error("an empty map holds X")
-	}
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Each runs work on every thread of the batch concurrently (at most jobs at
@@ -99,7 +100,7 @@ func withBudget[R any](budget time.Duration, f func() (R, error)) (R, error) {
 
 // TimeoutFinding reports a thread that went past its time budget (IN-010).
 func TimeoutFinding(ref *mailbox.ThreadRef, err *TimeoutError) diag.Finding {
-	f := diag.Finding{Rule: "IN-010", Severity: diag.Error, Thread: ref.Key,
+	f := diag.Finding{Rule: ruleid.IN010, Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s was not checked: it went %s; the other threads were checked.", ref.Key, err.Error()),
 		Hint:    "Raise --thread-timeout, or look for a pathological message in the thread.", Anchor: "timeout " + ref.Key}
 	if m := ref.First(); m != nil {
@@ -127,7 +128,7 @@ func safely[R any](f func() (R, error)) (r R, err error) {
 
 // LoadError turns a failure to load a thread into a finding.
 func LoadError(ref *mailbox.ThreadRef, err error) diag.Finding {
-	f := diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error, Thread: ref.Key,
+	f := diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s could not be read back from its input: %v.", ref.Key, err), Anchor: "load " + ref.Key}
 	if m := ref.First(); m != nil {
 		f.Pos.File, f.Pos.Line, f.Pos.Col = m.Src.File, m.Src.Line, m.Src.Col

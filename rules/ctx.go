@@ -2,8 +2,6 @@ package rules
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -66,77 +64,29 @@ func (c *Ctx) emit(f diag.Finding) {
 	c.out = append(c.out, f)
 }
 
-// section finds a heading by name: case-insensitive, ignoring a trailing
-// colon and a parenthesised suffix ("Research Question (Discriminative)").
+// section finds a heading by name, comparing keys as the compiler does
+// (body.HeadingKey: case, white space, trailing colons and a parenthesised
+// suffix such as "Research Question (Discriminative)" do not count).
 // level 0 matches any level.
 func section(d *body.Doc, level int, names ...string) *body.Heading {
 	if d == nil {
 		return nil
 	}
+	var buf [64]byte
 	for i := range d.Headings {
 		h := &d.Headings[i]
 		if level != 0 && h.Level != level {
 			continue
 		}
-		t := headingKey(h.Text)
+		t := body.AppendHeadingKey(buf[:0], h.Text)
 		for _, n := range names {
-			if lowerEq(t, n) {
+			if string(t) == body.HeadingKey(n) {
 				return h
 			}
 		}
 	}
 	return nil
 }
-
-// headingKey is a heading's text as section names are compared, before
-// lower-casing (lowerEq): trimmed, without a parenthesised suffix
-// ("Hypotheses (ranked)"), without a trailing colon; a substring of s.
-func headingKey(s string) string {
-	s = cutParenSuffix(strings.TrimSpace(s))
-	return strings.TrimRight(s, ": ")
-}
-
-// lowerEq reports whether strings.ToLower(s) == n without building the
-// lower-case copy (section compares every heading with every name).
-func lowerEq(s, n string) bool {
-	for _, r := range s {
-		l := unicode.ToLower(r)
-		if l < utf8.RuneSelf {
-			if n == "" || n[0] != byte(l) {
-				return false
-			}
-			n = n[1:]
-			continue
-		}
-		m, size := utf8.DecodeRuneInString(n)
-		if size == 0 || m != l || m == utf8.RuneError && size == 1 {
-			return false
-		}
-		n = n[size:]
-	}
-	return n == ""
-}
-
-// cutParenSuffix removes what the pattern \s*\([^)]*\)\s*$ matches (the
-// leftmost match: the "(" right after the last ")" before the final one),
-// without a regular expression: every heading of every message goes
-// through it.
-func cutParenSuffix(s string) string {
-	t := strings.TrimRight(s, asciiSpace)
-	if !strings.HasSuffix(t, ")") {
-		return s
-	}
-	closing := len(t) - 1
-	from := strings.LastIndexByte(t[:closing], ')') + 1
-	open := strings.IndexByte(t[from:closing], '(')
-	if open < 0 {
-		return s
-	}
-	return strings.TrimRight(t[:from+open], asciiSpace)
-}
-
-// asciiSpace is \s of Go's regular expressions.
-const asciiSpace = "\t\n\f\r "
 
 // sectionText is the text of a heading's section, trimmed.
 func sectionText(d *body.Doc, h *body.Heading) string {

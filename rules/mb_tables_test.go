@@ -51,14 +51,7 @@ func TestEnumSectionValues(t *testing.T) {
 // findings.
 func runMessageRule(t *testing.T, id, subj, body string) int {
 	t.Helper()
-	data, _ := json.Marshal(map[string]any{"thread_id": "RS-20251230-cell-fate", "messages": []map[string]any{{
-		"id": 1, "thread_id": "RS-20251230-cell-fate", "subject": subj, "from": "GreenDog",
-		"created_ts": "2025-12-30T10:00:00Z", "body_md": body}}})
-	path := filepath.Join(t.TempDir(), "t.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	th := compileFixture(t, path)
+	th := oneMessageThread(t, subj, body)
 	r := Lookup(id)
 	c := &Ctx{T: th, Thread: th.Key}
 	for _, m := range th.Msgs {
@@ -67,6 +60,19 @@ func runMessageRule(t *testing.T, id, subj, body string) int {
 		r.Check(c)
 	}
 	return len(c.out)
+}
+
+// oneMessageThread compiles a thread of one message.
+func oneMessageThread(t *testing.T, subj, body string) *compile.Thread {
+	t.Helper()
+	data, _ := json.Marshal(map[string]any{"thread_id": "RS-20251230-cell-fate", "messages": []map[string]any{{
+		"id": 1, "thread_id": "RS-20251230-cell-fate", "subject": subj, "from": "GreenDog",
+		"created_ts": "2025-12-30T10:00:00Z", "body_md": body}}})
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return compileFixture(t, path)
 }
 
 func TestMetaField(t *testing.T) {

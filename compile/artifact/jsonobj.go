@@ -11,6 +11,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // ParseJSONObject reads a JSON artifact object {metadata, sections} (the
@@ -35,7 +36,7 @@ func ParseJSONObject(src []byte, file string) *Parsed {
 	fail := func(off int, msg string) *Parsed {
 		p := &Parsed{File: file, Origin: file, FromJSON: true, Art: New(""), ByID: map[string][]*ParsedItem{}}
 		li := diag.NewLineIndex(src)
-		p.Findings = append(p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+		p.Findings = append(p.Findings, diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
 			Message: msg, Hint: "Pass a JSON artifact object {\"metadata\": {…}, \"sections\": {…}}.",
 			Pos: li.Span(file, off, off), Anchor: "json artifact " + file})
 		return p

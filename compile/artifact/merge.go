@@ -9,6 +9,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Applied is one validated delta with where and when it came from. The caller
@@ -44,16 +45,16 @@ type Event struct {
 
 // Rule ids and codes.
 const (
-	RuleInvalidTarget  = "MG-001"
-	RuleTargetKilled   = "MG-002"
-	RuleSectionLimit   = "MG-003"
-	RuleNoThirdAlt     = "MG-004"
-	RuleNoScaleCheck   = "MG-005"
-	RuleBelowMinimum   = "MG-006"
-	RuleConflict       = "MG-008"
-	RuleNoAltFraming   = "MG-009"
-	RuleUnresolved     = "MG-010"
-	RuleInvalidFieldDL = "DL-006"
+	RuleInvalidTarget  = ruleid.MG001
+	RuleTargetKilled   = ruleid.MG002
+	RuleSectionLimit   = ruleid.MG003
+	RuleNoThirdAlt     = ruleid.MG004
+	RuleNoScaleCheck   = ruleid.MG005
+	RuleBelowMinimum   = ruleid.MG006
+	RuleConflict       = ruleid.MG008
+	RuleNoAltFraming   = ruleid.MG009
+	RuleUnresolved     = ruleid.MG010
+	RuleInvalidFieldDL = ruleid.DL006
 )
 
 // MaxHypotheses is the hypothesis slate's limit of active items.

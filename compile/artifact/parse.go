@@ -13,6 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // ParseMarkdown reads a persisted artifact (YAML front matter + the seven
@@ -41,7 +42,7 @@ func ParseMarkdown(src []byte, file string) (p *Parsed) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
-			p.Findings = append(p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+			p.Findings = append(p.Findings, diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
 				Message: fmt.Sprintf("The artifact could not be parsed (internal parser error: %v).", r),
 				Hint:    "Report this as a brenner-ci bug with the file attached.",
 				Pos:     diag.Pos{File: file}, Anchor: "parser panic " + firstLine(string(debug.Stack()))})
@@ -50,7 +51,7 @@ func ParseMarkdown(src []byte, file string) (p *Parsed) {
 	if why := body.Guard(string(src)); why != "" {
 		// Past the markdown parser's limits: reported, not parsed (IN-008).
 		p = &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
-		p.Findings = append(p.Findings, diag.Finding{Rule: "IN-008", Severity: diag.Error,
+		p.Findings = append(p.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 			Message: "The artifact is not parsed as markdown: " + why + ". None of its sections are checked.",
 			Hint:    "Simplify the file; such markdown makes parsers slow enough to stall a CI job.",
 			Pos:     diag.Pos{File: file, Line: 1, Col: 1}, Anchor: "unparsed artifact " + file})

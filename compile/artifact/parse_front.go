@@ -13,6 +13,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -460,7 +461,7 @@ func contributors(v any) []*Contributor {
 
 // finding adds an IN-001 parse finding over src[start:end].
 func (ps *parseState) finding(start, end int, msg, hint, anchor string) {
-	ps.p.Findings = append(ps.p.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+	ps.p.Findings = append(ps.p.Findings, diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
 		Message: msg, Hint: hint, Pos: ps.li.Span(ps.file, start, end), Anchor: anchor})
 }
 

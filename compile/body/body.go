@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/yuin/goldmark"
@@ -1089,23 +1091,24 @@ func (d *Doc) inComment(off int) bool {
 }
 
 // Find returns the first heading of the given level (0 = any level) whose
-// text matches one of names, ignoring case, surrounding white space, trailing
-// colons and a trailing "(optional)". Top-level headings are preferred over
-// headings inside block quotes or lists. It returns nil when none matches.
+// key (HeadingKey) is the key of one of names. Top-level headings are
+// preferred over headings inside block quotes or lists. It returns nil when
+// none matches.
 func (d *Doc) Find(level int, names ...string) *Heading {
 	want := make([]string, len(names))
 	for i, n := range names {
-		want[i] = normName(n)
+		want[i] = HeadingKey(n)
 	}
+	var buf [64]byte
 	for pass := 0; pass < 2; pass++ {
 		for i := range d.Headings {
 			h := &d.Headings[i]
 			if (level != 0 && h.Level != level) || h.Nested != (pass == 1) {
 				continue
 			}
-			t := normName(h.Text)
+			t := AppendHeadingKey(buf[:0], h.Text)
 			for _, w := range want {
-				if t == w {
+				if string(t) == w {
 					return h
 				}
 			}
@@ -1114,18 +1117,85 @@ func (d *Doc) Find(level int, names ...string) *Heading {
 	return nil
 }
 
-// normName lower-cases s, folds white space and drops trailing colons and
-// "(optional)" suffixes.
-func normName(s string) string {
-	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
-	for {
-		t := strings.TrimSpace(strings.TrimRight(s, ":"))
-		t = strings.TrimSpace(strings.TrimSuffix(t, "(optional)"))
-		if t == s {
-			return s
-		}
-		s = t
+// HeadingKey is the one form in which a heading's text and a section name
+// are compared, by the compiler (Doc.Find) and by the rules: white space
+// folded to single spaces and trimmed, lower-cased, and without trailing
+// colons and a trailing parenthesised suffix ("(optional)",
+// "(Discriminative)"), removed repeatedly: "## Research  Question
+// (Discriminative):" has the key "research question".
+func HeadingKey(s string) string {
+	if isHeadingKey(s) {
+		return s
 	}
+	return string(AppendHeadingKey(nil, s))
+}
+
+// AppendHeadingKey appends HeadingKey(s) to dst (for comparisons that need
+// not allocate).
+func AppendHeadingKey(dst []byte, s string) []byte {
+	start := len(dst)
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = len(dst) > start
+			continue
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			dst = append(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+	}
+	for {
+		k := dst[start:]
+		n := len(k)
+		for n > 0 && (k[n-1] == ':' || k[n-1] == ' ') {
+			n--
+		}
+		if n > 0 && k[n-1] == ')' {
+			// The "(" after the last ")" before the final one: what
+			// \s*\([^)]*\)\s*$ removes.
+			closing := n - 1
+			from := bytes.LastIndexByte(k[:closing], ')') + 1
+			if open := bytes.IndexByte(k[from:closing], '('); open >= 0 {
+				n = from + open
+				for n > 0 && k[n-1] == ' ' {
+					n--
+				}
+			}
+		}
+		if n == len(k) {
+			return dst
+		}
+		dst = dst[:start+n]
+	}
+}
+
+// isHeadingKey reports whether s is its own key (the common case of a
+// section name): lower-case ASCII, single spaces inside, no trailing colon
+// or parenthesis.
+func isHeadingKey(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' || s[len(s)-1] == ':' || s[len(s)-1] == ')' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf, 'A' <= c && c <= 'Z', c <= ' ' && c != ' ', c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // SectionText returns the text of h's section (after the heading line, up to

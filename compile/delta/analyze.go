@@ -7,6 +7,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Analyze extracts and validates the delta blocks of a DELTA message body.
@@ -109,7 +110,7 @@ func whyIgnored(f *body.Fence) string {
 }
 
 func ignoredFenceNote(f *body.Fence) diag.Local {
-	return diag.Local{Rule: "DL-008", Severity: diag.Note,
+	return diag.Local{Rule: ruleid.DL008, Severity: diag.Note,
 		Message: fmt.Sprintf("Delta JSON in %s is ignored: %s.", fenceName(f), whyIgnored(f)),
 		Hint:    hintFence, Anchor: strings.TrimSpace(f.Content), Start: f.Start, End: f.End, Fix: tagFix(f)}
 }
@@ -222,7 +223,7 @@ func wrapFix(src string, in inlineJSON) *diag.LocalFix {
 }
 
 func inlineNote(doc *body.Doc, in inlineJSON) diag.Local {
-	return diag.Local{Rule: "DL-008", Severity: diag.Note,
+	return diag.Local{Rule: ruleid.DL008, Severity: diag.Note,
 		Message: "Delta JSON written inline (not in a ```delta fence) is ignored: the compiler reads fenced delta blocks only.",
 		Hint:    hintFence, Anchor: strings.TrimSpace(doc.Src[in.Start:in.End]), Start: in.Start, End: in.End,
 		Fix: wrapFix(doc.Src, in)}
@@ -230,7 +231,7 @@ func inlineNote(doc *body.Doc, in inlineJSON) diag.Local {
 
 // noBlocks explains a DELTA body without delta blocks (MB-004).
 func noBlocks(doc *body.Doc, ignored []*body.Fence, inline []inlineJSON) diag.Local {
-	p := diag.Local{Rule: "MB-004", Severity: diag.Error,
+	p := diag.Local{Rule: ruleid.MB004, Severity: diag.Error,
 		Hint: hintFence + " If you posted inline JSON, resend the message with proper fencing."}
 	src := doc.Src
 	firstLine := strings.TrimSpace(src)

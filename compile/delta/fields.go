@@ -10,6 +10,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // reqField is a required payload field of an ADD.
@@ -136,7 +137,7 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 		if len(seen) > 0 {
 			also = " It has " + strings.Join(seen, ", ") + "."
 		}
-		c.at("DL-005", diag.Error, pv, fmt.Sprintf("ADD to %s %s %s; the block is rejected (failure mode 5: empty or incomplete payload on ADD).%s",
+		c.at(ruleid.DL005, diag.Error, pv, fmt.Sprintf("ADD to %s %s %s; the block is rejected (failure mode 5: empty or incomplete payload on ADD).%s",
 			sec, what, strings.Join(hard, ", "), also), hint, nil)
 	}
 	for _, name := range defaulted {
@@ -146,7 +147,7 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 				def = r.def
 			}
 		}
-		c.at("DL-009", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; the item is added with %s %q.", sec, name, name, def), hint, nil)
+		c.at(ruleid.DL009, diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; the item is added with %s %q.", sec, name, name, def), hint, nil)
 	}
 	if len(soft) > 0 {
 		them := "them"
@@ -157,7 +158,7 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 		if sec == HypothesisSlate {
 			why = "a third alternative is added without " + them + " (it needs only name and claim)"
 		}
-		c.at("DL-009", diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; %s.", sec, strings.Join(soft, " or "), why), hint, nil)
+		c.at(ruleid.DL009, diag.Warning, pv, fmt.Sprintf("ADD to %s has no %s; %s.", sec, strings.Join(soft, " or "), why), hint, nil)
 	}
 	return defaulted
 }
@@ -218,7 +219,7 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 		switch {
 		case stringFields[secField{sec, k}]:
 			if f.Kind != jsonv.String {
-				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
+				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
 			}
 		case boolFields[k] || strings.HasSuffix(k, "_replace"):
 			if f.Kind != jsonv.Bool {
@@ -226,7 +227,7 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 				if f.Kind == jsonv.String && (f.Str == "true" || f.Str == "false") {
 					fix = c.replaceValue(f, f.Str, "Use the JSON boolean "+f.Str)
 				}
-				c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a boolean (true or false).", k, kindA(f.Kind)), hintSchema, fix)
+				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a boolean (true or false).", k, kindA(f.Kind)), hintSchema, fix)
 			}
 		case k == "anchors":
 			c.anchors(f)
@@ -285,31 +286,31 @@ func (c *checker) anchors(f *jsonv.Value) {
 				q = append(q, strconv.Quote(p))
 			}
 		}
-		c.at("DL-006", diag.Warning, f, "payload.anchors is a string, not an array of anchors.", hintAnchors,
+		c.at(ruleid.DL006, diag.Warning, f, "payload.anchors is a string, not an array of anchors.", hintAnchors,
 			c.replaceValue(f, "["+strings.Join(q, ", ")+"]", "Make anchors an array"))
 		return
 	}
 	if f.Kind != jsonv.Array {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", kindA(f.Kind)), hintAnchors, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", kindA(f.Kind)), hintAnchors, nil)
 		return
 	}
 	for i, e := range f.Arr {
 		if e.Kind != jsonv.String {
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, kindA(e.Kind)), hintAnchors, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, kindA(e.Kind)), hintAnchors, nil)
 			continue
 		}
 		s := e.Str
 		switch {
 		case strings.Contains(s, mojibake):
 			fixed := strings.ReplaceAll(s, mojibake, "§")
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf(`payload.anchors[%d] %q contains "¬ß", a known mojibake of "§" (UTF-8 read as Mac Roman); it is not a valid anchor.`, i, s),
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf(`payload.anchors[%d] %q contains "¬ß", a known mojibake of "§" (UTF-8 read as Mac Roman); it is not a valid anchor.`, i, s),
 				hintAnchors, c.replaceValue(e, strconv.Quote(fixed), `Replace "¬ß" by "§"`))
 		case ValidAnchor(s):
 		case strings.Contains(s, ",") && allAnchors(strings.Split(s, ",")):
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q holds several anchors in one entry.", i, s),
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q holds several anchors in one entry.", i, s),
 				"Put each anchor in its own array entry. "+hintAnchors, nil)
 		default:
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q is not an anchor.", i, s), hintAnchors, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] %q is not an anchor.", i, s), hintAnchors, nil)
 		}
 	}
 }
@@ -334,7 +335,7 @@ const hintScore = "Score each part on the evidence-per-week rubric, an integer 0
 
 func (c *checker) score(f *jsonv.Value) {
 	if f.Kind != jsonv.Object {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.score is %s, not an object of likelihood_ratio, cost, speed and ambiguity.", kindA(f.Kind)), hintScore, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.score is %s, not an object of likelihood_ratio, cost, speed and ambiguity.", kindA(f.Kind)), hintScore, nil)
 		return
 	}
 	for _, p := range scoreParts {
@@ -347,7 +348,7 @@ func (c *checker) score(f *jsonv.Value) {
 			if n, err := strconv.Atoi(strings.TrimSpace(v.Str)); v.Kind == jsonv.String && err == nil && n >= 0 && n <= 3 {
 				fix = c.replaceValue(v, strconv.Itoa(n), "Use the number "+strconv.Itoa(n))
 			}
-			c.at("DL-006", diag.Warning, v, fmt.Sprintf("score.%s is %s, not an integer 0-3 (rubric: %s).", p.name, kindA(v.Kind), p.rubric), hintScore, fix)
+			c.at(ruleid.DL006, diag.Warning, v, fmt.Sprintf("score.%s is %s, not an integer 0-3 (rubric: %s).", p.name, kindA(v.Kind), p.rubric), hintScore, fix)
 			continue
 		}
 		x, _ := v.Float()
@@ -358,7 +359,7 @@ func (c *checker) score(f *jsonv.Value) {
 		if p.name == "likelihood_ratio" && x > 3 {
 			msg += fmt.Sprintf(" If you meant a ratio of %s:1, that scores %d.", v.Num, lrScore(x))
 		}
-		c.at("DL-006", diag.Warning, v, msg, hintScore, nil)
+		c.at(ruleid.DL006, diag.Warning, v, msg, hintScore, nil)
 	}
 }
 
@@ -382,7 +383,7 @@ func (c *checker) status(sec string, f *jsonv.Value) {
 	}
 	hint := fmt.Sprintf("Use one of %s (artifact_delta_spec_v0.1.md, Section-Specific Rules).", strings.Join(vals, ", "))
 	if f.Kind != jsonv.String {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", kindA(f.Kind), strings.Join(vals, ", ")), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", kindA(f.Kind), strings.Join(vals, ", ")), hint, nil)
 		return
 	}
 	var fix *diag.LocalFix
@@ -391,7 +392,7 @@ func (c *checker) status(sec string, f *jsonv.Value) {
 		fix = c.replaceValue(f, strconv.Quote(l), "Use status "+l)
 		msg = fmt.Sprintf("payload.status %q is not one of %s (statuses are lower case).", f.Str, strings.Join(vals, ", "))
 	}
-	c.at("DL-006", diag.Warning, f, msg, hint, fix)
+	c.at(ruleid.DL006, diag.Warning, f, msg, hint, fix)
 }
 
 var reHypID = regexp.MustCompile(`^H[1-9][0-9]*$`)
@@ -400,7 +401,7 @@ var reHypID = regexp.MustCompile(`^H[1-9][0-9]*$`)
 // expected_outcomes).
 func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 	if f.Kind != jsonv.Object {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, kindA(f.Kind)), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, kindA(f.Kind)), hint, nil)
 		return
 	}
 	for i, key := range f.Keys {
@@ -414,27 +415,27 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 				msg = fmt.Sprintf("payload.%s key %q is not a hypothesis id; did you mean %q?", k, key, up)
 				fix = c.replace(ko, ko+len(strconv.Quote(key)), strconv.Quote(up), "Use key "+up)
 			}
-			c.report("DL-006", diag.Warning, ko, ko+len(strconv.Quote(key)), msg, hint, fix)
+			c.report(ruleid.DL006, diag.Warning, ko, ko+len(strconv.Quote(key)), msg, hint, fix)
 		}
 		if e.Kind != jsonv.String && e.Kind != jsonv.Null {
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.%s[%q] is %s, not a string.", k, key, kindA(e.Kind)), hint, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%q] is %s, not a string.", k, key, kindA(e.Kind)), hint, nil)
 		}
 	}
 }
 
 func (c *checker) idList(k string, f *jsonv.Value, hint string) {
 	if f.Kind == jsonv.String {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is a string, not an array of item ids.", k), hint,
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is a string, not an array of item ids.", k), hint,
 			c.replaceValue(f, "["+f.Text()+"]", "Make "+k+" an array"))
 		return
 	}
 	if f.Kind != jsonv.Array {
-		c.at("DL-006", diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, kindA(f.Kind)), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, kindA(f.Kind)), hint, nil)
 		return
 	}
 	for i, e := range f.Arr {
 		if e.Kind != jsonv.String {
-			c.at("DL-006", diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, kindA(e.Kind)), hint, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, kindA(e.Kind)), hint, nil)
 		}
 	}
 }
@@ -446,13 +447,13 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 		return nil
 	}
 	if rv.Kind != jsonv.Array {
-		c.at("RF-003", diag.Warning, rv, fmt.Sprintf("payload.references is %s, not an array of {session, item, relation} objects; it is ignored.", kindA(rv.Kind)), hintRefs, nil)
+		c.at(ruleid.RF003, diag.Warning, rv, fmt.Sprintf("payload.references is %s, not an array of {session, item, relation} objects; it is ignored.", kindA(rv.Kind)), hintRefs, nil)
 		return nil
 	}
 	var out []Reference
 	for i, e := range rv.Arr {
 		if e.Kind != jsonv.Object {
-			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, kindA(e.Kind)), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, kindA(e.Kind)), hintRefs, nil)
 			continue
 		}
 		str := func(k string) (string, bool) {
@@ -469,14 +470,14 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 			miss = append(miss, "item")
 		}
 		if len(miss) > 0 {
-			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] has no %s.", i, strings.Join(miss, " or ")), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] has no %s.", i, strings.Join(miss, " or ")), hintRefs, nil)
 		}
 		rel := ""
 		switch r := e.Get("relation"); {
 		case r == nil || r.Kind == jsonv.Null:
-			c.at("RF-003", diag.Warning, e, fmt.Sprintf("payload.references[%d] has no relation; it must be one of %s.", i, strings.Join(Relations, ", ")), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] has no relation; it must be one of %s.", i, strings.Join(Relations, ", ")), hintRefs, nil)
 		case r.Kind != jsonv.String:
-			c.at("RF-003", diag.Warning, r, fmt.Sprintf("payload.references[%d].relation is %s, not one of %s.", i, kindA(r.Kind), strings.Join(Relations, ", ")), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, r, fmt.Sprintf("payload.references[%d].relation is %s, not one of %s.", i, kindA(r.Kind), strings.Join(Relations, ", ")), hintRefs, nil)
 		default:
 			rel = r.Str
 			if !contains(Relations, rel) {
@@ -486,7 +487,7 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 					msg = fmt.Sprintf("payload.references[%d] has relation %q, which is not one of %s; did you mean %q?", i, rel, strings.Join(Relations, ", "), s)
 					fix = c.replaceValue(r, strconv.Quote(s), "Use relation "+s)
 				}
-				c.at("RF-003", diag.Warning, r, msg, hintRefs, fix)
+				c.at(ruleid.RF003, diag.Warning, r, msg, hintRefs, fix)
 			}
 		}
 		if okS && okI {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // Relations are the valid cross-session reference relations.
@@ -124,7 +125,7 @@ func (c *checker) fenceForm() {
 			Text: fence + f.Info + "\n" + content + fence}
 	}
 	note := func(msg string, fix *diag.LocalFix) {
-		c.probs = append(c.probs, diag.Local{Rule: "DL-008", Severity: diag.Note, Message: msg,
+		c.probs = append(c.probs, diag.Local{Rule: ruleid.DL008, Severity: diag.Note, Message: msg,
 			Hint: hintFence, Anchor: c.anchor, Start: f.Start, End: f.End, Fix: fix})
 	}
 	switch f.Char {
@@ -206,7 +207,7 @@ func (c *checker) syntax(err error) {
 	line, col := lineCol(raw, start)
 	msg := fmt.Sprintf("Delta block is not valid JSON at line %d, column %d of the block: %s.", line, col, se.Error())
 	msg += " The block is rejected; brenner-ci does not repair JSON."
-	c.report("MB-005", diag.Error, start, end, msg, hintJSON, fix)
+	c.report(ruleid.MB005, diag.Error, start, end, msg, hintJSON, fix)
 
 	if m := reOpText.FindStringSubmatchIndex(raw); m != nil {
 		op := raw[m[2]:m[3]]
@@ -254,7 +255,7 @@ func (c *checker) check(v *jsonv.Value) {
 		if v.Kind == jsonv.Array && len(v.Arr) > 0 && v.Arr[0].Kind == jsonv.Object {
 			hint = "Put each delta of the array in its own ```delta block; " + hintObject
 		}
-		c.at("DL-004", diag.Error, v, msg, hint, nil)
+		c.at(ruleid.DL004, diag.Error, v, msg, hint, nil)
 		return
 	}
 	// 1. operation
@@ -262,10 +263,10 @@ func (c *checker) check(v *jsonv.Value) {
 	opV := v.Get("operation")
 	switch {
 	case !v.Has("operation"):
-		c.report("DL-001", diag.Error, v.Off, v.Off+1, `Delta block has no "operation"; it must be "ADD", "EDIT" or "KILL". The block is rejected.`+
+		c.report(ruleid.DL001, diag.Error, v.Off, v.Off+1, `Delta block has no "operation"; it must be "ADD", "EDIT" or "KILL". The block is rejected.`+
 			c.keyHint(v, "operation", "op", "action", "operation_type", "type"), hintOp, nil)
 	case opV.Kind != jsonv.String:
-		c.at("DL-001", diag.Error, opV, fmt.Sprintf(`Delta operation is %s, not "ADD", "EDIT" or "KILL"; the block is rejected.`, kindA(opV.Kind)), hintOp, nil)
+		c.at(ruleid.DL001, diag.Error, opV, fmt.Sprintf(`Delta operation is %s, not "ADD", "EDIT" or "KILL"; the block is rejected.`, kindA(opV.Kind)), hintOp, nil)
 	case !isOp(opV.Str):
 		c.badOp(opV)
 	default:
@@ -276,10 +277,10 @@ func (c *checker) check(v *jsonv.Value) {
 	secV := v.Get("section")
 	switch {
 	case !v.Has("section"):
-		c.report("DL-002", diag.Error, v.Off, v.Off+1, `Delta block has no "section"; the block is rejected.`+
+		c.report(ruleid.DL002, diag.Error, v.Off, v.Off+1, `Delta block has no "section"; the block is rejected.`+
 			c.keyHint(v, "section", "sec", "section_id", "target_section"), hintSection, nil)
 	case secV.Kind != jsonv.String:
-		c.at("DL-002", diag.Error, secV, fmt.Sprintf("Delta section is %s, not a section id; the block is rejected.", kindA(secV.Kind)), hintSection, nil)
+		c.at(ruleid.DL002, diag.Error, secV, fmt.Sprintf("Delta section is %s, not a section id; the block is rejected.", kindA(secV.Kind)), hintSection, nil)
 	case !isSection(secV.Str):
 		c.badSection(secV)
 	default:
@@ -298,13 +299,13 @@ func (c *checker) check(v *jsonv.Value) {
 			rationale = rv.Str
 		case jsonv.Null:
 		default:
-			c.at("DL-006", diag.Warning, rv, fmt.Sprintf("Delta rationale is %s, not a string; it is ignored.", kindA(rv.Kind)),
+			c.at(ruleid.DL006, diag.Warning, rv, fmt.Sprintf("Delta rationale is %s, not a string; it is ignored.", kindA(rv.Kind)),
 				`Write the rationale as a string: "rationale": "why this change is being made".`, nil)
 		}
 	}
 	if rv := v.Get("references"); rv != nil {
 		ko, _ := v.KeyOffset("references")
-		c.report("RF-003", diag.Warning, ko, rv.End,
+		c.report(ruleid.RF003, diag.Warning, ko, rv.End,
 			`Delta block has "references" at the top level, where it is ignored; references belong inside "payload".`, hintRefs, nil)
 	}
 
@@ -376,7 +377,7 @@ func (c *checker) badOp(v *jsonv.Value) {
 	} else {
 		msg += "."
 	}
-	c.at("DL-001", diag.Error, v, msg+" The block is rejected.", hintOp, fix)
+	c.at(ruleid.DL001, diag.Error, v, msg+" The block is rejected.", hintOp, fix)
 }
 
 // sectionAlias maps common wrong section names (normalized: lower case, '_'
@@ -439,7 +440,7 @@ func (c *checker) badSection(v *jsonv.Value) {
 	} else {
 		msg += "."
 	}
-	c.at("DL-002", diag.Error, v, msg+" The block is rejected (failure mode 2: wrong section name).", hintSection, fix)
+	c.at(ruleid.DL002, diag.Error, v, msg+" The block is rejected (failure mode 2: wrong section name).", hintSection, fix)
 }
 
 // target checks target_id and returns the normalized target.
@@ -448,11 +449,11 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 	switch op {
 	case OpAdd:
 		if tv != nil && tv.Kind != jsonv.Null {
-			c.at("DL-007", diag.Warning, tv, fmt.Sprintf("ADD has target_id %s; the merge assigns ADD ids, so it is ignored.", tv.Text()),
+			c.at(ruleid.DL007, diag.Warning, tv, fmt.Sprintf("ADD has target_id %s; the merge assigns ADD ids, so it is ignored.", tv.Text()),
 				hintAddID, c.replaceValue(tv, "null", "Set target_id to null"))
 		}
 		if sec == ResearchThread {
-			c.at("DL-004", diag.Error, opV, "ADD on research_thread: the research_thread section only supports EDIT; the block is rejected.", hintRT, nil)
+			c.at(ruleid.DL004, diag.Error, opV, "ADD on research_thread: the research_thread section only supports EDIT; the block is rejected.", hintRT, nil)
 		}
 		return ""
 	case OpEdit, OpKill:
@@ -461,20 +462,20 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 	}
 	if sec == ResearchThread {
 		if op == OpKill {
-			c.at("DL-004", diag.Error, opV, "KILL on research_thread: the research_thread section only supports EDIT; the block is rejected.", hintRT, nil)
+			c.at(ruleid.DL004, diag.Error, opV, "KILL on research_thread: the research_thread section only supports EDIT; the block is rejected.", hintRT, nil)
 			return ""
 		}
 		switch {
 		case tv == nil || tv.Kind == jsonv.Null:
 			return "RT"
 		case tv.Kind != jsonv.String:
-			c.at("DL-003", diag.Error, tv, fmt.Sprintf(`research_thread target_id is %s; it must be "RT" (or null). The block is rejected.`, kindA(tv.Kind)), hintRT, nil)
+			c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf(`research_thread target_id is %s; it must be "RT" (or null). The block is rejected.`, kindA(tv.Kind)), hintRT, nil)
 		case tv.Str != "RT":
 			var fix *diag.LocalFix
 			if strings.EqualFold(strings.TrimSpace(tv.Str), "RT") {
 				fix = c.replaceValue(tv, `"RT"`, `Use target_id "RT"`)
 			}
-			c.at("DL-003", diag.Error, tv, fmt.Sprintf(`research_thread target_id must be "RT" (got %q); the block is rejected.`, tv.Str), hintRT, fix)
+			c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf(`research_thread target_id must be "RT" (got %q); the block is rejected.`, tv.Str), hintRT, fix)
 		}
 		return "RT"
 	}
@@ -485,14 +486,14 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 	const fm3 = " EDIT and KILL must name the item they change (failure mode 3: missing target_id on EDIT/KILL). The block is rejected."
 	switch {
 	case tv == nil:
-		c.at("DL-003", diag.Error, opV, fmt.Sprintf("%s%s has no target_id.%s", op, where, fm3)+
+		c.at(ruleid.DL003, diag.Error, opV, fmt.Sprintf("%s%s has no target_id.%s", op, where, fm3)+
 			c.keyHint(v, "target_id", "target", "id", "item", "item_id", "targetid"), hintTarget(sec), nil)
 	case tv.Kind == jsonv.Null:
-		c.at("DL-003", diag.Error, tv, fmt.Sprintf("%s%s has target_id null.%s", op, where, fm3), hintTarget(sec), nil)
+		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has target_id null.%s", op, where, fm3), hintTarget(sec), nil)
 	case tv.Kind != jsonv.String:
-		c.at("DL-003", diag.Error, tv, fmt.Sprintf("%s%s has %s target_id (%s), not an item id string.%s", op, where, kindA(tv.Kind), tv.Text(), fm3), hintTarget(sec), nil)
+		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has %s target_id (%s), not an item id string.%s", op, where, kindA(tv.Kind), tv.Text(), fm3), hintTarget(sec), nil)
 	case strings.TrimSpace(tv.Str) == "":
-		c.at("DL-003", diag.Error, tv, fmt.Sprintf("%s%s has an empty target_id.%s", op, where, fm3), hintTarget(sec), nil)
+		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has an empty target_id.%s", op, where, fm3), hintTarget(sec), nil)
 	default:
 		return tv.Str
 	}
@@ -511,10 +512,10 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 			if moved := fieldKeysAtTop(v, sec); len(moved) > 0 {
 				hint = fmt.Sprintf("Move %s into \"payload\": {…}.", strings.Join(moved, ", "))
 			}
-			c.report("DL-004", diag.Error, v.Off, v.Off+1, fmt.Sprintf("%s has no payload object; the block is rejected.", op), hint, nil)
+			c.report(ruleid.DL004, diag.Error, v.Off, v.Off+1, fmt.Sprintf("%s has no payload object; the block is rejected.", op), hint, nil)
 			return
 		}
-		c.at("DL-004", diag.Error, pv, fmt.Sprintf("%s payload is %s, not an object; the block is rejected.", op, kindA(pv.Kind)), hint, nil)
+		c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("%s payload is %s, not an object; the block is rejected.", op, kindA(pv.Kind)), hint, nil)
 	case OpKill:
 		// "payload | ADD/EDIT: Yes, KILL: Optional" (artifact_delta_spec_v0.1.md):
 		// a KILL without a reason is applied, with a warning (DL-011).
@@ -529,23 +530,23 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 			if anchor == nil {
 				anchor = &jsonv.Value{Off: v.Off, End: v.Off + 1}
 			}
-			c.at("DL-011", diag.Warning, anchor, "KILL has no payload with a reason"+applied, hint, nil)
+			c.at(ruleid.DL011, diag.Warning, anchor, "KILL has no payload with a reason"+applied, hint, nil)
 		case pv.Kind != jsonv.Object:
-			c.at("DL-004", diag.Error, pv, fmt.Sprintf("KILL payload is %s, not an object with a reason; the block is rejected.", kindA(pv.Kind)), hintKill, nil)
+			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("KILL payload is %s, not an object with a reason; the block is rejected.", kindA(pv.Kind)), hintKill, nil)
 		default:
 			r := pv.Get("reason")
 			switch {
 			case r == nil || r.Kind == jsonv.Null:
-				c.at("DL-011", diag.Warning, pv, "KILL payload has no reason"+applied, hintKill, nil)
+				c.at(ruleid.DL011, diag.Warning, pv, "KILL payload has no reason"+applied, hintKill, nil)
 			case r.Kind != jsonv.String:
-				c.at("DL-004", diag.Error, r, fmt.Sprintf("KILL reason is %s, not a string; the block is rejected.", kindA(r.Kind)), hintKill, nil)
+				c.at(ruleid.DL004, diag.Error, r, fmt.Sprintf("KILL reason is %s, not a string; the block is rejected.", kindA(r.Kind)), hintKill, nil)
 			case strings.TrimSpace(r.Str) == "":
-				c.at("DL-011", diag.Warning, r, "KILL reason is empty"+applied, hintKill, nil)
+				c.at(ruleid.DL011, diag.Warning, r, "KILL reason is empty"+applied, hintKill, nil)
 			}
 		}
 	default:
 		if pv != nil && pv.Kind != jsonv.Object && pv.Kind != jsonv.Null {
-			c.at("DL-004", diag.Error, pv, fmt.Sprintf("Delta payload is %s, not an object; the block is rejected.", kindA(pv.Kind)),
+			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("Delta payload is %s, not an object; the block is rejected.", kindA(pv.Kind)),
 				`The payload is an object: "payload": {…} (delta_output_format_v0.1.md, Field Definitions).`, nil)
 		}
 	}
@@ -612,7 +613,7 @@ func (c *checker) duplicateKeys(root *jsonv.Value) {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, d := range v.Dups() {
-			c.report("DL-010", diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
+			c.report(ruleid.DL010, diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
 				"Keep one of the two entries.", nil)
 		}
 		stack = append(stack, v.Vals...)

@@ -113,6 +113,7 @@ func (s *scanner) profile(data []byte) {
 		name = s.f.agentDir
 	}
 	if name != "" {
+		s.containerKeys(d, root, "name")
 		s.res.agents = append(s.res.agents, name)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // msgNodes are the nodes of a message object's known fields (-1: absent).
@@ -73,23 +74,42 @@ func fieldsOf(d *jdoc, n int32) (msgNodes, []int32) {
 	return f, dups
 }
 
+// duplicateKey reports key node k of an object, a repeat of an earlier key
+// whose first value is used (IN-007). It is the one report of a repeated key
+// for everything the scanner reads: message fields (fieldsOf) and the keys
+// of the objects around messages (containerKeys).
+func (s *scanner) duplicateKey(d *jdoc, k int32, msg, anchor string) {
+	s.res.findings = append(s.res.findings, diag.Finding{
+		Rule: ruleid.IN007, Code: "DUPLICATE_KEY", Severity: diag.Error,
+		Message: msg, Hint: "Keep one of the two fields.", Pos: d.span(int(d.nodes[k].Start), int(d.nodes[k].End)),
+		Anchor: anchor})
+}
+
+// containerKeys reports the repeats among keys of object n, an object
+// around messages (an export, an envelope, a delivery, a content element):
+// as for message fields, the first value is used (jdoc.get).
+func (s *scanner) containerKeys(d *jdoc, n int32, keys ...string) {
+	for _, k := range d.repeats(n, keys) {
+		key := d.text(k)
+		s.duplicateKey(d, k, fmt.Sprintf("Key %q appears twice in one object; the first value is used, but other tools may take the last, so a reviewer may read other messages than the ones that are checked.", key),
+			"duplicate "+key)
+	}
+}
+
 // message ingests message object n: its metadata, where its bytes are, its
 // timestamp and whether it has a body. Bodies are not decoded here.
 func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	f, dups := fieldsOf(d, n)
 	for _, k := range dups {
 		key := d.text(k)
-		s.res.findings = append(s.res.findings, diag.Finding{
-			Rule: "IN-007", Code: "DUPLICATE_KEY", Severity: diag.Error,
-			Message: fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
-			Hint:    "Keep one of the two fields.", Pos: d.span(int(d.nodes[k].Start), int(d.nodes[k].End)),
-			Anchor: "duplicate " + key + " " + scalarText(d, f.id)})
+		s.duplicateKey(d, k, fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
+			"duplicate "+key+" "+scalarText(d, f.id))
 	}
 	m := &Message{Importance: "normal"}
 	r := &rec{m: m}
 	s.metadata(d, f, c, m)
 	if why := badID(d, f.id); why != "" {
-		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-012", Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN012, Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
 			Message: "Message id " + why + "; messages are matched, referenced and suppressed by id.",
 			Hint:    "Export each message with its Agent Mail id: a positive integer or a short string.",
 			Pos:     d.span(int(d.nodes[f.id].Start), int(d.nodes[f.id].End)), Anchor: "bad id " + why})

@@ -2,6 +2,7 @@ package mailbox
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -141,21 +142,43 @@ func (d *jdoc) keyIs(k int32, s string) bool {
 	return d.text(k) == s
 }
 
-// get returns the value of member name of object n, or -1. Later duplicate
-// keys win, as in encoding/json.
+// get returns the value of member name of object n, or -1. A repeated key
+// keeps its first value, as message fields do (fieldsOf); the scanner
+// reports the repeats (repeats, IN-007).
 func (d *jdoc) get(n int32, name string) int32 {
 	if n < 0 || d.nodes[n].Kind != jObj {
 		return -1
 	}
-	found := int32(-1)
 	for k := d.nodes[n].Child; k >= 0; {
 		v := d.nodes[k].Next
 		if d.keyIs(k, name) {
-			found = v
+			return v
 		}
 		k = d.nodes[v].Next
 	}
-	return found
+	return -1
+}
+
+// repeats returns the key nodes of object n that repeat an earlier key, in
+// file order, counting only the keys names.
+func (d *jdoc) repeats(n int32, names []string) []int32 {
+	if n < 0 || d.nodes[n].Kind != jObj {
+		return nil
+	}
+	var seen []string
+	var out []int32
+	for k := d.nodes[n].Child; k >= 0; k = d.nodes[d.nodes[k].Next].Next {
+		key := d.text(k)
+		if !slices.Contains(names, key) {
+			continue
+		}
+		if slices.Contains(seen, key) {
+			out = append(out, k)
+		} else {
+			seen = append(seen, key)
+		}
+	}
+	return out
 }
 
 func (d *jdoc) kind(n int32) jkind { return d.nodes[n].Kind }

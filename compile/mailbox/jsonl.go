@@ -9,6 +9,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // json reads a file whose first non-space byte is '{' or '['. When its first
@@ -200,7 +201,7 @@ var lineHold = 16 << 20
 // (IN-009); the other lines are.
 func (s *scanner) lineTooLarge(lineNo int) {
 	f := s.f
-	s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
+	s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN009, Code: "INPUT_TOO_LARGE", Severity: diag.Error,
 		Message: fmt.Sprintf("Line %d is %d bytes, over the limit of %d; it is not read (the other lines are).", lineNo, s.lineLen, f.maxBytes),
 		Hint:    "Split the value over several lines, or raise limits: file-bytes in .brenner-ci.yaml.",
 		Pos:     diag.Pos{File: f.disp, Line: lineNo, Col: 1}.Normalize(), Anchor: fmt.Sprintf("%s line %d too large", f.disp, lineNo)})

@@ -14,6 +14,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 const (
@@ -211,7 +212,7 @@ func mergeThread(k string, members []member, sums map[string]string) []*ThreadRe
 					continue
 				}
 				dup = &diag.Finding{
-					Rule: "IN-003", Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
+					Rule: ruleid.IN003, Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
 					Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
 					Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
 					Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
@@ -282,7 +283,7 @@ func splitByProject(key string, recs []*rec, dups []*diag.Finding) []projectGrou
 			order = append(order, gk)
 			m := r.m
 			g.findings = append(g.findings, diag.Finding{
-				Rule: "IN-014", Code: "THREAD_IN_TWO_PROJECTS", Severity: diag.Error,
+				Rule: ruleid.IN014, Code: "THREAD_IN_TWO_PROJECTS", Severity: diag.Error,
 				Message: fmt.Sprintf("Thread id %s is used in %d projects (%s): the messages of each project are checked as a thread of their own (%s), and their artifacts/%s.md would collide.",
 					key, len(names), strings.Join(names, ", "), gk, key),
 				Hint:   "Check one project's export at a time, or give the threads distinct ids.",
@@ -407,7 +408,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 				msg = fmt.Sprintf("Message %s has no usable body: %s.", m.ID, r.bodyIssue)
 			}
 			findings = append(findings, diag.Finding{
-				Rule: "IN-002", Code: "MISSING_BODY", Severity: diag.Error, Message: msg,
+				Rule: ruleid.IN002, Code: "MISSING_BODY", Severity: diag.Error, Message: msg,
 				Hint:   hint,
 				Pos:    diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
 				Thread: key, MsgID: m.ID, Anchor: "missing body " + m.ID,
@@ -423,14 +424,14 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 			styles[m.TimeStyle] = true
 		case "missing":
 			findings = append(findings, diag.Finding{
-				Rule: "IN-005", Code: "INVALID_TIMESTAMP", Severity: diag.Error,
+				Rule: ruleid.IN005, Code: "INVALID_TIMESTAMP", Severity: diag.Error,
 				Message: fmt.Sprintf("Message %s has no created_ts, so its place in the thread is unknown; it is kept in input order.", m.ID),
 				Hint:    "Export messages with created_ts (RFC 3339, e.g. 2026-01-14T15:09:41Z).",
 				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "missing timestamp " + m.ID,
 			})
 		default:
 			findings = append(findings, diag.Finding{
-				Rule: "IN-005", Code: "INVALID_TIMESTAMP", Severity: diag.Error,
+				Rule: ruleid.IN005, Code: "INVALID_TIMESTAMP", Severity: diag.Error,
 				Message: fmt.Sprintf("Message %s has an invalid %s %s, so its place in the thread is unknown; it is kept in input order.", m.ID, r.tsKey, quoteShort(m.CreatedRaw)),
 				Hint:    "Use an RFC 3339 timestamp such as 2026-01-14T15:09:41Z (or epoch seconds).",
 				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "invalid timestamp " + m.ID,
@@ -445,7 +446,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 			}
 		}
 		findings = append(findings, diag.Finding{
-			Rule: "IN-004", Code: "MIXED_TIMESTAMP_FORMATS", Severity: diag.Note,
+			Rule: ruleid.IN004, Code: "MIXED_TIMESTAMP_FORMATS", Severity: diag.Note,
 			Message: fmt.Sprintf("Thread %s mixes timestamp formats (%s), so lexical and chronological order can differ; messages are ordered by instant.", key, strings.Join(list, ", ")),
 			Hint:    "Export the whole thread from one surface so every timestamp has the same format.",
 			Pos:     differs.tsPos, Thread: key, MsgID: differs.m.ID,

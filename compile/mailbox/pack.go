@@ -7,8 +7,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/brenner-ci/brenner-ci/compile/binenc"
 	"github.com/brenner-ci/brenner-ci/diag"
-	"github.com/brenner-ci/brenner-ci/internal/binenc"
 )
 
 // Scan keeps the metadata of every message of the batch until its thread is

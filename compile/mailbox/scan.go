@@ -23,6 +23,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // ScanOptions control Scan.
@@ -437,7 +438,7 @@ func scan(f *inFile, pack bool) *fileResult {
 func (s *scanner) run() {
 	f := s.f
 	if diag.HasControl(f.disp) {
-		s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-013", Code: "UNSAFE_FILE_NAME", Severity: diag.Warning,
+		s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN013, Code: "UNSAFE_FILE_NAME", Severity: diag.Warning,
 			Message: "This file's path holds control characters, invisible (bidirectional) characters or invalid UTF-8: reports show them escaped, and code scanning cannot place findings in it.",
 			Hint:    "Rename the file with printable characters only.",
 			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " unsafe name"})
@@ -564,7 +565,7 @@ func (s *scanner) run() {
 // fileTooLarge reports a file over the size limit that is not read (IN-009).
 func (s *scanner) fileTooLarge() {
 	f := s.f
-	s.res.findings = append(s.res.findings, diag.Finding{Rule: "IN-009", Code: "INPUT_TOO_LARGE", Severity: diag.Error,
+	s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN009, Code: "INPUT_TOO_LARGE", Severity: diag.Error,
 		Message: fmt.Sprintf("Input file is %d bytes, over the limit of %d, and is not JSON Lines (which is read a line at a time); it is not read.", s.tooLarge, f.maxBytes),
 		Hint:    "Split the export, export it as JSON Lines, or raise limits: file-bytes in .brenner-ci.yaml.",
 		Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " too large"})
@@ -662,7 +663,7 @@ func plainErr(err error) error {
 func (s *scanner) fileIssue(pos diag.Pos, tag, msg, hint string) {
 	pos.File = s.f.disp
 	s.res.findings = append(s.res.findings, diag.Finding{
-		Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
+		Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
 		Message: msg, Hint: hint, Pos: pos.Normalize(),
 		Anchor: s.f.disp + " " + tag,
 	})
@@ -683,7 +684,7 @@ func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
 // the walk sees is skipped silently.
 func (s *scanner) skipNote(why string) {
 	s.res.findings = append(s.res.findings, diag.Finding{
-		Rule: "IN-006", Code: "SKIPPED_INPUT", Severity: diag.Note,
+		Rule: ruleid.IN006, Code: "SKIPPED_INPUT", Severity: diag.Note,
 		Message: fmt.Sprintf("This file %s; it is not checked.", why),
 		Hint:    "Remove it from the checked paths, or replace it with the file it stands for.",
 		Pos:     diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " skipped",
@@ -728,7 +729,7 @@ func (s *scanner) utf16(data []byte) {
 		return
 	}
 	s.res.findings = append(s.res.findings, diag.Finding{
-		Rule: "IN-006", Code: "SKIPPED_INPUT", Severity: diag.Note,
+		Rule: ruleid.IN006, Code: "SKIPPED_INPUT", Severity: diag.Note,
 		Message: "This file is UTF-16; it was decoded and checked, but positions inside it are given as its first line.",
 		Hint:    "Re-export it as UTF-8 for exact positions.", Pos: at, Anchor: s.f.disp + " utf16"})
 	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: at, file: s.f.disp}

@@ -24,9 +24,8 @@ type archInfo struct {
 
 // shape classifies value n and ingests the messages it holds. It reports
 // whether n had a recognizable shape (problems inside a recognized shape
-// are reported as findings).
-//
-// It is long on purpose: one switch over every export shape the research notes list, in the order they are tried; each case is a few lines.
+// are reported as findings). A key repeated in an object around messages
+// keeps its first value and is IN-007, as a repeated message field is.
 func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	switch d.kind(n) {
 	case jArr:
@@ -35,12 +34,29 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 	default:
 		return false
 	}
+	ok, container := s.object(d, n, c)
+	if container {
+		s.containerKeys(d, n, shapeKeys...)
+	}
+	return ok
+}
+
+// shapeKeys are the keys object reads of an object around messages.
+var shapeKeys = []string{"isError", "content", "error", "jsonrpc", "format", "data", "metadata", "sections",
+	"messages", "project", "thread_id", "threads", "deliveries", "structuredContent", "result", "contents", "agents"}
+
+// object is shape for object n. container reports that n was recognized as
+// an object around messages (not a message, whose fields message reads, nor
+// a JSON artifact, which the artifact linter reads).
+//
+// It is long on purpose: one switch over every export shape the research notes list, in the order they are tried; each case is a few lines.
+func (s *scanner) object(d *jdoc, n int32, c ctx) (ok, container bool) {
 	get := func(name string) int32 { return d.get(n, name) }
 	if v := get("isError"); v >= 0 && d.kind(v) == jTrue {
 		s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].End)), "isError",
 			"The MCP response is an error (isError: true), not mail"+errText(d, get("content"))+".",
 			"Fix the failing tool call or resource read and save its successful result.")
-		return true
+		return true, true
 	}
 	if v := get("error"); v >= 0 && d.kind(v) == jObj && get("jsonrpc") >= 0 {
 		code := ""
@@ -54,7 +70,8 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].Start)), "jsonrpc-error",
 			fmt.Sprintf("The JSON-RPC response is an error%s%s, not mail.", code, msg),
 			"Fix the failing request and save its successful result.")
-		return true
+		s.containerKeys(d, v, "code", "message")
+		return true, true
 	}
 	if v := get("format"); v >= 0 {
 		if f, ok := d.str(v); ok {
@@ -63,10 +80,11 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 				s.fileIssue(d.span(int(d.nodes[v].Start), int(d.nodes[v].End)), "toon",
 					"The export is in TOON format, which brenner-ci does not read; export with format=json.",
 					"Re-run the Agent Mail tool or resource read with format=json (or set the server's default output format to json).")
-				return true
+				return true, true
 			case "json":
 				if data := get("data"); data >= 0 {
-					return s.shape(d, data, c)
+					ok := s.shape(d, data, c)
+					return ok, ok
 				}
 			}
 		}
@@ -75,7 +93,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		// A JSON artifact object (upstream's lint input), not mail: the
 		// artifact linter reads it.
 		s.res.artifact = true
-		return true
+		return true, false
 	}
 	if v := get("messages"); v >= 0 && d.kind(v) == jArr {
 		c2 := c
@@ -86,7 +104,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 			c2.threadID = t
 		}
 		s.messages(d, v, c2)
-		return true
+		return true, true
 	}
 	if v := get("threads"); v >= 0 && d.kind(v) == jArr {
 		found := false
@@ -97,7 +115,7 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 			}
 		}
 		if found {
-			return true
+			return true, true
 		}
 	}
 	if v := get("deliveries"); v >= 0 && d.kind(v) == jArr {
@@ -112,20 +130,21 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 			if p, ok := d.str(d.get(e, "project")); ok && p != "" {
 				c2.project = p
 			}
+			s.containerKeys(d, e, "payload", "project")
 			s.message(d, pl, c2)
 		}
 		if found {
-			return true
+			return true, true
 		}
 	}
 	if v := get("structuredContent"); v >= 0 && (d.kind(v) == jObj || d.kind(v) == jArr) {
 		if s.shape(d, v, c) {
-			return true
+			return true, true
 		}
 	}
 	if v := get("result"); v >= 0 && (d.kind(v) == jObj || d.kind(v) == jArr) {
 		if s.shape(d, v, c) {
-			return true
+			return true, true
 		}
 	}
 	for _, name := range []string{"contents", "content"} {
@@ -137,29 +156,31 @@ func (s *scanner) shape(d *jdoc, n int32, c ctx) bool {
 		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			if t := d.get(e, "text"); t >= 0 && d.kind(t) == jStr {
 				if s.embedded(d, t, c) {
+					s.containerKeys(d, e, "text")
 					found = true
 				}
 			}
 		}
 		if found {
-			return true
+			return true, true
 		}
 	}
 	if looksLikeMessage(d, n) {
 		s.message(d, n, c)
-		return true
+		return true, false
 	}
 	if v := get("agents"); v >= 0 && d.kind(v) == jArr {
 		found := false
 		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
 			if name, ok := d.str(d.get(e, "name")); ok && name != "" {
+				s.containerKeys(d, e, "name")
 				s.res.agents = append(s.res.agents, name)
 				found = true
 			}
 		}
-		return found
+		return found, found
 	}
-	return false
+	return false, false
 }
 
 // errText returns ": <text>" from an MCP error's content, unless it looks

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/brenner-ci/brenner-ci/compile/binenc"
 	"github.com/brenner-ci/brenner-ci/diag"
-	"github.com/brenner-ci/brenner-ci/internal/binenc"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
