@@ -12,16 +12,6 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// front returns a front matter field by key.
-func front(p *artifact.Parsed, key string) *artifact.FrontField {
-	for i := range p.Front {
-		if p.Front[i].Key == key {
-			return &p.Front[i]
-		}
-	}
-	return nil
-}
-
 // frontString is a front matter value as text.
 func frontString(f *artifact.FrontField) (string, bool) {
 	if f == nil || f.Value == nil {
@@ -61,7 +51,7 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 		if p == nil || p.FromJSON || !p.HasFrontMatter {
 			continue
 		}
-		sid, _ := frontString(front(p, "session_id"))
+		sid, _ := frontString(p.Field("session_id"))
 		tr := threads[sid]
 		if tr == nil {
 			tr = threads[ArtifactPathThread(p.File)]
@@ -76,7 +66,7 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 func checkArtifactFileName(c *Ctx) {
 	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
 		base := ArtifactPathThread(p.File)
-		sid := front(p, "session_id")
+		sid := p.Field("session_id")
 		sidText, _ := frontString(sid)
 		if sidText == "" || sidText == base {
 			return
@@ -92,7 +82,7 @@ func checkArtifactFileName(c *Ctx) {
 // thread's latest COMPILED version.
 func checkFrontMatterVersion(c *Ctx) {
 	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
-		ver := front(p, "version")
+		ver := p.Field("version")
 		latest := tr.Facts.Latest
 		if ver == nil || latest == 0 {
 			return
@@ -100,7 +90,7 @@ func checkFrontMatterVersion(c *Ctx) {
 		if v, ok := frontVersion(p); ok && v == latest {
 			return
 		}
-		id, _ := frontString(front(p, "session_id"))
+		id, _ := frontString(p.Field("session_id"))
 		if id == "" {
 			id = ArtifactPathThread(p.File)
 		}

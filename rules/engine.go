@@ -236,7 +236,7 @@ func notAnArtifact(path string, empty bool) diag.Finding {
 // matter with a session_id, one of the seven section headings, or the
 // evidence-pack layout's artifact.md name.
 func looksLikeArtifact(p *artifact.Parsed, path string) bool {
-	if front(p, "session_id") != nil {
+	if p.Field("session_id") != nil {
 		return true
 	}
 	for _, s := range p.Sections {
@@ -507,10 +507,7 @@ func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
 	if !ok {
 		return nil, false
 	}
-	c.ID = ref.ThreadID()
-	if c.ID == "" {
-		c.ID = ref.Key
-	}
+	c.ID = ref.ID()
 	return c, true
 }
 
@@ -636,10 +633,7 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []i
 	byID := make(map[string]int, len(b.Threads))
 	for i, t := range b.Threads {
 		threadKeys[t.Key] = true
-		id := t.ThreadID()
-		if id == "" {
-			id = t.Key
-		}
+		id := t.ID()
 		if _, ok := byID[id]; !ok {
 			byID[id] = i
 		}

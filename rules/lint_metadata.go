@@ -84,7 +84,7 @@ func checkSessionID(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	f := alFront(c.P, "session_id")
+	f := c.P.Field("session_id")
 	if f == nil {
 		c.reportAt(alFrontPos(c.P, nil), "Front matter has no session_id.",
 			"Add session_id: \"<thread id>\" (the thread the artifact compiles, e.g. RS-20251230-cell-fate).", c.anchor("session_id"))
@@ -138,10 +138,10 @@ func checkCreatedAt(c *Ctx) {
 		return
 	}
 	key := "created_at"
-	f := alFront(c.P, key)
+	f := c.P.Field(key)
 	if f == nil {
 		// The publish spec's persisted form has compiled_at instead.
-		if f = alFront(c.P, "compiled_at"); f == nil {
+		if f = c.P.Field("compiled_at"); f == nil {
 			c.reportAt(alFrontPos(c.P, nil), "Front matter has no created_at timestamp.",
 				"Add created_at: \"2025-12-30T19:00:00Z\" (ISO-8601), the instant the session started.", c.anchor("created_at"))
 			return
@@ -165,7 +165,7 @@ func checkCreatedAt(c *Ctx) {
 // contributors, agent_mail_message_id), which has no created_at and no
 // status.
 func alPublishForm(c *Ctx) bool {
-	return alFront(c.P, "compiled_at") != nil && alFront(c.P, "created_at") == nil
+	return c.P.Field("compiled_at") != nil && c.P.Field("created_at") == nil
 }
 
 var alStatuses = map[string]bool{"draft": true, "active": true, "closed": true}
@@ -174,7 +174,7 @@ func checkStatus(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	f := alFront(c.P, "status")
+	f := c.P.Field("status")
 	if f == nil && alPublishForm(c) {
 		return
 	}
@@ -201,7 +201,7 @@ func checkContributors(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	f := alFront(c.P, "contributors")
+	f := c.P.Field("contributors")
 	if f == nil {
 		c.reportAt(alFrontPos(c.P, nil), "Front matter lists no contributors.",
 			"Add a contributors list naming the agents whose deltas built the artifact (- agent: \"GreenDog\").", c.anchor("contributors"))
@@ -222,7 +222,7 @@ func checkUpdatedAt(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	u := alFront(c.P, "updated_at")
+	u := c.P.Field("updated_at")
 	if u == nil {
 		return
 	}
@@ -233,7 +233,7 @@ func checkUpdatedAt(c *Ctx) {
 			"Write updated_at as an ISO-8601 timestamp, e.g. \"2025-12-30T20:30:00Z\".", c.anchor("updated_at", "format"))
 		return
 	}
-	cf := alFront(c.P, "created_at")
+	cf := c.P.Field("created_at")
 	if cf == nil {
 		return
 	}
@@ -254,7 +254,7 @@ func checkSessionConvention(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	f := alFront(c.P, "session_id")
+	f := c.P.Field("session_id")
 	if f == nil {
 		return
 	}
@@ -272,7 +272,7 @@ func checkVersionField(c *Ctx) {
 	if !c.P.HasFrontMatter {
 		return
 	}
-	f := alFront(c.P, "version")
+	f := c.P.Field("version")
 	if f == nil {
 		c.reportAt(alFrontPos(c.P, nil), "Front matter has no version number.",
 			"Add version: N, the COMPILED version the artifact is (an integer).", c.anchor("version"))

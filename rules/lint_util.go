@@ -316,16 +316,6 @@ func alArtFlag(p *artifact.Parsed, it *artifact.ParsedItem, k string) bool {
 
 // ---- front matter ----
 
-// alFront returns the front matter field key, or nil.
-func alFront(p *artifact.Parsed, key string) *artifact.FrontField {
-	for i := range p.Front {
-		if p.Front[i].Key == key {
-			return &p.Front[i]
-		}
-	}
-	return nil
-}
-
 // alScalar returns a front matter value as text; ok is false for lists and
 // maps. nil gives "".
 func alScalar(f *artifact.FrontField) (string, bool) {

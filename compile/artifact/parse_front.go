@@ -480,3 +480,13 @@ func countAliases(n *yaml.Node) int {
 	}
 	return count
 }
+
+// Field returns the front matter field key, or nil.
+func (p *Parsed) Field(key string) *FrontField {
+	for i := range p.Front {
+		if p.Front[i].Key == key {
+			return &p.Front[i]
+		}
+	}
+	return nil
+}

@@ -140,6 +140,15 @@ func (r *ThreadRef) Findings() []diag.Finding {
 // ThreadID is the thread's thread_id ("" when its messages name none).
 func (r *ThreadRef) ThreadID() string { return r.threadID }
 
+// ID is the thread's id, or its key when it has none: what its artifact
+// file is named after (compile.Thread.ID of the compiled thread).
+func (r *ThreadRef) ID() string {
+	if r.threadID != "" {
+		return r.threadID
+	}
+	return r.Key
+}
+
 // Release drops the thread's message metadata once it has been loaded and
 // checked, so that a batch of many threads does not keep every message's
 // metadata to the end of the run. Key, ThreadID and Findings stay.

@@ -352,10 +352,7 @@ type artifactWriter struct {
 // order) that would write it.
 func (w *artifactWriter) claimAll(threads []*mailbox.ThreadRef) {
 	for _, t := range threads {
-		id := t.ThreadID()
-		if id == "" {
-			id = t.Key
-		}
+		id := t.ID()
 		if name, err := artifactName(id); err == nil {
 			w.claims.claim("artifacts/"+name, t.Key) // a later clash is reported by write
 		}
