@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -110,15 +109,13 @@ func checkCompiledVersionOrder(c *Ctx) {
 }
 
 // metaField finds "**Label**: value" (optionally in a list item) in m's
-// body: the first line that holds the label (first letter in any case)
-// followed by ** and matches fieldLine. The label's text is searched for
-// (vectorised) rather than every line visited: a COMPILED body is read
-// for seven labels, and most of its lines hold none.
+// body: the first line that matches fieldLine, the label in any case. Only
+// lines holding "**" can match, so those are searched for rather than
+// every line visited.
 func (c *Ctx) metaField(m *compile.Msg, label string) (value string, start, end int, ok bool) {
 	body := m.Body
-	needle := labelNeedle(label)
 	for from := 0; from < len(body); {
-		k := strings.Index(body[from:], needle)
+		k := strings.Index(body[from:], "**")
 		if k < 0 {
 			break
 		}
@@ -132,23 +129,9 @@ func (c *Ctx) metaField(m *compile.Msg, label string) (value string, start, end 
 			v := strings.TrimSpace(body[ls+vs : ls+ve])
 			return strings.Trim(v, "`"), ls + vs, ls + ve, true
 		}
-		from = le + 1 // the line's other occurrences cannot match either
+		from = le + 1 // fieldLine read the whole line
 	}
 	return "", 0, 0, false
-}
-
-// labelNeedles caches labelNeedle's strings (a handful of labels).
-var labelNeedles sync.Map
-
-// labelNeedle is the text a line holding "**Label**" holds whatever the
-// case of the label's first letter: the rest of the label, then "**".
-func labelNeedle(label string) string {
-	if n, ok := labelNeedles.Load(label); ok {
-		return n.(string)
-	}
-	n := label[1:] + "**"
-	labelNeedles.Store(label, n)
-	return n
 }
 
 // fieldLine matches one line (no "\n") against
