@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"regexp"
 
+	brennerci "github.com/brenner-ci/brenner-ci"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // families lists every rule family's declarations in registry order: the
 // protocol rules of the five specs, then the artifact linter's. Adding a rule
-// is one declaration in its family's file; adding a family is one line here.
+// is one declaration in its family's file and its two examples in
+// testdata/rules/<ID>/; adding a family is one line here.
 var families = [][]Rule{
 	mbRules, mbTableRules, apRules, apTableRules, thRules, dlRules, mgRules, rfRules, inRules, spRules,
 	metadataRules, structureRules, rtRules, hypothesisRules, predictionRules, testRules,
@@ -29,6 +31,17 @@ func build() ([]*Rule, map[string]*Rule) {
 			}
 			m[r.ID] = r
 			all = append(all, r)
+			// The examples live in testdata/rules/<ID>/example.{bad,good}.
+			// A declaration that still spells them out (drift.go's, until
+			// that file is free to edit) keeps its own: TestExampleFiles
+			// holds them equal.
+			bad, good := brennerci.RuleExamples(r.ID)
+			if r.Bad == "" {
+				r.Bad = bad
+			}
+			if r.Good == "" {
+				r.Good = good
+			}
 		}
 	}
 	return all, m
@@ -68,7 +81,7 @@ func validate() error {
 		case r.Name == "" || r.Short == "" || r.Full == "" || r.Spec == "" || r.Code == "" || r.Family == "":
 			return fmt.Errorf("%s: incomplete declaration", r.ID)
 		case r.Bad == "" || r.Good == "":
-			return fmt.Errorf("%s: needs a bad and a fixed example", r.ID)
+			return fmt.Errorf("%s: needs a bad and a fixed example (testdata/rules/%[1]s/example.bad, example.good)", r.ID)
 		case (r.By == ByCheck) != (r.Check != nil):
 			return fmt.Errorf("%s: reported by %s but Check is %v", r.ID, r.By, r.Check != nil)
 		case r.Severity == diag.Off:
