@@ -10,13 +10,14 @@ import (
 	"fmt"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var assumptionRules = []Rule{
 	{ID: "EA-001", Name: "too-few-assumptions", Code: "TOO_FEW_ASSUMPTIONS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
-		Short: "The assumption ledger has at least 3 active assumptions.",
-		Full:  "At least 3 active load-bearing assumptions: \"### A<n>: Name\" items, or the rows of a table whose first column is ID.",
+		Short: "The assumption ledger has at least " + minItems(schema.AssumptionLedger) + " active assumptions.",
+		Full:  "At least " + minItems(schema.AssumptionLedger) + " active load-bearing assumptions: \"### A<n>: Name\" items, or the rows of a table whose first column is ID.",
 		Check: checkMinAssumptions},
 	{ID: "EA-002", Name: "no-scale-check-assumption", Code: "NO_SCALE_CHECK_ASSUMPTION", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "At least one active assumption is a scale/physics check.",
@@ -45,8 +46,8 @@ var assumptionRules = []Rule{
 }
 
 func checkMinAssumptions(c *Ctx) {
-	alMinimum(c, delta.AssumptionLedger, 3, "The assumption ledger has", "assumption", "assumptions",
-		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least 3, one of them a scale/physics check.")
+	alMinimum(c, delta.AssumptionLedger, "The assumption ledger has",
+		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least %d, one of them a scale/physics check.")
 }
 
 func checkScaleCheckPresent(c *Ctx) {

@@ -9,13 +9,14 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var critiqueRules = []Rule{
 	{ID: "EC-001", Name: "too-few-critiques", Code: "TOO_FEW_CRITIQUES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
-		Short: "There are at least 2 active critiques.",
-		Full:  "At least 2 active critiques of the framing. Every item of the section counts, whatever its id (ES-003 reports \"### Critique 1:\").",
+		Short: "There are at least " + minItems(schema.AdversarialCritique) + " active critiques.",
+		Full:  "At least " + minItems(schema.AdversarialCritique) + " active critiques of the framing. Every item of the section counts, whatever its id (ES-003 reports \"### Critique 1:\").",
 		Check: checkMinCritiques},
 	{ID: "EC-002", Name: "critique-attack-missing", Code: "CRITIQUE_ATTACK_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
 		Short: "Every active critique has an **Attack**.",
@@ -36,8 +37,8 @@ var critiqueRules = []Rule{
 }
 
 func checkMinCritiques(c *Ctx) {
-	alMinimum(c, delta.AdversarialCritique, 2, "The adversarial critique has", "critique", "critiques",
-		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least 2, one of them a real third alternative.")
+	alMinimum(c, delta.AdversarialCritique, "The adversarial critique has",
+		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least %d, one of them a real third alternative.")
 }
 
 func checkCritiqueAttackField(c *Ctx) {

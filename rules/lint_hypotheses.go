@@ -7,20 +7,24 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var hypothesisRules = []Rule{
 	{ID: "EH-001", Name: "too-few-hypotheses", Code: "TOO_FEW_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
-		Short: "The hypothesis slate has at least 3 active hypotheses.",
-		Full:  "At least two candidate explanations plus a third alternative: 3 active (non-killed) hypotheses. Every item of the section counts, whatever its id (ES-003 reports a malformed id).",
+		Short: "The hypothesis slate has at least " + minItems(schema.HypothesisSlate) + " active hypotheses.",
+		Full: "At least two candidate explanations plus a third alternative: " + minItems(schema.HypothesisSlate) +
+			" active (non-killed) hypotheses. Every item of the section counts, whatever its id (ES-003 reports a malformed id).",
 		Check: checkMinHypotheses},
 	{ID: "EH-002", Name: "too-many-hypotheses", Code: "TOO_MANY_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
-		Short: "The hypothesis slate has at most 6 active hypotheses.",
-		Full:  "At most five candidates plus a third alternative: more than 6 active hypotheses dilute the discriminative tests. Kill the weakest (killed hypotheses do not count).",
+		Short: "The hypothesis slate has at most " + maxItems(schema.HypothesisSlate) + " active hypotheses.",
+		Full: "At most five candidates plus a third alternative: more than " + maxItems(schema.HypothesisSlate) +
+			" active hypotheses dilute the discriminative tests. Kill the weakest (killed hypotheses do not count).",
 		Check: checkMaxHypotheses},
 	{ID: "EH-003", Name: "no-third-alternative-label", Code: "NO_THIRD_ALTERNATIVE_LABEL", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "An active hypothesis is labeled \"Third Alternative\".",
@@ -66,9 +70,12 @@ func alHypCount(c *Ctx) (active, killed int, ok bool) {
 	return active, killed, true
 }
 
-// alMinimum reports a section with fewer than min active items (killed
-// items are counted in the message but not toward the minimum).
-func alMinimum(c *Ctx, section string, min int, phrase, one, many, hint string) {
+// alMinimum reports a section with fewer active items than the schema's
+// minimum (killed items are counted in the message but not toward the
+// minimum). hint is a format with the minimum as its one verb.
+func alMinimum(c *Ctx, section, phrase, hint string) {
+	s := schema.Get(section)
+	min := s.Min
 	sec := alSection(c.P, section)
 	if sec == nil {
 		return
@@ -84,9 +91,14 @@ func alMinimum(c *Ctx, section string, min int, phrase, one, many, hint string) 
 	if n >= min {
 		return
 	}
-	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, one, many), alKilledNote(killed), min),
-		hint, c.anchor("count"))
+	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, s.One, s.Many), alKilledNote(killed), min),
+		fmt.Sprintf(hint, min), c.anchor("count"))
 }
+
+// minItems and maxItems are the schema's minimum and maximum number of
+// active items of section, for descriptions.
+func minItems(section string) string { return strconv.Itoa(schema.Get(section).Min) }
+func maxItems(section string) string { return strconv.Itoa(schema.Get(section).Max) }
 
 func alKilledNote(killed int) string {
 	if killed == 0 {
@@ -96,22 +108,24 @@ func alKilledNote(killed int) string {
 }
 
 func checkMinHypotheses(c *Ctx) {
+	s := schema.Get(schema.HypothesisSlate)
 	n, killed, ok := alHypCount(c)
-	if !ok || n >= 3 {
+	if !ok || n >= s.Min {
 		return
 	}
 	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
-		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is 3.", n, alPlural(n, "hypothesis", "hypotheses"), alKilledNote(killed)),
+		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is %d.", n, alPlural(n, s.One, s.Many), alKilledNote(killed), s.Min),
 		"Add candidate explanations until there are at least two plus a third alternative (artifact_schema_v0.1.md §2).", c.anchor("count"))
 }
 
 func checkMaxHypotheses(c *Ctx) {
+	max := schema.Get(schema.HypothesisSlate).Max
 	n, _, ok := alHypCount(c)
-	if !ok || n <= 6 {
+	if !ok || n <= max {
 		return
 	}
 	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
-		fmt.Sprintf("The hypothesis slate has %d active hypotheses; the maximum is 6.", n),
+		fmt.Sprintf("The hypothesis slate has %d active hypotheses; the maximum is %d.", n, max),
 		"Kill the weakest hypotheses (strike them through with a reason) until at most five remain beside the third alternative.", c.anchor("count"))
 }
 

@@ -13,13 +13,14 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var predictionRules = []Rule{
 	{ID: "EP-001", Name: "too-few-predictions", Code: "TOO_FEW_PREDICTIONS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
-		Short: "The predictions table has at least 3 active predictions.",
-		Full:  "At least 3 predictions (table rows, killed rows excluded; scoped rows P1.H1, P1.H2 count as one prediction P1). A section with no table has none.",
+		Short: "The predictions table has at least " + minItems(schema.PredictionsTable) + " active predictions.",
+		Full:  "At least " + minItems(schema.PredictionsTable) + " predictions (table rows, killed rows excluded; scoped rows P1.H1, P1.H2 count as one prediction P1). A section with no table has none.",
 		Check: checkMinPredictions},
 	{ID: "EP-002", Name: "predictions-no-id-column", Code: "PREDICTIONS_NO_ID_COLUMN", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "The predictions table's first column is ID.",
@@ -122,15 +123,16 @@ func checkMinPredictions(c *Ctx) {
 			n++
 		}
 	}
-	if n >= 3 {
+	s := schema.Get(schema.PredictionsTable)
+	if n >= s.Min {
 		return
 	}
-	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is 3.", n, alPlural(n, "prediction", "predictions"))
+	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is %d.", n, alPlural(n, s.One, s.Many), s.Min)
 	if c.P.Table == nil && n == 0 {
-		msg = "The Predictions Table section has no table; the minimum is 3 predictions."
+		msg = fmt.Sprintf("The Predictions Table section has no table; the minimum is %d %s.", s.Min, alPlural(s.Min, s.One, s.Many))
 	}
 	c.reportAt(sec.Pos, msg,
-		"Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least 3 discriminative predictions (artifact_schema_v0.1.md §3).",
+		fmt.Sprintf("Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least %d discriminative %s (artifact_schema_v0.1.md §3).", s.Min, alPlural(s.Min, s.One, s.Many)),
 		c.anchor("count"))
 }
 

@@ -12,13 +12,14 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var testRules = []Rule{
 	{ID: "ET-001", Name: "too-few-tests", Code: "TOO_FEW_TESTS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
-		Short: "There are at least 2 active discriminative tests.",
-		Full:  "At least 2 active (non-killed) decision experiments. Every item of the section counts, whatever its id.",
+		Short: "There are at least " + minItems(schema.DiscriminativeTests) + " active discriminative tests.",
+		Full:  "At least " + minItems(schema.DiscriminativeTests) + " active (non-killed) decision experiments. Every item of the section counts, whatever its id.",
 		Check: checkMinTests},
 	{ID: "ET-002", Name: "test-procedure-missing", Code: "TEST_PROCEDURE_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test has a **Procedure**.",
@@ -119,8 +120,8 @@ func alTotal(p *artifact.Parsed, it *artifact.ParsedItem) (float64, bool) {
 func alNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func checkMinTests(c *Ctx) {
-	alMinimum(c, delta.DiscriminativeTests, 2, "The discriminative tests section has", "test", "tests",
-		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least 2.")
+	alMinimum(c, delta.DiscriminativeTests, "The discriminative tests section has",
+		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least %d.")
 }
 
 func checkTestProcedure(c *Ctx) {
