@@ -56,19 +56,6 @@ func Lookup(id string) *Rule { return byID[id] }
 // Known reports whether id names a registered rule (config validation).
 func Known(id string) bool { return byID[id] != nil }
 
-// Families returns the rule families in registry order.
-func Families() []string {
-	var fams []string
-	seen := map[string]bool{}
-	for _, r := range registry {
-		if !seen[r.Family] {
-			seen[r.Family] = true
-			fams = append(fams, r.Family)
-		}
-	}
-	return fams
-}
-
 // IDPattern matches every rule id of the registry (MB-001, EP-P01, WP-P02 …).
 var IDPattern = regexp.MustCompile(`^[A-Z]{2}-(?:[A-Z])?\d{2,3}$`)
 
@@ -80,6 +67,8 @@ func validate() error {
 			return fmt.Errorf("%s: id does not match %s", r.ID, IDPattern)
 		case r.Name == "" || r.Short == "" || r.Full == "" || r.Spec == "" || r.Code == "" || r.Family == "":
 			return fmt.Errorf("%s: incomplete declaration", r.ID)
+		case FamilyOf(r.Family) == nil:
+			return fmt.Errorf("%s: family %s is not in the family table (family.go)", r.ID, r.Family)
 		case r.Bad == "" || r.Good == "":
 			return fmt.Errorf("%s: needs a bad and a fixed example (testdata/rules/%[1]s/example.bad, example.good)", r.ID)
 		case (r.By == ByCheck) != (r.Check != nil):

@@ -122,14 +122,8 @@ func (r *Rule) Report(docsURL string) diag.Rule {
 	return diag.Rule{
 		ID: r.ID, Name: r.Name, Code: r.Code, Family: r.Family, DefaultSeverity: r.Severity,
 		Short: r.Short, Full: r.Full, HelpMarkdown: r.HelpMarkdown(docsURL), HelpText: r.HelpText(),
-		Tags: []string{"brenner-protocol", familyTag[r.Family]}, Precision: prec,
+		Tags: []string{"brenner-protocol", FamilyOf(r.Family).Tag}, Precision: prec,
 	}
-}
-
-var familyTag = map[string]string{
-	"MB": "message-body", "AP": "artifact-publish", "TH": "thread-id", "DL": "delta",
-	"MG": "merge", "RF": "reference", "IN": "input", "SP": "suppression",
-	"AL": "artifact-lint", "EV": "evidence", "DR": "drift", "SC": "security",
 }
 
 // Fence wraps an example in a markdown code fence (json or markdown).
