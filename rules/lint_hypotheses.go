@@ -91,7 +91,7 @@ func alMinimum(c *Ctx, section, phrase, hint string) {
 	if n >= min {
 		return
 	}
-	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, s.One, s.Many), alKilledNote(killed), min),
+	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, diag.Plural(n, s.One, s.Many), alKilledNote(killed), min),
 		fmt.Sprintf(hint, min), c.anchor("count"))
 }
 
@@ -114,7 +114,7 @@ func checkMinHypotheses(c *Ctx) {
 		return
 	}
 	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
-		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is %d.", n, alPlural(n, s.One, s.Many), alKilledNote(killed), s.Min),
+		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is %d.", n, diag.Plural(n, s.One, s.Many), alKilledNote(killed), s.Min),
 		"Add candidate explanations until there are at least two plus a third alternative (artifact_schema_v0.1.md §2).", c.anchor("count"))
 }
 

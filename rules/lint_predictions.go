@@ -127,12 +127,12 @@ func checkMinPredictions(c *Ctx) {
 	if n >= s.Min {
 		return
 	}
-	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is %d.", n, alPlural(n, s.One, s.Many), s.Min)
+	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is %d.", n, diag.Plural(n, s.One, s.Many), s.Min)
 	if c.P.Table == nil && n == 0 {
-		msg = fmt.Sprintf("The Predictions Table section has no table; the minimum is %d %s.", s.Min, alPlural(s.Min, s.One, s.Many))
+		msg = fmt.Sprintf("The Predictions Table section has no table; the minimum is %d %s.", s.Min, diag.Plural(s.Min, s.One, s.Many))
 	}
 	c.reportAt(sec.Pos, msg,
-		fmt.Sprintf("Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least %d discriminative %s (artifact_schema_v0.1.md §3).", s.Min, alPlural(s.Min, s.One, s.Many)),
+		fmt.Sprintf("Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least %d discriminative %s (artifact_schema_v0.1.md §3).", s.Min, diag.Plural(s.Min, s.One, s.Many)),
 		c.anchor("count"))
 }
 
@@ -286,7 +286,7 @@ func checkThirdAltIndeterminate(c *Ctx) {
 		if len(shown) > 6 {
 			shown = append(shown[:6:6], fmt.Sprintf("%d more", len(rows)-6))
 		}
-		c.reportAt(first.Pos, fmt.Sprintf("%s %s no outcome for %s, the third alternative.", alList(shown), alPlural(len(rows), "gives", "give"), h.ID),
+		c.reportAt(first.Pos, fmt.Sprintf("%s %s no outcome for %s, the third alternative.", alList(shown), diag.Plural(len(rows), "gives", "give"), h.ID),
 			fmt.Sprintf("Write \"indeterminate\" in %s's column where the third alternative makes no specific prediction (artifact_schema_v0.1.md §3).", h.ID),
 			c.anchor(h.ID))
 	}

@@ -100,7 +100,7 @@ func checkAnchorRange(c *Ctx) {
 		}
 		if len(bad) > 0 {
 			c.reportAt(pos, fmt.Sprintf("Anchor range %s reaches outside the transcript: %s %s not exist (sections run from §1 to §%d).",
-				text, strings.Join(bad, " and "), alPlural(count, "does", "do"), transcriptMax),
+				text, strings.Join(bad, " and "), diag.Plural(count, "does", "do"), transcriptMax),
 				"Keep ranges within §1-§236.", c.anchor(where, text))
 		}
 	}

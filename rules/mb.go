@@ -192,15 +192,8 @@ func checkHandoffAgents(c *Ctx) {
 	if len(missing) == 0 {
 		return
 	}
-	c.report(m, bodyStart(m), fmt.Sprintf("HANDOFF body does not name the %s agent%s.", strings.Join(missing, " and "), plural(len(missing))),
+	c.report(m, bodyStart(m), fmt.Sprintf("HANDOFF body does not name the %s agent%s.", strings.Join(missing, " and "), diag.Plural(len(missing), "", "s")),
 		"Fill \"## From\" with the releasing agent and \"## To\" with the receiving agent.", "handoff "+strings.Join(missing, ","))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // ackRule says which kind each ack rule covers and what the flag must be.
