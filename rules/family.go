@@ -11,17 +11,17 @@ type Family struct {
 
 // families of rules, in registry order.
 var familyTable = []Family{
-	{"MB", "message-body", "MB — message bodies", "message_body_schema_v0.1.md"},
-	{"AP", "artifact-publish", "AP — artifact publishing", "artifact_publish_spec_v0.1.md"},
-	{"TH", "thread-id", "TH — thread ids and subjects", "thread_subject_conventions_v0.1.md"},
-	{"DL", "delta", "DL — delta blocks", "delta_output_format_v0.1.md"},
-	{"MG", "merge", "MG — merge", "artifact_delta_spec_v0.1.md"},
-	{"RF", "reference", "RF — cross-session references", "delta_output_format_v0.1.md"},
-	{"IN", "input", "IN — inputs", "agent-mail export formats (brenner-ci input contract)"},
-	{"SP", "suppression", "SP — suppressions", "brenner-ci suppression comments"},
-	{"AL", "artifact-lint", "Artifact linter (artifact_linter_spec_v0.1.md)", "artifact_linter_spec_v0.1.md"},
-	{"EV", "evidence", "EV — evidence packs", "evidence_pack_v0.1.md"},
-	{"DR", "drift", "DR — artifact drift", "artifact_publish_spec_v0.1.md"},
+	{"MB", "message-body", "MB — message bodies", docMB},
+	{"AP", "artifact-publish", "AP — artifact publishing", docAP},
+	{"TH", "thread-id", "TH — thread ids and subjects", docTH},
+	{"DL", "delta", "DL — delta blocks", specDF},
+	{"MG", "merge", "MG — merge", specDS},
+	{"RF", "reference", "RF — cross-session references", specDF},
+	{"IN", "input", "IN — inputs", specIN},
+	{"SP", "suppression", "SP — suppressions", specSP},
+	{"AL", "artifact-lint", "Artifact linter (" + docAL + ")", docAL},
+	{"EV", "evidence", "EV — evidence packs", docEV},
+	{"DR", "drift", "DR — artifact drift", docAP},
 	{"SC", "security", "SC — credentials in the input", "brenner-ci security (docs/security.md)"},
 }
 

@@ -5,19 +5,19 @@ package rules
 import "github.com/brenner-ci/brenner-ci/diag"
 
 var spRules = []Rule{
-	{ID: "SP-001", Name: "suppression-without-reason", Code: "SUPPRESSION_WITHOUT_REASON", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	{ID: "SP-001", Name: "suppression-without-reason", Code: "SUPPRESSION_WITHOUT_REASON", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions give a reason.",
 		Full:  "A <!-- brenner-ci-disable RULE-ID: reason --> comment must say why the finding is acceptable.",
 	},
-	{ID: "SP-002", Name: "unused-suppression", Code: "UNUSED_SUPPRESSION", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	{ID: "SP-002", Name: "unused-suppression", Code: "UNUSED_SUPPRESSION", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions suppress something.",
 		Full:  "A suppression comment or config entry that matched no finding is stale and should be removed.",
 	},
-	{ID: "SP-003", Name: "malformed-suppression", Code: "MALFORMED_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	{ID: "SP-003", Name: "malformed-suppression", Code: "MALFORMED_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Comments meant as suppressions are well formed.",
 		Full:  "An HTML comment that starts with brenner-ci (any spelling: brenner_ci, BRENNER-CI …) but is not a well-formed directive — a misspelled keyword such as brenner-ci-disabel, an upper-case keyword, no rule id — suppresses nothing; without this finding the author would believe it works.",
 	},
-	{ID: "SP-004", Name: "unknown-rule-in-suppression", Code: "UNKNOWN_RULE_IN_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	{ID: "SP-004", Name: "unknown-rule-in-suppression", Code: "UNKNOWN_RULE_IN_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions name registered rule ids.",
 		Full:  "A directive naming an id that no rule has (a typo such as MB-03, a retired id) suppresses nothing for that id. The known ids of the same directive still apply.",
 	},
