@@ -51,6 +51,7 @@ FUZZ_TARGETS := \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
+	FuzzMetaField:./rules \
 	FuzzDecodeCacheEntry:./rules \
 	FuzzParse:./internal/config
 # Go's fuzzing engine now and then ends a run with "context deadline

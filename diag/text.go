@@ -1,6 +1,22 @@
 package diag
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Plural is one when n is 1, else many: Plural(n, "test", "tests"),
+// Plural(n, "", "s") for a suffix, Plural(n, "does", "do").
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Count is n with its noun: Count(1, "item", "items") is "1 item",
+// Count(2, "item", "items") "2 items".
+func Count(n int, one, many string) string { return strconv.Itoa(n) + " " + Plural(n, one, many) }
 
 // Invisible reports runes that change how the text around them is shown
 // without showing themselves: line and paragraph separators and

@@ -141,7 +141,7 @@ func fromComments(cs []diag.Comment) ([]*suppression, []diag.Finding) {
 			continue
 		}
 		if len(d.unknown) > 0 {
-			bad = append(bad, diag.Finding{Rule: "SP-004", Message: fmt.Sprintf("Suppression names unknown rule id%s %s; it suppresses nothing for %s.", plural(len(d.unknown)), strings.Join(d.unknown, ", "), them(len(d.unknown))),
+			bad = append(bad, diag.Finding{Rule: "SP-004", Message: fmt.Sprintf("Suppression names unknown rule id%s %s; it suppresses nothing for %s.", diag.Plural(len(d.unknown), "", "s"), strings.Join(d.unknown, ", "), them(len(d.unknown))),
 				Hint: "Use the ids listed by brenner-ci rules (docs/rules.md).",
 				Pos:  c.Pos, Thread: c.Thread, MsgID: c.MsgID, Anchor: "unknown " + strings.Join(d.unknown, ",")})
 		}
@@ -155,13 +155,6 @@ func fromComments(cs []diag.Comment) ([]*suppression, []diag.Finding) {
 		out = append(out, s)
 	}
 	return out, bad
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func them(n int) string {

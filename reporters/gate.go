@@ -57,10 +57,7 @@ func NewCount(r *diag.Report) int {
 
 // Plural formats a count with its noun: "1 error", "2 errors".
 func Plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return diag.Count(n, noun, noun+"s")
 }
 
 // SeverityRank orders severities for caps: lower is more severe.

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,52 +20,42 @@ var apRules = []Rule{
 	{ID: "AP-001", Name: "compiled-subject-without-version", Code: "AP-001", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED subject matches \"COMPILED: v{N} …\".",
 		Full:  "The version number must follow the prefix directly (COMPILED: v3 …) so that the latest artifact can be found from subjects alone.",
-		Bad:   "Subject: COMPILED: latest artifact, version one", Good: "Subject: COMPILED: v1 initial artifact with 3 hypotheses",
 		Check: checkCompiledSubject},
 	{ID: "AP-002", Name: "compiled-version-not-increasing", Code: "AP-002", Family: "AP", Severity: diag.Error, Scope: ScopeThread, Spec: specAP + "; Version Tracking",
 		Short: "COMPILED version is greater than the previous one.",
 		Full:  "Versions are monotonic integers v1, v2, v3 … in thread order; a COMPILED message must not repeat or go back to an earlier version.",
-		Bad:   "Subject: COMPILED: v2 integrated critique on H2\nSubject: COMPILED: v2 rerun with H4", Good: "Subject: COMPILED: v2 integrated critique on H2\nSubject: COMPILED: v3 rerun with H4",
 		Check: checkCompiledVersionOrder},
 	{ID: "AP-003", Name: "compiled-thread-id-mismatch", Code: "AP-003", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; COMPILED Message Extended Schema",
 		Short: "Thread ID in the COMPILED body matches the message's thread_id.",
 		Full:  "The \"**Thread ID**:\" line of a COMPILED body's Metadata section must equal the thread the message was posted in.",
-		Bad:   "- **Thread ID**: RS-20251230-other", Good: "- **Thread ID**: RS-20251230-cell-fate",
 		Check: checkCompiledThreadID},
 	{ID: "AP-004", Name: "compiled-without-contributors", Code: "AP-004", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED lists at least one contributor.",
 		Full:  "A COMPILED body needs a \"## Contributors\" section with at least one agent whose deltas were merged.",
-		Bad:   "## Contributors\n\n(none)", Good: "## Contributors\n| Agent | Delta Count | Items Added/Modified |\n|---|---|---|\n| GreenDog | 3 | H1, H2, T1 |",
 		Check: checkCompiledContributors},
 	{ID: "AP-005", Name: "artifact-path-mismatch", Code: "AP-005", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; " + specTH + ", Artifact storage layout",
 		Short: "Artifact path is artifacts/{thread_id}.md.",
 		Full:  "The \"**Artifact Path**:\" of a COMPILED body must be artifacts/<thread_id>.md. (A persisted artifact whose file name disagrees with its session_id is DR-002.)",
-		Bad:   "- **Artifact Path**: `artifacts/cell-fate-v2.md`", Good: "- **Artifact Path**: `artifacts/RS-20251230-cell-fate.md`",
 		Check: checkCompiledArtifactPath},
 	{ID: "AP-006", Name: "compiled-without-full-artifact", Code: "AP-006", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED carries the full artifact, inline or linked.",
 		Full:  "A COMPILED body needs a \"## Full Artifact\" section holding the artifact inline or a link to the persisted file.",
-		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "# Compiled Artifact v2\n\n## Full Artifact\nSee `artifacts/RS-20251230-cell-fate.md`.",
 		Check: checkCompiledSection("AP-006")},
 	{ID: "AP-007", Name: "compiled-without-statistics", Code: "AP-007", Family: "AP", Severity: diag.Warning, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED has a Statistics section.",
 		Full:  "A COMPILED body should have a \"## Statistics\" section with item counts per section.",
-		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "## Statistics\n- Hypotheses: 4\n- Tests: 2",
 		Check: checkCompiledSection("AP-007")},
 	{ID: "AP-008", Name: "compiled-without-validation-status", Code: "AP-008", Family: "AP", Severity: diag.Warning, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED has a Validation Status section.",
 		Full:  "A COMPILED body should have a \"## Validation Status\" section with the schema and linter results.",
-		Bad:   "# Compiled Artifact v2\n\n## Summary\n…", Good: "## Validation Status\n- Schema: PASS\n- Linter: 0 warnings, 0 errors",
 		Check: checkCompiledSection("AP-008")},
 	{ID: "AP-009", Name: "unknown-artifact-version", Code: "AP-009", Family: "AP", Severity: diag.Warning, Scope: ScopeThread, Spec: specAP + "; Referencing Artifacts in Follow-Up Rounds",
 		Short: "CRITIQUE/DELTA reference an artifact version that exists.",
 		Full:  "A DELTA's \"**Base Version**: vN\" or a CRITIQUE's \"**Artifact Version**: vN\" must name a version already compiled in the thread.",
-		Bad:   "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ DELTA[gpt]: Revise H2\n**Base Version**: v7\n", Good: "@@ COMPILED: v1 initial artifact\n# Compiled Artifact v1\n@@ DELTA[gpt]: Revise H2\n**Base Version**: v1\n",
 		Check: checkVersionReferences},
 	{ID: "AP-010", Name: "front-matter-version-mismatch", Code: "AP-010", Family: "AP", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; Artifact File Front Matter",
 		Short: "Persisted artifact's front-matter version matches the latest COMPILED version.",
 		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, the artifact's front-matter version must equal the thread's latest COMPILED vN.",
-		Bad:   "@@ COMPILED: v3 integrated critique\n# Compiled Artifact v3\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 1\n---\n", Good: "@@ COMPILED: v3 integrated critique\n# Compiled Artifact v3\n@@ file artifacts/RS-20251230-cell-fate.md\n---\nsession_id: \"RS-20251230-cell-fate\"\nversion: 3\n---\n",
 		Check: checkFrontMatterVersion},
 }
 
@@ -110,15 +99,13 @@ func checkCompiledVersionOrder(c *Ctx) {
 }
 
 // metaField finds "**Label**: value" (optionally in a list item) in m's
-// body: the first line that holds the label (first letter in any case)
-// followed by ** and matches fieldLine. The label's text is searched for
-// (vectorised) rather than every line visited: a COMPILED body is read
-// for seven labels, and most of its lines hold none.
+// body: the first line that matches fieldLine, the label in any case. Only
+// lines holding "**" can match, so those are searched for rather than
+// every line visited.
 func (c *Ctx) metaField(m *compile.Msg, label string) (value string, start, end int, ok bool) {
 	body := m.Body
-	needle := labelNeedle(label)
 	for from := 0; from < len(body); {
-		k := strings.Index(body[from:], needle)
+		k := strings.Index(body[from:], "**")
 		if k < 0 {
 			break
 		}
@@ -132,23 +119,9 @@ func (c *Ctx) metaField(m *compile.Msg, label string) (value string, start, end 
 			v := strings.TrimSpace(body[ls+vs : ls+ve])
 			return strings.Trim(v, "`"), ls + vs, ls + ve, true
 		}
-		from = le + 1 // the line's other occurrences cannot match either
+		from = le + 1 // fieldLine read the whole line
 	}
 	return "", 0, 0, false
-}
-
-// labelNeedles caches labelNeedle's strings (a handful of labels).
-var labelNeedles sync.Map
-
-// labelNeedle is the text a line holding "**Label**" holds whatever the
-// case of the label's first letter: the rest of the label, then "**".
-func labelNeedle(label string) string {
-	if n, ok := labelNeedles.Load(label); ok {
-		return n.(string)
-	}
-	n := label[1:] + "**"
-	labelNeedles.Store(label, n)
-	return n
 }
 
 // fieldLine matches one line (no "\n") against

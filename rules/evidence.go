@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -90,7 +91,7 @@ func LoadEvidence(files Files, artifactPath string) (*EvidencePack, *diag.Findin
 		data, err = files.ReadFile(filepath.FromSlash(file))
 	}
 	if err != nil {
-		pack.unusable(whole, fmt.Sprintf("The evidence pack cannot be read: %v.", unwrapPathErr(err)),
+		pack.unusable(whole, fmt.Sprintf("The evidence pack cannot be read: %v.", mailbox.PlainErr(err)),
 			"Make evidence.json a readable file, or remove it.", "read")
 		return pack, nil
 	}
@@ -105,14 +106,6 @@ func evKind(k jsonv.Kind) string {
 		return "an " + k.String()
 	}
 	return "a " + k.String()
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func (e *EvidencePack) unusable(pos diag.Pos, msg, hint, anchor string) {

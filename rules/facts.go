@@ -142,15 +142,13 @@ func ClaimKey(claim string) uint64 {
 	h := uint64(14695981039346656037)
 	space := false
 	wrote := false
-	var buf [utf8.UTFMax]byte
-	for _, r := range claim {
-		r = unicode.ToLower(r) // strings.ToLower's mapping, rune by rune, without the copy
+	for _, r := range strings.ToLower(claim) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if space && wrote {
 				h = (h ^ ' ') * 1099511628211
 			}
 			space = false
-			for _, b := range utf8.AppendRune(buf[:0], r) {
+			for _, b := range []byte(string(r)) {
 				h = (h ^ uint64(b)) * 1099511628211
 			}
 			wrote = true

@@ -10,57 +10,44 @@ import (
 	"fmt"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var assumptionRules = []Rule{
 	{ID: "EA-001", Name: "too-few-assumptions", Code: "TOO_FEW_ASSUMPTIONS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
-		Short: "The assumption ledger has at least 3 active assumptions.",
-		Full:  "At least 3 active load-bearing assumptions: \"### A<n>: Name\" items, or the rows of a table whose first column is ID.",
-		Bad:   "## 5. Assumption Ledger\n\n| ID | Assumption | Status |\n|---|---|---|\n| A1 | RNAi depletes the target | unchecked |\n",
-		Good:  "## 5. Assumption Ledger\n\n" + exA + "\n### A2: Gradients are stable\n…\n\n" + exScale,
+		Short: "The assumption ledger has at least " + minItems(schema.AssumptionLedger) + " active assumptions.",
+		Full:  "At least " + minItems(schema.AssumptionLedger) + " active load-bearing assumptions: \"### A<n>: Name\" items, or the rows of a table whose first column is ID.",
 		Check: checkMinAssumptions},
 	{ID: "EA-002", Name: "no-scale-check-assumption", Code: "NO_SCALE_CHECK_ASSUMPTION", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "At least one active assumption is a scale/physics check.",
 		Full:  "The \"imprisoned imagination\" constraint: one assumption checks the scale or physics with numbers. It is found by the word \"scale\" or \"physics\" in an assumption heading (the spec; \"timescales\" does not count) or by the scale_check flag (\"**Scale check**: true\", upstream's form)." + divergeArt,
-		Bad:   "## 5. Assumption Ledger\n\n" + exA + "\n### A2: Gradients are stable\n…\n\n### A3: Transplants integrate\n…\n",
-		Good:  "## 5. Assumption Ledger\n\n" + exA + "\n### A2: Gradients are stable\n…\n\n" + exScale,
 		Check: checkScaleCheckPresent},
 	{ID: "EA-003", Name: "assumption-statement-missing", Code: "ASSUMPTION_STATEMENT_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "Every active assumption has a **Statement**.",
 		Full:  "Each assumption says what is assumed to be true as \"**Statement**: …\".",
-		Bad:   "## 5. Assumption Ledger\n\n### A1: Lineage is invariant\n**Load**: If wrong, transplant results do not generalise.\n",
-		Good:  "## 5. Assumption Ledger\n\n### A1: Lineage is invariant\n**Statement**: Every embryo divides the same way.\n**Load**: If wrong, transplant results do not generalise.\n",
 		Check: checkAssumptionStatement},
 	{ID: "WA-001", Name: "assumption-load-missing", Code: "ASSUMPTION_LOAD_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "Every active assumption says what breaks if it is wrong (**Load**).",
 		Full:  "\"**Load**:\" names the hypotheses or tests that become invalid if the assumption fails. A scale/physics check may give its **Implication** instead (the schema's own scale-check format)." + divergeArt,
-		Bad:   "## 5. Assumption Ledger\n\n### A1: Lineage is invariant\n**Statement**: Every embryo divides the same way.\n",
-		Good:  "## 5. Assumption Ledger\n\n### A1: Lineage is invariant\n**Statement**: Every embryo divides the same way.\n**Load**: If wrong, transplant results do not generalise.\n",
 		Check: checkAssumptionLoad},
 	{ID: "WA-002", Name: "assumption-test-missing", Code: "ASSUMPTION_TEST_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "Every active assumption says how it could be checked (**Test**).",
 		Full:  "\"**Test**:\" says how the assumption could be checked; an empty value is reported. A scale/physics check may give its **Calculation** instead." + divergeArt,
-		Bad:   "## 5. Assumption Ledger\n\n### A1: Agents are comparable\n**Statement**: The same models can be compared across conditions.\n**Test**: \n",
-		Good:  "## 5. Assumption Ledger\n\n### A1: Agents are comparable\n**Statement**: The same models can be compared across conditions.\n**Test**: Run one model in both conditions.\n",
 		Check: checkAssumptionTest},
 	{ID: "WA-003", Name: "scale-check-calculation-missing", Code: "SCALE_CHECK_CALCULATION_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "Every scale/physics check has a **Calculation**.",
 		Full:  "A scale check (\"scale\"/\"physics\" in its heading, or the scale_check flag) gives the actual numbers in \"**Calculation**:\".",
-		Bad:   "## 5. Assumption Ledger\n\n### A3: Scale check\n**Statement**: Diffusion is fast enough.\n",
-		Good:  "## 5. Assumption Ledger\n\n### A3: Scale check\n**Statement**: Diffusion is fast enough.\n**Calculation**: D ≈ 10 μm²/s, L ≈ 50 μm → τ ≈ 4 min.\n",
 		Check: checkScaleCalculation},
 	{ID: "IA-001", Name: "assumption-status-invalid", Code: "ASSUMPTION_STATUS_INVALID", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Assumption Ledger (A)",
 		Short: "Every active assumption has a status: unchecked, verified or falsified.",
 		Full:  "\"**Status**:\" starts with unchecked, verified or falsified (a note may follow: \"verified (Sulston 1983)\"). A scale/physics check without a status is not reported (the schema's scale-check format has none)." + divergeArt,
-		Bad:   "## 5. Assumption Ledger\n\n### A1: Linter is a quality proxy\n**Statement**: The linter measures quality.\n**Status**: needs-test\n",
-		Good:  "## 5. Assumption Ledger\n\n### A1: Linter is a quality proxy\n**Statement**: The linter measures quality.\n**Status**: unchecked\n",
 		Check: checkAssumptionStatus},
 }
 
 func checkMinAssumptions(c *Ctx) {
-	alMinimum(c, delta.AssumptionLedger, 3, "The assumption ledger has", "assumption", "assumptions",
-		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least 3, one of them a scale/physics check.")
+	alMinimum(c, delta.AssumptionLedger, "The assumption ledger has",
+		"Add load-bearing assumptions (\"### A<n>: Name\" with Statement, Load, Test, Status) until there are at least %d, one of them a scale/physics check.")
 }
 
 func checkScaleCheckPresent(c *Ctx) {

@@ -9,45 +9,36 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var critiqueRules = []Rule{
 	{ID: "EC-001", Name: "too-few-critiques", Code: "TOO_FEW_CRITIQUES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
-		Short: "There are at least 2 active critiques.",
-		Full:  "At least 2 active critiques of the framing. Every item of the section counts, whatever its id (ES-003 reports \"### Critique 1:\").",
-		Bad:   "## 7. Adversarial Critique\n\n" + exC,
-		Good:  "## 7. Adversarial Critique\n\n" + exC + "\n" + exC2,
+		Short: "There are at least " + minItems(schema.AdversarialCritique) + " active critiques.",
+		Full:  "At least " + minItems(schema.AdversarialCritique) + " active critiques of the framing. Every item of the section counts, whatever its id (ES-003 reports \"### Critique 1:\").",
 		Check: checkMinCritiques},
 	{ID: "EC-002", Name: "critique-attack-missing", Code: "CRITIQUE_ATTACK_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
 		Short: "Every active critique has an **Attack**.",
 		Full:  "Each critique says how the framing could be fundamentally wrong, as \"**Attack**: …\".",
-		Bad:   "## 7. Adversarial Critique\n\n### C1: Evidence gap on timing\nH3 lacks direct evidence.\n",
-		Good:  "## 7. Adversarial Critique\n\n### C1: Evidence gap on timing\n**Attack**: H3 lacks direct evidence.\n",
 		Check: checkCritiqueAttackField},
 	{ID: "WC-001", Name: "no-real-third-alternative", Code: "NO_REAL_THIRD_ALTERNATIVE", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
 		Short: "At least one active critique is a \"real third alternative\".",
 		Full:  "One critique should propose a specific alternative framing. It is found by \"third alternative\" or \"alternative framing\" in a critique heading, or by the real_third_alternative flag (\"**Real third alternative**: true\"). Not reported when there is no critique at all (EC-001)." + divergeArt,
-		Bad:   "## 7. Adversarial Critique\n\n" + exC + "\n### C2: Premature optimisation\n**Attack**: We compare prompts before any artifact works.\n",
-		Good:  "## 7. Adversarial Critique\n\n" + exC + "\n" + exC2,
 		Check: checkRealThirdAlternative},
 	{ID: "WC-002", Name: "critique-evidence-missing", Code: "CRITIQUE_EVIDENCE_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
 		Short: "Every active critique has an **Evidence** field.",
 		Full:  "Each critique says what would confirm it. \"**Evidence**:\", the schema's own \"**Evidence that would confirm this**:\" and, for a real-third-alternative critique, \"**Why it might be right**:\" are accepted." + divergeArt,
-		Bad:   "## 7. Adversarial Critique\n\n### C1: The dichotomy is anachronistic\n**Attack**: Single-cell data may show neither.\n",
-		Good:  "## 7. Adversarial Critique\n\n### C1: The dichotomy is anachronistic\n**Attack**: Single-cell data may show neither.\n**Evidence that would confirm this**: Fate boundaries that follow neither clades nor space.\n",
 		Check: checkCritiqueEvidence},
 	{ID: "IC-001", Name: "critique-status-missing", Code: "CRITIQUE_STATUS_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Adversarial Critique (C)",
 		Short: "Every active critique has a **Current status**.",
 		Full:  "\"**Current status**:\" says how seriously the threat is taken.",
-		Bad:   "## 7. Adversarial Critique\n\n### C1: The dichotomy is anachronistic\n**Attack**: Single-cell data may show neither.\n",
-		Good:  "## 7. Adversarial Critique\n\n### C1: The dichotomy is anachronistic\n**Attack**: Single-cell data may show neither.\n**Current status**: Moderate concern.\n",
 		Check: checkCritiqueStatus},
 }
 
 func checkMinCritiques(c *Ctx) {
-	alMinimum(c, delta.AdversarialCritique, 2, "The adversarial critique has", "critique", "critiques",
-		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least 2, one of them a real third alternative.")
+	alMinimum(c, delta.AdversarialCritique, "The adversarial critique has",
+		"Add critiques (\"### C<n>: Name\" with Attack, Evidence, Current status) until there are at least %d, one of them a real third alternative.")
 }
 
 func checkCritiqueAttackField(c *Ctx) {

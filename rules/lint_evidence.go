@@ -15,27 +15,23 @@ import (
 var evidenceRules = []Rule{
 	{ID: "EV-001", Name: "evidence-citation-unresolved", Code: "EVIDENCE_CITATION_UNRESOLVED", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Anchor Scheme",
 		Short: "Every EV-nnn / EV-nnn#En citation resolves in the sibling evidence pack.",
-		Full:  "An evidence citation anywhere in the artifact (anchors, text, tables) must name a record, and an excerpt anchor of that record, in the session's evidence pack: artifacts/<id>/evidence.json beside artifact.md, or artifacts/<id>/evidence.json for artifacts/<id>.md. Without a pack, every citation is reported as unresolvable: the schema says such a statement is only an inference. Each distinct citation is reported once, at its first use.",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: PAR polarity\n**Claim**: PAR proteins segregate fate determinants.\n**Anchors**: EV-004#E2\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: PAR polarity\n**Claim**: [inference] PAR proteins segregate fate determinants.\n**Anchors**: inference\n",
+		Full: "An evidence citation anywhere in the artifact (anchors, text, tables) must name a record, and an " +
+			"excerpt anchor of that record, in the session's evidence pack: artifacts/<id>/evidence.json beside " +
+			"artifact.md, or artifacts/<id>/evidence.json for artifacts/<id>.md. Without a pack, every citation " +
+			"is reported as unresolvable: the schema says such a statement is only an inference. Each distinct " +
+			"citation is reported once, at its first use.",
 		Check: checkEvidenceCitations},
 	{ID: "EV-002", Name: "evidence-pack-unreadable", Code: "EVIDENCE_PACK_UNREADABLE", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Evidence Record Schema",
 		Short: "The sibling evidence.json can be read: strict JSON with a records array.",
 		Full:  "An evidence pack that cannot be read, is not strict JSON (reported at the line and column of the error), is not an object or has no records array cannot resolve any citation; its citations are then not reported by EV-001.",
-		Bad:   "{\n  \"version\": \"0.1\",\n  \"thread_id\": \"RS-20251230-cell-fate\",\n  \"records\": [\n    {\"id\": \"EV-001\", \"excerpts\": [],},\n  ]\n}\n",
-		Good:  "{\n  \"version\": \"0.1\",\n  \"thread_id\": \"RS-20251230-cell-fate\",\n  \"records\": [\n    {\"id\": \"EV-001\", \"excerpts\": []}\n  ]\n}\n",
 		Check: checkEvidenceProblems("EV-002")},
 	{ID: "EV-003", Name: "evidence-pack-invalid", Code: "EVIDENCE_PACK_INVALID", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Validation Rules",
 		Short: "The evidence pack follows its validation rules.",
 		Full:  "The pack's error rules (evidence_pack_v0.1.md, Validation Rules): a version string; record ids EV-NNN, unique; excerpt anchors E<n>, unique within a record; every record has id, type, title, source, relevance, key_findings, verified and excerpts with their JSON types. The pack's thread_id must also be the artifact's session (a pack belongs to exactly one session).",
-		Bad:   "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-1\", \"type\": \"paper\", \"title\": \"Asymmetric divisions\", \"source\": \"doi:10.1146/x\", \"relevance\": \"PAR polarity\", \"key_findings\": [], \"verified\": true, \"excerpts\": [{\"anchor\": \"1\", \"text\": \"…\"}]}]}",
-		Good:  "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"paper\", \"title\": \"Asymmetric divisions\", \"source\": \"doi:10.1146/x\", \"relevance\": \"PAR polarity\", \"key_findings\": [], \"verified\": true, \"excerpts\": [{\"anchor\": \"E1\", \"text\": \"…\"}]}]}",
 		Check: checkEvidenceProblems("EV-003")},
 	{ID: "EV-004", Name: "evidence-unverified", Code: "EVIDENCE_UNVERIFIED", Family: "EV", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specEV + ", Validation Rules (Warnings)",
 		Short: "Cited evidence records are verified.",
 		Full:  "The pack's warning rule \"unverified evidence referenced in artifact\": a cited record whose \"verified\" is not true is reported once, at its first citation.",
-		Bad:   "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"dataset\", \"title\": \"WormBase lineage\", \"source\": \"https://wormbase.org\", \"relevance\": \"Lineage\", \"key_findings\": [], \"verified\": false, \"excerpts\": []}]}",
-		Good:  "{\"version\": \"0.1\", \"thread_id\": \"RS-20251230-cell-fate\", \"records\": [{\"id\": \"EV-001\", \"type\": \"dataset\", \"title\": \"WormBase lineage\", \"source\": \"https://wormbase.org\", \"relevance\": \"Lineage\", \"key_findings\": [], \"verified\": true, \"verification_notes\": \"Checked against Sulston 1983\", \"excerpts\": []}]}",
 		Check: checkUnverifiedEvidence},
 }
 

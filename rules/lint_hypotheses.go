@@ -7,60 +7,52 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var hypothesisRules = []Rule{
 	{ID: "EH-001", Name: "too-few-hypotheses", Code: "TOO_FEW_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
-		Short: "The hypothesis slate has at least 3 active hypotheses.",
-		Full:  "At least two candidate explanations plus a third alternative: 3 active (non-killed) hypotheses. Every item of the section counts, whatever its id (ES-003 reports a malformed id).",
-		Bad:   "## 2. Hypothesis Slate\n\n" + exH1 + "\n" + exH3,
-		Good:  exHyps,
+		Short: "The hypothesis slate has at least " + minItems(schema.HypothesisSlate) + " active hypotheses.",
+		Full: "At least two candidate explanations plus a third alternative: " + minItems(schema.HypothesisSlate) +
+			" active (non-killed) hypotheses. Every item of the section counts, whatever its id (ES-003 reports a malformed id).",
 		Check: checkMinHypotheses},
 	{ID: "EH-002", Name: "too-many-hypotheses", Code: "TOO_MANY_HYPOTHESES", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
-		Short: "The hypothesis slate has at most 6 active hypotheses.",
-		Full:  "At most five candidates plus a third alternative: more than 6 active hypotheses dilute the discriminative tests. Kill the weakest (killed hypotheses do not count).",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: A\n### H2: B\n### H3: C\n### H4: D\n### H5: E\n### H6: F\n### H7: Third Alternative\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: A\n### H2: B\n### H3: C\n### H4: D\n### H5: E\n### ~~H6: F~~ [KILLED]\n### H7: Third Alternative\n",
+		Short: "The hypothesis slate has at most " + maxItems(schema.HypothesisSlate) + " active hypotheses.",
+		Full: "At most five candidates plus a third alternative: more than " + maxItems(schema.HypothesisSlate) +
+			" active hypotheses dilute the discriminative tests. Kill the weakest (killed hypotheses do not count).",
 		Check: checkMaxHypotheses},
 	{ID: "EH-003", Name: "no-third-alternative-label", Code: "NO_THIRD_ALTERNATIVE_LABEL", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "An active hypothesis is labeled \"Third Alternative\".",
 		Full:  "The slate must include a third alternative (both/all others wrong, or the question misspecified), found by the spec's pattern /third\\s+alternative/i in a hypothesis heading, or by the third_alternative flag (a \"**Third alternative**: true\" field, as upstream's renderer writes it). A killed third alternative does not count." + divergeArt,
-		Bad:   "## 2. Hypothesis Slate\n\n" + exH1 + "\n" + exH2 + "\n### H3: Neither\n**Claim**: The dichotomy is false.\n",
-		Good:  exHyps,
 		Check: checkThirdAlternative},
 	{ID: "EH-004", Name: "hypothesis-claim-missing", Code: "HYPOTHESIS_CLAIM_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "Every active hypothesis has a **Claim**.",
 		Full:  "Each hypothesis states its claim in one sentence as \"**Claim**: …\". A \"**Statement**:\" field is reported as a non-standard label; an empty claim is reported too.",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Statement**: Fate follows division history.\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
 		Check: checkHypothesisClaim},
 	{ID: "WH-001", Name: "hypothesis-anchors-missing", Code: "HYPOTHESIS_ANCHORS_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "Every active hypothesis has **Anchors**.",
 		Full:  "Each hypothesis cites its provenance in \"**Anchors**:\": transcript sections (§n), evidence records (EV-nnn), or \"inference\".",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n**Anchors**: §161\n",
 		Check: checkHypothesisAnchors},
 	{ID: "WH-002", Name: "anchors-format", Code: "ANCHORS_FORMAT", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H); artifact_schema_v0.1.md, Anchors Field Contract",
 		Short: "Hypothesis anchors use the §n / EV-nnn format or \"inference\".",
-		Full:  "A hypothesis's Anchors value is a comma-separated list of §n, §n-m, §n-§m, EV-nnn or EV-nnn#En, each optionally followed by [inference] (the spec's \"[inference] from §n\", [axiomatic] and [external: source] markers are accepted too), or the literal inference alone. Quotes and notes inside the Anchors value (§150 (\"…\")) and a bare \"inference\" mixed into a list (§230, inference: write §230 [inference]) are reported. Anchors of other sections are checked by WP-P01." + divergeArt,
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Role separation helps\n**Claim**: Roles reduce errors.\n**Anchors**: §230, §105, inference\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Role separation helps\n**Claim**: Roles reduce errors.\n**Anchors**: §230, §105 [inference]\n",
+		Full: "A hypothesis's Anchors value is a comma-separated list of §n, §n-m, §n-§m, EV-nnn or EV-nnn#En, " +
+			"each optionally followed by [inference] (the spec's \"[inference] from §n\", [axiomatic] and " +
+			"[external: source] markers are accepted too), or the literal inference alone. Quotes and notes " +
+			"inside the Anchors value (§150 (\"…\")) and a bare \"inference\" mixed into a list (§230, " +
+			"inference: write §230 [inference]) are reported. Anchors of other sections are checked by WP-P01." + divergeArt,
 		Check: checkAnchorFormat},
 	{ID: "WH-003", Name: "inference-not-labeled", Code: "INFERENCE_NOT_LABELED", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "A hypothesis anchored only by \"inference\" is labeled [inference].",
 		Full:  "When a hypothesis's Anchors is the literal inference, its block must say [inference] somewhere (usually at the start of the claim) so that readers do not take it for a Brenner quote.",
-		Bad:   "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: One prompt does as well as three roles.\n**Anchors**: inference\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: inference\n",
 		Check: checkInferenceLabel},
 	{ID: "IH-001", Name: "hypothesis-mechanism-missing", Code: "HYPOTHESIS_MECHANISM_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Hypothesis Slate (H)",
 		Short: "Every active hypothesis has a **Mechanism**.",
 		Full:  "Each hypothesis should say how it would work. The schema's third-alternative format has \"**How this could be true**:\" instead, which is accepted for any hypothesis." + divergeArt,
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage-based coordinates\n**Claim**: Fate follows division history.\n**Mechanism**: Determinants are partitioned at each division.\n",
 		Check: checkHypothesisMechanism},
 }
 
@@ -78,9 +70,12 @@ func alHypCount(c *Ctx) (active, killed int, ok bool) {
 	return active, killed, true
 }
 
-// alMinimum reports a section with fewer than min active items (killed
-// items are counted in the message but not toward the minimum).
-func alMinimum(c *Ctx, section string, min int, phrase, one, many, hint string) {
+// alMinimum reports a section with fewer active items than the schema's
+// minimum (killed items are counted in the message but not toward the
+// minimum). hint is a format with the minimum as its one verb.
+func alMinimum(c *Ctx, section, phrase, hint string) {
+	s := schema.Get(section)
+	min := s.Min
 	sec := alSection(c.P, section)
 	if sec == nil {
 		return
@@ -96,9 +91,14 @@ func alMinimum(c *Ctx, section string, min int, phrase, one, many, hint string) 
 	if n >= min {
 		return
 	}
-	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, alPlural(n, one, many), alKilledNote(killed), min),
-		hint, c.anchor("count"))
+	c.reportAt(sec.Pos, fmt.Sprintf("%s %d active %s%s; the minimum is %d.", phrase, n, diag.Plural(n, s.One, s.Many), alKilledNote(killed), min),
+		fmt.Sprintf(hint, min), c.anchor("count"))
 }
+
+// minItems and maxItems are the schema's minimum and maximum number of
+// active items of section, for descriptions.
+func minItems(section string) string { return strconv.Itoa(schema.Get(section).Min) }
+func maxItems(section string) string { return strconv.Itoa(schema.Get(section).Max) }
 
 func alKilledNote(killed int) string {
 	if killed == 0 {
@@ -108,22 +108,24 @@ func alKilledNote(killed int) string {
 }
 
 func checkMinHypotheses(c *Ctx) {
+	s := schema.Get(schema.HypothesisSlate)
 	n, killed, ok := alHypCount(c)
-	if !ok || n >= 3 {
+	if !ok || n >= s.Min {
 		return
 	}
 	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
-		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is 3.", n, alPlural(n, "hypothesis", "hypotheses"), alKilledNote(killed)),
+		fmt.Sprintf("The hypothesis slate has %d active %s%s; the minimum is %d.", n, diag.Plural(n, s.One, s.Many), alKilledNote(killed), s.Min),
 		"Add candidate explanations until there are at least two plus a third alternative (artifact_schema_v0.1.md §2).", c.anchor("count"))
 }
 
 func checkMaxHypotheses(c *Ctx) {
+	max := schema.Get(schema.HypothesisSlate).Max
 	n, _, ok := alHypCount(c)
-	if !ok || n <= 6 {
+	if !ok || n <= max {
 		return
 	}
 	c.reportAt(alSectionPos(alSection(c.P, delta.HypothesisSlate)),
-		fmt.Sprintf("The hypothesis slate has %d active hypotheses; the maximum is 6.", n),
+		fmt.Sprintf("The hypothesis slate has %d active hypotheses; the maximum is %d.", n, max),
 		"Kill the weakest hypotheses (strike them through with a reason) until at most five remain beside the third alternative.", c.anchor("count"))
 }
 

@@ -13,45 +13,34 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var predictionRules = []Rule{
 	{ID: "EP-001", Name: "too-few-predictions", Code: "TOO_FEW_PREDICTIONS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
-		Short: "The predictions table has at least 3 active predictions.",
-		Full:  "At least 3 predictions (table rows, killed rows excluded; scoped rows P1.H1, P1.H2 count as one prediction P1). A section with no table has none.",
-		Bad:   "## 3. Predictions Table\n\n" + exTable + "| P1 | Early transplant | Unchanged | Changes | indeterminate |\n",
-		Good:  "## 3. Predictions Table\n\n" + exTable + "| P1 | Early transplant | Unchanged | Changes | indeterminate |\n| P2 | Neighbour ablation | No effect | Changes | indeterminate |\n| P3 | Division block | Fails | Normal | indeterminate |\n",
+		Short: "The predictions table has at least " + minItems(schema.PredictionsTable) + " active predictions.",
+		Full:  "At least " + minItems(schema.PredictionsTable) + " predictions (table rows, killed rows excluded; scoped rows P1.H1, P1.H2 count as one prediction P1). A section with no table has none.",
 		Check: checkMinPredictions},
 	{ID: "EP-002", Name: "predictions-no-id-column", Code: "PREDICTIONS_NO_ID_COLUMN", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "The predictions table's first column is ID.",
 		Full:  "The first column header of the predictions table is \"ID\", holding the prediction ids.",
-		Bad:   "## 3. Predictions Table\n\n| Prediction | Condition | H1 | H2 |\n|---|---|---|---|\n| P1 | Early transplant | Unchanged | Changes |\n",
-		Good:  "## 3. Predictions Table\n\n| ID | Condition | H1 | H2 |\n|---|---|---|---|\n| P1 | Early transplant | Unchanged | Changes |\n",
 		Check: checkPredictionsIDColumn},
 	{ID: "EP-003", Name: "predictions-hypothesis-column-missing", Code: "PREDICTIONS_HYPOTHESIS_COLUMN_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "The predictions table has a column per active hypothesis.",
 		Full:  "Every active hypothesis of the slate has a column headed by its id (\"H1\", \"H1 (lineage)\", \"H1 predicts\"), holding its predicted outcome in each row.",
-		Bad:   exHyps + "\n## 3. Predictions Table\n\n| ID | Hypothesis | Prediction |\n|---|---|---|\n| P1 | H1 | par-3 RNAi gives a symmetric division |\n",
-		Good:  exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P1 | par-3 RNAi | Symmetric division | Normal | indeterminate |\n",
 		Check: checkPredictionsHypColumns},
 	{ID: "WP-001", Name: "prediction-not-discriminative", Code: "PREDICTION_NOT_DISCRIMINATIVE", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "Every prediction gives different outcomes for at least two hypotheses.",
 		Full:  "A prediction discriminates only if two active hypotheses predict different outcomes. A row whose outcomes are all identical (ignoring case), or that has at most one outcome (empty cells, —, ?), is reported. \"indeterminate\" counts as an outcome, as in the schema's own example.",
-		Bad:   exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P2 | Late transplant | Unchanged | Unchanged | Unchanged |\n",
-		Good:  exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P2 | Late transplant | Unchanged | Changes | indeterminate |\n",
 		Check: checkPredictionsDiscriminate},
 	{ID: "WP-002", Name: "prediction-scope-invalid", Code: "PREDICTION_SCOPE_INVALID", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "A scoped prediction id P<n>.H<m> names a hypothesis of the slate.",
 		Full:  "The spec's detection accepts P<n> and P<n>.H<m>; the format itself is ES-003's. This rule checks the scope: P1.H7 when there is no H7 points at nothing." + divergeArt,
-		Bad:   exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P1.H7 | Early transplant | Unchanged | Changes | indeterminate |\n",
-		Good:  exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P1.H1 | Early transplant | Unchanged | Changes | indeterminate |\n",
 		Check: checkPredictionScope},
 	{ID: "IP-001", Name: "third-alternative-not-indeterminate", Code: "THIRD_ALTERNATIVE_NOT_INDETERMINATE", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "The third alternative's column says \"indeterminate\" rather than nothing.",
 		Full:  "When the third alternative makes no specific prediction its cell should say \"indeterminate\"; an empty, —, ? or n/a cell in the third alternative's column (whatever its id) is reported once per table. A specific outcome is fine.",
-		Bad:   exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P1 | Early transplant | Unchanged | Changes | — |\n",
-		Good:  exHyps + "\n## 3. Predictions Table\n\n" + exTable + "| P1 | Early transplant | Unchanged | Changes | indeterminate |\n",
 		Check: checkThirdAltIndeterminate},
 }
 
@@ -134,15 +123,16 @@ func checkMinPredictions(c *Ctx) {
 			n++
 		}
 	}
-	if n >= 3 {
+	s := schema.Get(schema.PredictionsTable)
+	if n >= s.Min {
 		return
 	}
-	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is 3.", n, alPlural(n, "prediction", "predictions"))
+	msg := fmt.Sprintf("The predictions table has %d active %s; the minimum is %d.", n, diag.Plural(n, s.One, s.Many), s.Min)
 	if c.P.Table == nil && n == 0 {
-		msg = "The Predictions Table section has no table; the minimum is 3 predictions."
+		msg = fmt.Sprintf("The Predictions Table section has no table; the minimum is %d %s.", s.Min, diag.Plural(s.Min, s.One, s.Many))
 	}
 	c.reportAt(sec.Pos, msg,
-		"Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least 3 discriminative predictions (artifact_schema_v0.1.md §3).",
+		fmt.Sprintf("Add rows \"| P<n> | observable condition | H1 outcome | H2 outcome | … |\" until there are at least %d discriminative %s (artifact_schema_v0.1.md §3).", s.Min, diag.Plural(s.Min, s.One, s.Many)),
 		c.anchor("count"))
 }
 
@@ -296,7 +286,7 @@ func checkThirdAltIndeterminate(c *Ctx) {
 		if len(shown) > 6 {
 			shown = append(shown[:6:6], fmt.Sprintf("%d more", len(rows)-6))
 		}
-		c.reportAt(first.Pos, fmt.Sprintf("%s %s no outcome for %s, the third alternative.", alList(shown), alPlural(len(rows), "gives", "give"), h.ID),
+		c.reportAt(first.Pos, fmt.Sprintf("%s %s no outcome for %s, the third alternative.", alList(shown), diag.Plural(len(rows), "gives", "give"), h.ID),
 			fmt.Sprintf("Write \"indeterminate\" in %s's column where the third alternative makes no specific prediction (artifact_schema_v0.1.md §3).", h.ID),
 			c.anchor(h.ID))
 	}

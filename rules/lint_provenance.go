@@ -20,33 +20,31 @@ import (
 var provenanceRules = []Rule{
 	{ID: "EP-P01", Name: "anchor-out-of-range", Code: "ANCHOR_OUT_OF_RANGE", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
 		Short: "Every §n anchor names a transcript section (§1-§236), and ranges ascend.",
-		Full:  "Every §n citation anywhere in the artifact (outside front matter, code blocks and comments) must name a section of the Brenner transcript, 1-236. Ranges (§42-45, §42-§45) are expanded: every section of the range must exist, and a descending range (§45-42) is reported. One finding per citation, naming the sections that do not exist. Upstream checks only research-thread and hypothesis anchors, reads §127-§129 as two numbers, and silently ignores descending ranges.",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history.\n**Anchors**: §230-240, §45-42\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fate follows division history.\n**Anchors**: §230-236, §42-45\n",
+		Full: "Every §n citation anywhere in the artifact (outside front matter, code blocks and comments) must " +
+			"name a section of the Brenner transcript, 1-236. Ranges (§42-45, §42-§45) are expanded: every " +
+			"section of the range must exist, and a descending range (§45-42) is reported. One finding per " +
+			"citation, naming the sections that do not exist. Upstream checks only research-thread and " +
+			"hypothesis anchors, reads §127-§129 as two numbers, and silently ignores descending ranges.",
 		Check: checkAnchorRange},
 	{ID: "WP-P01", Name: "provenance-missing", Code: "PROVENANCE_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks and Provenance by Section",
 		Short: "Anchors fields hold valid provenance markers, and anomalies cite a source.",
-		Full:  "Outside the hypothesis slate (where WH-001/WH-002 apply), every \"**Anchors**:\" field must hold a valid marker list (§n, EV-nnn, [inference], [inference] from §n, [axiomatic], [external: source]). Anomalies, which the spec requires to be sourced (\"§n required for observations\"), must carry a provenance marker somewhere in their block. Sections whose provenance the spec only recommends (research thread, tests, assumptions, critiques) are not required to have one." + divergeArt,
-		Bad:   "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n",
-		Good:  "## 6. Anomaly Register\n\n### X1: EMS lineage exception\n**Observation**: Some EMS fates ignore position.\n**Conflicts with**: H2\n**Anchors**: §163\n",
+		Full: "Outside the hypothesis slate (where WH-001/WH-002 apply), every \"**Anchors**:\" field must hold a " +
+			"valid marker list (§n, EV-nnn, [inference], [inference] from §n, [axiomatic], [external: source]). " +
+			"Anomalies, which the spec requires to be sourced (\"§n required for observations\"), must carry a " +
+			"provenance marker somewhere in their block. Sections whose provenance the spec only recommends " +
+			"(research thread, tests, assumptions, critiques) are not required to have one." + divergeArt,
 		Check: checkProvenanceMarker},
 	{ID: "WP-P02", Name: "inference-without-source", Code: "INFERENCE_WITHOUT_SOURCE", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
 		Short: "Anchors marked as inference say what the inference is drawn from.",
 		Full:  "An Anchors value that marks an inference ([inference], inference) but cites no §n and no EV- record is a pure inference: prefer \"[inference] from §n\" or \"§n [inference]\". Checked on every Anchors field (upstream: hypotheses only).",
-		Bad:   "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: inference\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H2: Unified prompts suffice\n**Claim**: [inference] One prompt does as well as three roles.\n**Anchors**: [inference] from §105\n",
 		Check: checkInferenceContext},
 	{ID: "IP-P01", Name: "no-direct-quote", Code: "NO_DIRECT_QUOTE", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Distinguishing Quote vs Interpretation",
 		Short: "An artifact that cites the transcript quotes it at least once.",
 		Full:  "Direct quotes are preferred over paraphrase. When the artifact cites §n sections but quotes none of them — no \"> …\" block quote mentioning §n and no double-quoted passage next to a §n (\"…\" (§58), §150 (\"…\")) — one note is given at the first citation.",
-		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Anchors**: §161\n",
-		Good:  "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n**Anchors**: §161\n\n> \"The most important thing is who were your ancestors.\" — §161\n",
 		Check: checkDirectQuotes},
 	{ID: "IP-P02", Name: "potency-check-without-chastity-citation", Code: "POTENCY_CHECK_WITHOUT_CHASTITY_CITATION", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Citation & Provenance Rules, Provenance Checks",
 		Short: "Potency checks cite §50, the chastity principle.",
 		Full:  "A test's potency check should cite §50 (Brenner's chastity-versus-impotence control), alone or within a range. Upstream matches the substring \"§50\", so §500 passes there; brenner-ci matches the section number.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Potency check**: A late transplant control shows the assay detects fate changes.\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Potency check**: A late transplant control shows the assay detects fate changes (§50).\n",
 		Check: checkPotencyCitation},
 }
 
@@ -102,7 +100,7 @@ func checkAnchorRange(c *Ctx) {
 		}
 		if len(bad) > 0 {
 			c.reportAt(pos, fmt.Sprintf("Anchor range %s reaches outside the transcript: %s %s not exist (sections run from §1 to §%d).",
-				text, strings.Join(bad, " and "), alPlural(count, "does", "do"), transcriptMax),
+				text, strings.Join(bad, " and "), diag.Plural(count, "does", "do"), transcriptMax),
 				"Keep ranges within §1-§236.", c.anchor(where, text))
 		}
 	}

@@ -17,33 +17,26 @@ import (
 var structureRules = []Rule{
 	{ID: "ES-001", Name: "section-missing", Code: "SECTION_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
 		Short: "All seven required sections are present.",
-		Full:  "An artifact has the seven H2 sections 1. Research Thread, 2. Hypothesis Slate, 3. Predictions Table, 4. Discriminative Tests, 5. Assumption Ledger, 6. Anomaly Register, 7. Adversarial Critique. A missing section is reported at the place it belongs; the rules about its content then stay silent. A missing Anomaly Register is reported by EX-001 instead, so it is reported once." + divergeArt,
-		Bad:   "## 1. Research Thread\n\n**RT**: Lineage or gradient?\n\n## 2. Hypothesis Slate\n\n…\n\n## 4. Discriminative Tests\n\n…\n",
-		Good:  "## 1. Research Thread\n…\n## 2. Hypothesis Slate\n…\n## 3. Predictions Table\n…\n## 4. Discriminative Tests\n…\n## 5. Assumption Ledger\n…\n## 6. Anomaly Register\n…\n## 7. Adversarial Critique\n…\n",
+		Full: "An artifact has the seven H2 sections 1. Research Thread, 2. Hypothesis Slate, 3. Predictions " +
+			"Table, 4. Discriminative Tests, 5. Assumption Ledger, 6. Anomaly Register, 7. Adversarial Critique. " +
+			"A missing section is reported at the place it belongs; the rules about its content then stay " +
+			"silent. A missing Anomaly Register is reported by EX-001 instead, so it is reported once." + divergeArt,
 		Check: checkSectionsPresent},
 	{ID: "ES-002", Name: "section-order", Code: "SECTION_ORDER", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
 		Short: "Sections come once each, in the order 1-7, numbered as the spec numbers them.",
 		Full:  "The seven sections must appear in the spec's order, each once, and a numbered heading must carry the spec's number (\"## 3. Hypothesis Slate\" is reported). Extra sections (a validation checklist, a version history) are allowed anywhere.",
-		Bad:   "## 1. Research Thread\n…\n## 3. Predictions Table\n…\n## 2. Hypothesis Slate\n…\n",
-		Good:  "## 1. Research Thread\n…\n## 2. Hypothesis Slate\n…\n## 3. Predictions Table\n…\n",
 		Check: checkSectionOrder},
 	{ID: "ES-003", Name: "item-id-invalid", Code: "ITEM_ID_INVALID", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
 		Short: "Every item id follows its section's naming convention.",
 		Full:  "Items are headed \"### <id>: Name\" with the section's prefix: H<n>, T<n>, A<n>, X<n>, C<n>; prediction rows start with P<n> or P<n>.H<m>. The spec's regex allows only P<n>.H<m>, but its schema examples and every renderer use P1, P2, so plain P<n> is accepted. An item without an id (\"### Critique 1: …\") or with another section's prefix is reported." + divergeArt,
-		Bad:   "## 7. Adversarial Critique\n\n### Critique 1: Evidence gap on timing\n**Attack**: H3 lacks direct evidence.\n",
-		Good:  "## 7. Adversarial Critique\n\n### C1: Evidence gap on timing\n**Attack**: H3 lacks direct evidence.\n",
 		Check: checkItemIDs},
 	{ID: "ES-004", Name: "item-id-duplicate", Code: "ITEM_ID_DUPLICATE", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
 		Short: "No item id is used twice.",
 		Full:  "Item ids are stable and never shared: two items (or two prediction rows) with the same id make references ambiguous. The second one is reported.",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: …\n\n### H1: Gradient\n**Claim**: …\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: …\n\n### H2: Gradient\n**Claim**: …\n",
 		Check: checkDuplicateIDs},
 	{ID: "WS-001", Name: "item-id-gap", Code: "ITEM_ID_GAP", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Structure (S)",
 		Short: "Item ids of a section are sequential, without gaps.",
 		Full:  "Ids are assigned in order and killed items keep theirs (struck through), so H1, H2, H4 means an item was deleted or an id skipped. Document order is not checked (tests are ordered by score).",
-		Bad:   "## 2. Hypothesis Slate\n\n### H1: Lineage\n…\n### H2: Gradient\n…\n### H4: Third Alternative\n…\n",
-		Good:  "## 2. Hypothesis Slate\n\n### H1: Lineage\n…\n### H2: Gradient\n…\n### H3: Third Alternative\n…\n",
 		Check: checkIDGaps},
 }
 

@@ -12,57 +12,42 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 var testRules = []Rule{
 	{ID: "ET-001", Name: "too-few-tests", Code: "TOO_FEW_TESTS", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
-		Short: "There are at least 2 active discriminative tests.",
-		Full:  "At least 2 active (non-killed) decision experiments. Every item of the section counts, whatever its id.",
-		Bad:   "## 4. Discriminative Tests\n\n" + exT,
-		Good:  "## 4. Discriminative Tests\n\n" + exT + "\n### T2: Division block (Score: 8/12)\n**Procedure**: Block division with hydroxyurea.\n…\n",
+		Short: "There are at least " + minItems(schema.DiscriminativeTests) + " active discriminative tests.",
+		Full:  "At least " + minItems(schema.DiscriminativeTests) + " active (non-killed) decision experiments. Every item of the section counts, whatever its id.",
 		Check: checkMinTests},
 	{ID: "ET-002", Name: "test-procedure-missing", Code: "TEST_PROCEDURE_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test has a **Procedure**.",
 		Full:  "Each test says what you would do, as \"**Procedure**: …\". A \"**Design**:\" field is reported as a non-standard label.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: PAR/Wnt epistasis\n**Design**: Double RNAi of par-3 and mom-2.\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: PAR/Wnt epistasis\n**Procedure**: Double RNAi of par-3 and mom-2.\n",
 		Check: checkTestProcedure},
 	{ID: "ET-003", Name: "test-expected-outcomes-missing", Code: "TEST_EXPECTED_OUTCOMES_MISSING", Family: "AL", Severity: diag.Error, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test has **Expected outcomes**.",
 		Full:  "Each test lists the outcome each hypothesis predicts under \"**Expected outcomes**:\" (\"- If H1: …\"); an empty list is reported.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n**Discriminates**: H1 vs H2\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n**Discriminates**: H1 vs H2\n**Expected outcomes**:\n- If H1: Lineage fate\n- If H2: Positional fate\n",
 		Check: checkTestOutcomes},
 	{ID: "WT-001", Name: "test-potency-check-missing", Code: "TEST_POTENCY_CHECK_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test has a **Potency check**.",
 		Full:  "Each test says how a negative result is known to mean \"no effect\" rather than \"assay failed\" (the chastity-versus-impotence control).",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n**Potency check**: A late transplant control shows the assay detects fate changes.\n",
 		Check: checkTestPotency},
 	{ID: "WT-002", Name: "tests-not-ranked", Code: "TESTS_NOT_RANKED", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Tests are ordered by total score, highest first.",
 		Full:  "Tests are ranked by evidence-per-week score. The total is the heading's \"(Score: X/12)\", else the sum of a complete breakdown; tests without a score are skipped. The first test that outscores the one before it is reported, once. Upstream checks a JSON object's array order; brenner-ci checks the order a reader sees, and renders JSON objects in ranked order." + divergeArt,
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Division block (Score: 7/12)\n…\n### T2: Early transplant (Score: 10/12)\n…\n",
-		Good:  "## 4. Discriminative Tests\n\n### T2: Early transplant (Score: 10/12)\n…\n### T1: Division block (Score: 7/12)\n…\n",
 		Check: checkTestRanking},
 	{ID: "WT-003", Name: "test-score-breakdown-missing", Code: "TEST_SCORE_BREAKDOWN_MISSING", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test breaks its score into likelihood ratio, cost, speed and ambiguity.",
 		Full:  "\"**Evidence-per-week score**:\" gives the four rubric parts, inline (LR=3, Cost=2, Speed=2, Ambiguity=3) or as a list (- Likelihood ratio: 3 …). A heading total alone, or a breakdown missing parts, is reported.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant (Score: 10/12)\n**Procedure**: Transplant a cell.\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant (Score: 10/12)\n**Procedure**: Transplant a cell.\n**Evidence-per-week score**: LR=3, Cost=2, Speed=2, Ambiguity=3\n",
 		Check: checkTestScoreBreakdown},
 	{ID: "IT-001", Name: "test-discriminates-unspecified", Code: "TEST_DISCRIMINATES_UNSPECIFIED", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test names the hypotheses it discriminates.",
 		Full:  "\"**Discriminates**:\" names the hypotheses the test separates by id (H1 vs H2); a missing field or one with no H<n> is reported.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Discriminates**: lineage versus gradient\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Discriminates**: H1 vs H2\n",
 		Check: checkTestDiscriminates},
 	{ID: "IT-002", Name: "test-feasibility-missing", Code: "TEST_FEASIBILITY_MISSING", Family: "AL", Severity: diag.Note, Scope: ScopeArtifact, Spec: specAL + "Discriminative Tests (T)",
 		Short: "Every active test has a **Feasibility** assessment.",
 		Full:  "\"**Feasibility**:\" gives the organism/system requirements and the difficulty.",
-		Bad:   "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n",
-		Good:  "## 4. Discriminative Tests\n\n### T1: Early transplant\n**Procedure**: Transplant a cell.\n**Feasibility**: Micromanipulation; moderate difficulty.\n",
 		Check: checkTestFeasibility},
 }
 
@@ -135,8 +120,8 @@ func alTotal(p *artifact.Parsed, it *artifact.ParsedItem) (float64, bool) {
 func alNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func checkMinTests(c *Ctx) {
-	alMinimum(c, delta.DiscriminativeTests, 2, "The discriminative tests section has", "test", "tests",
-		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least 2.")
+	alMinimum(c, delta.DiscriminativeTests, "The discriminative tests section has",
+		"Add decision experiments (\"### T<n>: Name (Score: X/12)\" with Procedure, Discriminates, Expected outcomes, Potency check) until there are at least %d.")
 }
 
 func checkTestProcedure(c *Ctx) {

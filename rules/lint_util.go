@@ -604,14 +604,6 @@ func alSectionPos(sec *artifact.ParsedSection) diag.Pos {
 	return sec.Pos
 }
 
-// alPlural picks the singular or plural form for n.
-func alPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // alWhere names the item holding byte offset off of the source, for
 // anchors ("H2"; "" outside any item): the innermost item that spans it.
 func alWhere(p *artifact.Parsed, off int) string {

@@ -16,68 +16,67 @@ import (
 var mbRules = []Rule{
 	{ID: "MB-001", Name: "invalid-subject-prefix", Code: "MB-001", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB + "; " + specTH + " (INVALID_SUBJECT_PREFIX)",
 		Short: "Subject has a valid protocol prefix.",
-		Full:  "Every subject must start with one of KICKOFF:, DELTA[role]:, COMPILED:, CRITIQUE:, ACK:, CLAIM:, HANDOFF:, BLOCKED:, QUESTION: or INFO:, written exactly (upper case, role in lower-case letters). Orchestrators route messages by this prefix; a message with another prefix (\"Re: KICKOFF:\", \"Delta:\", \"DELTA[GPT]:\") is not recognised. A DELTA role with digits or underscores (DELTA[codex_cli]) is MB-013, a warning.",
-		Bad:   "Subject: Re: KICKOFF: [RS-20260102-nanochat] Hypotheses", Good: "Subject: DELTA[gpt]: Hypotheses H1-H3",
+		Full: "Every subject must start with one of KICKOFF:, DELTA[role]:, COMPILED:, CRITIQUE:, ACK:, CLAIM:, " +
+			"HANDOFF:, BLOCKED:, QUESTION: or INFO:, written exactly (upper case, role in lower-case letters). " +
+			"Orchestrators route messages by this prefix; a message with another prefix (\"Re: KICKOFF:\", " +
+			"\"Delta:\", \"DELTA[GPT]:\") is not recognised. A DELTA role with digits or underscores " +
+			"(DELTA[codex_cli]) is MB-013, a warning.",
 		Check: checkSubjectPrefix},
 	{ID: "MB-002", Name: "kickoff-missing-research-question", Code: "MB-002", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB,
 		Short: "KICKOFF has a research question.",
 		Full:  "A KICKOFF body needs a non-empty H1 title or a \"## Research Question\" section: it becomes the research thread (RT) of the session.",
-		Bad:   "## Context\nCells pick fates early.", Good: "# Cell fate coordinates\n\n## Research Question\nLineage or gradient?\n\n## Context\nCells pick fates early.",
 		Check: checkKickoffQuestion},
 	{ID: "MB-003", Name: "kickoff-missing-context", Code: "MB-003", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB,
 		Short: "KICKOFF has a Context section.",
 		Full:  "A KICKOFF body needs a \"## Context\" section with the essential background (2-4 sentences).",
-		Bad:   "# Cell fate\n\n## Research Question\nLineage or gradient?\n\n## Background\n…", Good: "# Cell fate\n\n## Research Question\nLineage or gradient?\n\n## Context\n…",
 		Check: checkKickoffContext},
 	{ID: "MB-004", Name: "delta-without-blocks", Code: "MB-004", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, By: ByCompiler, Spec: specMB + "; " + specDF + ", Failure Mode 1",
 		Short: "A DELTA message carries at least one ```delta block.",
-		Full:  "A DELTA message must carry at least one fenced ```delta block; otherwise it contributes nothing to the artifact. The finding says why no block was found: delta JSON pasted inline without a fence (failure mode 1, which upstream silently drops), delta JSON in a ```json, untagged or ```Delta fence, an empty ```delta fence, delta examples nested inside a ~~~markdown fence, or upstream's inline DELTA[type]: lines. When it can, it offers a fix that fences the JSON.",
-		Bad:   "# Delta Contribution\n\nHere's my hypothesis:\n\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Epigenetic memory\", \"claim\": \"Chromatin state encodes fate\", \"mechanism\": \"Histone marks persist through division\", \"anchors\": [\"§42\"]}}\n",
-		Good:  "# Delta Contribution\n\nHere's my hypothesis:\n\n```delta\n{\"operation\": \"ADD\", \"section\": \"hypothesis_slate\", \"target_id\": null, \"payload\": {\"name\": \"Epigenetic memory\", \"claim\": \"Chromatin state encodes fate\", \"mechanism\": \"Histone marks persist through division\", \"anchors\": [\"§42\"]}}\n```\n"},
+		Full: "A DELTA message must carry at least one fenced ```delta block; otherwise it contributes nothing to " +
+			"the artifact. The finding says why no block was found: delta JSON pasted inline without a fence " +
+			"(failure mode 1, which upstream silently drops), delta JSON in a ```json, untagged or ```Delta " +
+			"fence, an empty ```delta fence, delta examples nested inside a ~~~markdown fence, or upstream's " +
+			"inline DELTA[type]: lines. When it can, it offers a fix that fences the JSON.",
+	},
 	{ID: "MB-005", Name: "delta-invalid-json", Code: "MB-005", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, By: ByCompiler, Spec: specMB + "; " + specDF + ", Parsing Rules",
 		Short: "Delta blocks are strict JSON.",
-		Full:  "Each delta block must be strict JSON (RFC 8259): double quotes only, no trailing commas, no comments, quoted keys. brenner-ci never repairs JSON (upstream silently strips comments and trailing commas, which can corrupt strings); the finding gives the line and column inside the block and the likely cause, and offers to delete a trailing comma. The invalid block is rejected alone; the other blocks of the message still apply.",
-		Bad:   "## Deltas\n\n```delta\n{\n  \"operation\": \"EDIT\",\n  \"section\": \"hypothesis_slate\",\n  \"target_id\": \"H2\",\n  \"payload\": {\"anchors\": [\"§161\"]},\n}\n```\n",
-		Good:  "## Deltas\n\n```delta\n{\n  \"operation\": \"EDIT\",\n  \"section\": \"hypothesis_slate\",\n  \"target_id\": \"H2\",\n  \"payload\": {\"anchors\": [\"§161\"]}\n}\n```\n"},
+		Full: "Each delta block must be strict JSON (RFC 8259): double quotes only, no trailing commas, no " +
+			"comments, quoted keys. brenner-ci never repairs JSON (upstream silently strips comments and " +
+			"trailing commas, which can corrupt strings); the finding gives the line and column inside the block " +
+			"and the likely cause, and offers to delete a trailing comma. The invalid block is rejected alone; " +
+			"the other blocks of the message still apply.",
+	},
 	{ID: "MB-006", Name: "critique-missing-target", Code: "MB-006", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB,
 		Short: "CRITIQUE has a Target section.",
 		Full:  "A CRITIQUE body needs a \"## Target\" section saying what is critiqued (artifact version, section, item).",
-		Bad:   "# Critique: H2 timing\n\n## Attack\n…", Good: "# Critique: H2 timing\n\n## Target\nH2 (v2)\n\n## Attack\n…",
 		Check: checkCritiqueTarget},
 	{ID: "MB-007", Name: "critique-missing-attack", Code: "MB-007", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB,
 		Short: "CRITIQUE has an Attack section.",
 		Full:  "A CRITIQUE body needs a \"## Attack\" section with the substantive challenge.",
-		Bad:   "# Critique: H2 timing\n\n## Target\nH2", Good: "# Critique: H2 timing\n\n## Target\nH2\n\n## Attack\nThe mechanism assumes instant integration.",
 		Check: checkCritiqueAttack},
 	{ID: "MB-008", Name: "handoff-missing-agents", Code: "MB-008", Family: "MB", Severity: diag.Error, Scope: ScopeMessage, Spec: specMB,
 		Short: "HANDOFF names the From and To agents.",
 		Full:  "A HANDOFF body needs non-empty \"## From\" and \"## To\" sections naming the releasing and the receiving agent.",
-		Bad:   "# Work Handoff\n\n## Item\nbrenner_bot-5so.3\n\n## To\n", Good: "# Work Handoff\n\n## Item\nbrenner_bot-5so.3\n\n## From\nRedLake\n\n## To\nBlueDog",
 		Check: checkHandoffAgents},
 	{ID: "MB-009", Name: "ack-requires-ack", Code: "MB-009", Family: "MB", Severity: diag.Warning, Scope: ScopeMessage, Spec: specMB + "; ACK Semantics",
 		Short: "ACK messages do not set ack_required.",
 		Full:  "Acknowledgements never need acknowledgement; an ACK with ack_required: true asks every recipient for a pointless reply.",
-		Bad:   "{\"subject\": \"ACK: Received kickoff\", \"ack_required\": true}", Good: "{\"subject\": \"ACK: Received kickoff\", \"ack_required\": false}",
 		Check: checkAckFlag("MB-009")},
 	{ID: "MB-010", Name: "kickoff-without-ack-required", Code: "MB-010", Family: "MB", Severity: diag.Warning, Scope: ScopeMessage, Spec: specMB + "; ACK Semantics",
 		Short: "KICKOFF sets ack_required: true.",
 		Full:  "All agents must confirm a session start, so a KICKOFF is sent with ack_required: true.",
-		Bad:   "{\"subject\": \"KICKOFF: Cell fate\", \"ack_required\": false}", Good: "{\"subject\": \"KICKOFF: Cell fate\", \"ack_required\": true}",
 		Check: checkAckFlag("MB-010")},
 	{ID: "MB-011", Name: "question-without-ack-required", Code: "MB-011", Family: "MB", Severity: diag.Warning, Scope: ScopeMessage, Spec: specMB + "; ACK Semantics",
 		Short: "QUESTION sets ack_required: true.",
 		Full:  "Questions need answers, so a QUESTION is sent with ack_required: true.",
-		Bad:   "{\"subject\": \"QUESTION: Which rubric?\", \"ack_required\": false}", Good: "{\"subject\": \"QUESTION: Which rubric?\", \"ack_required\": true}",
 		Check: checkAckFlag("MB-011")},
 	{ID: "MB-012", Name: "blocked-without-ack-required", Code: "MB-012", Family: "MB", Severity: diag.Warning, Scope: ScopeMessage, Spec: specMB + "; ACK Semantics",
 		Short: "BLOCKED sets ack_required: true.",
 		Full:  "Blockers need resolution, so a BLOCKED message is sent with ack_required: true.",
-		Bad:   "{\"subject\": \"BLOCKED: need schema\", \"ack_required\": false}", Good: "{\"subject\": \"BLOCKED: need schema\", \"ack_required\": true}",
 		Check: checkAckFlag("MB-012")},
 	{ID: "MB-013", Name: "delta-role-not-letters", Code: "MB-013", Family: "MB", Severity: diag.Warning, Scope: ScopeMessage, Spec: specMB + "; " + specTH + " (INVALID_SUBJECT_PREFIX)",
 		Short: "A DELTA role is lower-case letters only.",
 		Full:  "The spec's subject pattern is DELTA[role] with a role of lower-case letters. A role with digits, underscores or hyphens (DELTA[codex_cli], DELTA[gpt-5]) is common in real threads and orchestrators usually route it, so it is a warning of its own rather than MB-001's error. (Split from MB-001 so that each id has one severity.)",
-		Bad:   "Subject: DELTA[codex_cli]: Hypotheses H1-H3", Good: "Subject: DELTA[codex]: Hypotheses H1-H3",
 		Check: checkDeltaRole},
 }
 
@@ -193,15 +192,8 @@ func checkHandoffAgents(c *Ctx) {
 	if len(missing) == 0 {
 		return
 	}
-	c.report(m, bodyStart(m), fmt.Sprintf("HANDOFF body does not name the %s agent%s.", strings.Join(missing, " and "), plural(len(missing))),
+	c.report(m, bodyStart(m), fmt.Sprintf("HANDOFF body does not name the %s agent%s.", strings.Join(missing, " and "), diag.Plural(len(missing), "", "s")),
 		"Fill \"## From\" with the releasing agent and \"## To\" with the receiving agent.", "handoff "+strings.Join(missing, ","))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // ackRule says which kind each ack rule covers and what the flag must be.

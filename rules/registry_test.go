@@ -45,3 +45,31 @@ func TestUnsafeThreadID(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilyTable: the family table lists the registry's families, in
+// registry order, each once, and each family's spec is one its rules cite.
+func TestFamilyTable(t *testing.T) {
+	var order []string
+	cites := map[string]bool{}
+	for _, r := range All() {
+		if len(order) == 0 || order[len(order)-1] != r.Family {
+			order = append(order, r.Family)
+		}
+		if f := FamilyOf(r.Family); f != nil && strings.Contains(r.Spec, f.Spec) {
+			cites[r.Family] = true
+		}
+	}
+	var table []string
+	for _, f := range Families() {
+		table = append(table, f.Prefix)
+		if f.Tag == "" || f.Title == "" || f.Spec == "" {
+			t.Errorf("family %s: incomplete entry %+v", f.Prefix, f)
+		}
+		if !cites[f.Prefix] {
+			t.Errorf("family %s: no rule cites its spec %q", f.Prefix, f.Spec)
+		}
+	}
+	if strings.Join(order, " ") != strings.Join(table, " ") {
+		t.Errorf("families in registry order %v, in the table %v", order, table)
+	}
+}

@@ -1,7 +1,9 @@
 // Package rules is brenner-ci's rule registry and engine. A rule is one
 // declaration (Rule) in its family's file — id, name, scope, default
-// severity, spec reference, description, a bad and a fixed example, and its
-// check — and registry.go lists the families. The engine (engine.go) runs
+// severity, spec reference, description and its check — plus a bad and a
+// fixed example in testdata/rules/<ID>/example.bad and example.good
+// (embedded by the module's root package), and registry.go lists the
+// families. The engine (engine.go) runs
 // every scope with one context type (Ctx). What happens to findings after the
 // rules ran (severities, ignores, suppressions, sorting, fingerprints,
 // baseline) is the findings pipeline, package pipeline.
@@ -67,8 +69,9 @@ type Rule struct {
 	Spec     string        // the spec section the rule comes from
 	Short    string        // one line: what the rule checks
 	Full     string        // the full description, plain text
-	// Bad is an input that triggers the rule and Good the same input fixed.
-	// Both are executed by tests (TestExamples through the real flow;
+	// Bad is an input that triggers the rule and Good the same input fixed,
+	// read from testdata/rules/<ID>/example.bad and example.good when the
+	// registry is built (a declaration leaves them out). Both are executed by tests (TestExamples through the real flow;
 	// TestArtifactRuleExamples for artifact rules). An example is an
 	// artifact (artifact rules); a message body, whose subject is the rule's
 	// message type; "Subject: …" lines, one message each; a message object
@@ -119,14 +122,8 @@ func (r *Rule) Report(docsURL string) diag.Rule {
 	return diag.Rule{
 		ID: r.ID, Name: r.Name, Code: r.Code, Family: r.Family, DefaultSeverity: r.Severity,
 		Short: r.Short, Full: r.Full, HelpMarkdown: r.HelpMarkdown(docsURL), HelpText: r.HelpText(),
-		Tags: []string{"brenner-protocol", familyTag[r.Family]}, Precision: prec,
+		Tags: []string{"brenner-protocol", FamilyOf(r.Family).Tag}, Precision: prec,
 	}
-}
-
-var familyTag = map[string]string{
-	"MB": "message-body", "AP": "artifact-publish", "TH": "thread-id", "DL": "delta",
-	"MG": "merge", "RF": "reference", "IN": "input", "SP": "suppression",
-	"AL": "artifact-lint", "EV": "evidence", "DR": "drift", "SC": "security",
 }
 
 // Fence wraps an example in a markdown code fence (json or markdown).

@@ -14,14 +14,10 @@ var scRules = []Rule{
 	{ID: "SC-001", Name: "credential-in-message", Code: "CREDENTIAL_IN_MESSAGE", Family: "SC", Severity: diag.Error, Scope: ScopeMessage, Spec: "brenner-ci security (docs/security.md)",
 		Short: "No credential in a message's subject, sender or body.",
 		Full:  "A credential-looking string in a message — a GitHub token (ghp_…, github_pat_…), an AWS access key (AKIA…), an sk-… API key, a JWT, a bearer token, a registration_token value — is published with the export. The finding gives its place and kind, never the value (every report redacts it); rotate the credential and remove it from the export.",
-		Bad:   "Our runner registers with registration_token: \"AABBCCDDEEFF0011\" for now.",
-		Good:  "Our runner registers with the token stored in the CI secrets.",
 		Check: checkMessageCredentials},
 	{ID: "SC-002", Name: "credential-in-artifact", Code: "CREDENTIAL_IN_ARTIFACT", Family: "SC", Severity: diag.Error, Scope: ScopeArtifact, Spec: "brenner-ci security (docs/security.md)",
 		Short: "No credential in a persisted artifact.",
 		Full:  "A credential-looking string in a persisted artifact (see SC-001 for the kinds) is published with the repository. The finding gives its place and kind, never the value; rotate the credential and remove it from the file.",
-		Bad:   "---\nsession_id: \"RS-20251230-cell-fate\"\n---\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fetch the data with AKIAIOSFODNN7EXAMPLE.\n",
-		Good:  "---\nsession_id: \"RS-20251230-cell-fate\"\n---\n## 2. Hypothesis Slate\n\n### H1: Lineage\n**Claim**: Fetch the data with the lab's read-only key.\n",
 		Check: checkArtifactCredentials},
 }
 

@@ -5,25 +5,30 @@ package rules
 import "github.com/brenner-ci/brenner-ci/diag"
 
 var spRules = []Rule{
-	{ID: "SP-001", Name: "suppression-without-reason", Code: "SUPPRESSION_WITHOUT_REASON", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	{ID: "SP-001", Name: "suppression-without-reason", Code: "SUPPRESSION_WITHOUT_REASON", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions give a reason.",
 		Full:  "A <!-- brenner-ci-disable RULE-ID: reason --> comment must say why the finding is acceptable.",
-		Bad:   "<!-- brenner-ci-disable MB-003 -->", Good: "<!-- brenner-ci-disable MB-003: context is in the linked kickoff pack -->"},
-	{ID: "SP-002", Name: "unused-suppression", Code: "UNUSED_SUPPRESSION", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	},
+	{ID: "SP-002", Name: "unused-suppression", Code: "UNUSED_SUPPRESSION", Family: "SP", Severity: diag.Note, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions suppress something.",
 		Full:  "A suppression comment or config entry that matched no finding is stale and should be removed.",
-		Bad:   "<!-- brenner-ci-disable MB-006: … --> above a body that has a Target", Good: "(no comment)"},
-	{ID: "SP-003", Name: "malformed-suppression", Code: "MALFORMED_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	},
+	{ID: "SP-003", Name: "malformed-suppression", Code: "MALFORMED_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Comments meant as suppressions are well formed.",
 		Full:  "An HTML comment that starts with brenner-ci (any spelling: brenner_ci, BRENNER-CI …) but is not a well-formed directive — a misspelled keyword such as brenner-ci-disabel, an upper-case keyword, no rule id — suppresses nothing; without this finding the author would believe it works.",
-		Bad:   "<!-- brenner-ci-disabel MB-003: context is in the kickoff pack -->", Good: "<!-- brenner-ci-disable MB-003: context is in the kickoff pack -->"},
-	{ID: "SP-004", Name: "unknown-rule-in-suppression", Code: "UNKNOWN_RULE_IN_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci suppression comments",
+	},
+	{ID: "SP-004", Name: "unknown-rule-in-suppression", Code: "UNKNOWN_RULE_IN_SUPPRESSION", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: specSP,
 		Short: "Suppressions name registered rule ids.",
 		Full:  "A directive naming an id that no rule has (a typo such as MB-03, a retired id) suppresses nothing for that id. The known ids of the same directive still apply.",
-		Bad:   "<!-- brenner-ci-disable MB-03: context is in the kickoff pack -->", Good: "<!-- brenner-ci-disable MB-003: context is in the kickoff pack -->"},
+	},
 	{ID: "SP-005", Name: "config-relaxes-repository", Code: "CONFIG_RELAXES_REPOSITORY", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci configuration policy (docs/security.md)",
 		Short: "A configuration below the repository root does not relax the root's.",
-		Full:  "The first .brenner-ci.yaml found from the first checked path upward governs a run, so a pull request can add one next to its inputs. When that file lies below the repository root, every way it relaxes the root's configuration (or the defaults, when the root has none) is reported at its line: a more lenient fail-on, a rule turned off or lowered globally or for some paths, ignore globs, suppress entries and agents the root does not have. The severity of this rule comes from the root's configuration, never from the file under review. Pin the configuration with --config (the action's config input) to read no other file.",
-		Bad:   "@@ file .brenner-ci.yaml\nfail-on: error\n@@ file mailbox/.brenner-ci.yaml\nfail-on: none\n@@ INFO: status\n# Status\n\nOn track.\n",
-		Good:  "@@ file .brenner-ci.yaml\nfail-on: error\n@@ file mailbox/.brenner-ci.yaml\nfail-on: warning\n@@ INFO: status\n# Status\n\nOn track.\n"},
+		Full: "The first .brenner-ci.yaml found from the first checked path upward governs a run, so a pull " +
+			"request can add one next to its inputs. When that file lies below the repository root, every way it " +
+			"relaxes the root's configuration (or the defaults, when the root has none) is reported at its line: " +
+			"a more lenient fail-on, a rule turned off or lowered globally or for some paths, ignore globs, " +
+			"suppress entries and agents the root does not have. The severity of this rule comes from the root's " +
+			"configuration, never from the file under review. Pin the configuration with --config (the action's " +
+			"config input) to read no other file.",
+	},
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // CompiledInfo is what the caller knows about a compile beyond the artifact.
@@ -70,13 +71,6 @@ var statNames = func() []struct{ Section, Label string } {
 	}
 	return out
 }()
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
 
 func totalDeltas(a *Artifact) int {
 	n := 0
@@ -179,7 +173,7 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 		third = "Present"
 	}
 	w.add("## Validation Status", "- Schema: "+schema,
-		"- Linter: "+plural(info.LintWarnings, "warning", "warnings")+", "+plural(info.LintErrors, "error", "errors"),
+		"- Linter: "+diag.Count(info.LintWarnings, "warning", "warnings")+", "+diag.Count(info.LintErrors, "error", "errors"),
 		"- Third Alternative: "+third, "")
 
 	path := info.ArtifactPath
@@ -222,13 +216,13 @@ func autoSummary(cur, prev *Artifact, ch Changes) string {
 	}
 	if prev == nil {
 		return fmt.Sprintf("Compiled from %s by %s: %s added, %s killed.",
-			plural(d, "applied delta", "applied deltas"), plural(agents, "agent", "agents"),
-			plural(len(ch.Added), "item", "items"), plural(len(ch.Killed), "item", "items"))
+			diag.Count(d, "applied delta", "applied deltas"), diag.Count(agents, "agent", "agents"),
+			diag.Count(len(ch.Added), "item", "items"), diag.Count(len(ch.Killed), "item", "items"))
 	}
 	d -= totalDeltas(prev)
 	return fmt.Sprintf("%s by %s since v%d: %s added, %s modified, %s killed.",
-		plural(d, "applied delta", "applied deltas"), plural(agents, "agent", "agents"), prev.Version,
-		plural(len(ch.Added), "item", "items"), plural(len(ch.Modified), "item", "items"), plural(len(ch.Killed), "item", "items"))
+		diag.Count(d, "applied delta", "applied deltas"), diag.Count(agents, "agent", "agents"), prev.Version,
+		diag.Count(len(ch.Added), "item", "items"), diag.Count(len(ch.Modified), "item", "items"), diag.Count(len(ch.Killed), "item", "items"))
 }
 
 // itemLess orders ids by section (artifact order), then id.

@@ -63,7 +63,7 @@ func TestInputFile(t *testing.T) {
 	_, err = openInput(missing)
 	_, osErr := os.Open(missing)
 	var pe *fs.PathError
-	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || err.Error() != osErr.Error() || plainErr(err).Error() != plainErr(osErr).Error() {
+	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || err.Error() != osErr.Error() || PlainErr(err).Error() != PlainErr(osErr).Error() {
 		t.Errorf("opening a missing file: %v; os.Open says %v", err, osErr)
 	}
 }

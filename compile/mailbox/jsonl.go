@@ -26,7 +26,7 @@ func (s *scanner) json(size int64) {
 		line, err := s.readLine()
 		if len(line) == 0 && err != nil {
 			if err != io.EOF {
-				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, PlainErr(err)), "")
 			}
 			return
 		}
@@ -62,7 +62,7 @@ func (s *scanner) json(size int64) {
 				off += s.lineLen
 			}
 			if err != nil && err != io.EOF {
-				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, PlainErr(err)), "")
 			}
 			jl.finish()
 			return
@@ -77,7 +77,7 @@ func (s *scanner) json(size int64) {
 	data, err := readRest(s.br, consumed, size)
 	s.fbuf = data
 	if err != nil {
-		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, plainErr(err)), "")
+		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, PlainErr(err)), "")
 		return
 	}
 	root, perr := s.p.parse(data, 0, len(data))

@@ -464,13 +464,13 @@ func (s *scanner) run() {
 		s.tooLarge = st.size
 	}
 	if f.dirErr != nil {
-		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, plainErr(f.dirErr)),
+		s.fileIssue(diag.Pos{}, "dir", fmt.Sprintf("Directory %s cannot be read: %v.", f.disp, PlainErr(f.dirErr)),
 			"Check the directory's permissions.")
 		return
 	}
 	fh, err := openInput(f.osPath)
 	if err != nil {
-		s.fileIssue(diag.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+		s.fileIssue(diag.Pos{}, "open", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, PlainErr(err)),
 			"Check that the file exists and is readable.")
 		return
 	}
@@ -483,7 +483,7 @@ func (s *scanner) run() {
 	s.br.Reset(fh)
 	head, err := s.br.Peek(512)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)),
+		s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, PlainErr(err)),
 			"Check that the file is readable.")
 		return
 	}
@@ -509,7 +509,7 @@ func (s *scanner) run() {
 		if bytes.HasPrefix(head, []byte("\xFF\xFE")) || bytes.HasPrefix(head, []byte("\xFE\xFF")) {
 			data, err := s.readAll(size)
 			if err != nil {
-				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, PlainErr(err)), "")
 				return
 			}
 			s.utf16(data)
@@ -524,7 +524,7 @@ func (s *scanner) run() {
 	case sniffArchive:
 		data, err := s.readAll(size)
 		if err != nil {
-			s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+			s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, PlainErr(err)), "")
 			return
 		}
 		s.archive(data)
@@ -532,7 +532,7 @@ func (s *scanner) run() {
 		if f.role == roleProfile {
 			data, err := s.readAll(size)
 			if err != nil {
-				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, plainErr(err)), "")
+				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", f.disp, PlainErr(err)), "")
 				return
 			}
 			s.profile(data)
@@ -648,8 +648,9 @@ func (s *scanner) readAll(size int64) ([]byte, error) {
 	return data, err
 }
 
-// plainErr drops the path from *fs.PathError, which the message already names.
-func plainErr(err error) error {
+// PlainErr drops the path from *fs.PathError, which a message naming the
+// file already shows ("Input file x.json cannot be read: is a directory.").
+func PlainErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -72,8 +72,9 @@ type Section struct {
 	IDPattern *regexp.Regexp
 	IDForm    string // how the id convention is written in messages
 	// Min is the minimum number of active items of a compiled artifact (0:
-	// none); One and Many name items in messages; MinHint quotes the spec.
-	Min       int
+	// none), Max the maximum (0: none); One and Many name items in
+	// messages; MinHint quotes the spec.
+	Min, Max  int
 	One, Many string
 	MinHint   string
 	// StatLabel names the section in a COMPILED body's Statistics ("" for
@@ -126,7 +127,7 @@ var Sections = []Section{
 			anchors, references,
 		}},
 	{ID: HypothesisSlate, Number: 2, Title: "Hypothesis Slate", Prefix: "H", IDPattern: regexp.MustCompile(`^H\d+$`), IDForm: "H<n>",
-		Min: 3, One: "hypothesis", Many: "hypotheses", StatLabel: "Hypotheses",
+		Min: 3, Max: 6, One: "hypothesis", Many: "hypotheses", StatLabel: "Hypotheses",
 		MinHint: "\"Minimum 2 hypotheses + 1 third alternative = 3 total\" (artifact_schema_v0.1.md); ADD hypotheses, one with \"third_alternative\": true.",
 		Fields: []Field{
 			name,

@@ -44,14 +44,6 @@ func RulesJSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-var familyTitle = map[string]string{
-	"MB": "MB — message bodies", "AP": "AP — artifact publishing", "TH": "TH — thread ids and subjects",
-	"DL": "DL — delta blocks", "MG": "MG — merge", "RF": "RF — cross-session references",
-	"IN": "IN — inputs", "SP": "SP — suppressions",
-	"AL": "Artifact linter (artifact_linter_spec_v0.1.md)", "EV": "EV — evidence packs", "DR": "DR — artifact drift",
-	"SC": "SC — credentials in the input",
-}
-
 // RulesMarkdown renders docs/rules.md from the registry.
 func RulesMarkdown() string {
 	var b strings.Builder
@@ -65,7 +57,7 @@ func RulesMarkdown() string {
 	for _, m := range rules.All() {
 		if m.Family != fam {
 			fam = m.Family
-			fmt.Fprintf(&b, "\n## %s\n", familyTitle[fam])
+			fmt.Fprintf(&b, "\n## %s\n", rules.FamilyOf(fam).Title)
 		}
 		fmt.Fprintf(&b, "\n### %s\n\n`%s` · default severity **%s** · scope: %s · reported by: %s · spec: %s\n\n%s\n\n%s\n", m.ID, m.Name, m.Severity, m.Scope, m.By, m.Spec, m.Short, m.Full)
 		fmt.Fprintf(&b, "\nBad:\n\n%s\n\nFixed:\n\n%s\n", rules.Fence(m.Bad), rules.Fence(m.Good))
