@@ -52,7 +52,7 @@ FUZZ_TARGETS := \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
 	FuzzMetaField:./rules \
-	FuzzDecodeCacheEntry:./rules \
+	FuzzDecodeCacheEntry:./internal/cache \
 	FuzzParse:./internal/config
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
