@@ -126,17 +126,7 @@ func TestChangedBaselineIsAnnounced(t *testing.T) {
 // old IN-009, not a new one (the base used to be scanned without the
 // limit, so the finding looked new and failed the gate).
 func TestNewFromRevKeepsLimits(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("skipping: git is not installed")
-	}
-	repo := t.TempDir()
-	gitRun(t, repo, "init", "-q")
-	src, err := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
-	os.WriteFile(filepath.Join(repo, "mailbox", "t.json"), src, 0o644)
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json"})
 	os.WriteFile(filepath.Join(repo, "mailbox", "big.json"), []byte(`{"note": "`+strings.Repeat("x", 4096)+`"}`), 0o644)
 	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("limits:\n  file-bytes: 2048\n"), 0o644)
 	gitRun(t, repo, "add", ".")
@@ -150,4 +140,25 @@ func TestNewFromRevKeepsLimits(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "0 new") {
 		t.Errorf("unchanged inputs with a file over the limit: exit %d, want 0 (every finding old)\n%s\n%s", code, out, errs)
 	}
+}
+
+// demoRepo is a new git repository (the test skips without git) whose
+// mailbox/ holds the demo mailbox files named in files (demo name → name),
+// not yet committed.
+func demoRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	repo := t.TempDir()
+	gitRun(t, repo, "init", "-q")
+	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
+	for from, to := range files {
+		src, err := os.ReadFile(filepath.Join(demo(t), "mailbox", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(repo, "mailbox", to), src, 0o644)
+	}
+	return repo
 }
