@@ -9,7 +9,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-
 )
 
 // ScanCache keeps the scan of unchanged files between runs (check --cache
@@ -47,8 +46,6 @@ const scanCacheFormat = 2
 
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20
-
-
 
 // scanCached is scanFile with the cache: a hit is decoded instead of
 // scanned; a miss is scanned and, when clean, stored.
