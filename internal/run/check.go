@@ -15,8 +15,6 @@ import (
 
 	"github.com/sourcegraph/conc"
 
-	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/cache"
@@ -595,22 +593,6 @@ func relInside(root, p string) (string, bool) {
 	return rel, true
 }
 
-// loadConfig resolves the configuration governing a run on paths
-// (config.Resolve): the --config file alone when given, else the first
-// .brenner-ci.yaml from the first path upward to the repository root.
-func loadConfig(flag string, paths []string) (*config.Resolved, error) {
-	first := "."
-	if len(paths) > 0 {
-		first = paths[0]
-	}
-	res, err := config.Resolve(flag, first, "", rules.Known)
-	if err != nil {
-		return nil, usagef("configuration error: %v", err)
-	}
-	applyLimits(res.Config)
-	return res, nil
-}
-
 // configInfo is the report's account of res.
 func configInfo(res *config.Resolved) diag.ConfigInfo {
 	if res == nil || res.Config == nil {
@@ -684,26 +666,4 @@ func (c *checker) outputDirs() []string {
 		}
 	}
 	return dirs
-}
-
-// applyLimits sets the parser limits the configuration raises or lowers.
-// They are process-wide and set before any input is read.
-func applyLimits(cfg *config.Config) {
-	if cfg == nil {
-		return
-	}
-	if n := cfg.Limits.BodyBytes; n > 0 {
-		body.MaxBodyBytes = n
-	}
-	if n := cfg.Limits.JSONDepth; n > 0 {
-		jsonv.MaxDepth = n
-	}
-}
-
-// maxFileBytes is the configured file-size limit (0: the default).
-func maxFileBytes(cfg *config.Config) int64 {
-	if cfg == nil {
-		return 0
-	}
-	return cfg.Limits.FileBytes
 }
