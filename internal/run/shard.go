@@ -136,7 +136,6 @@ func Merge(files []string, o CheckOptions, e *Env) error {
 		shards = append(shards, s)
 	}
 	c := &checker{CheckOptions: o, env: e, errw: e.Stderr}
-	c.Paths = nil
 	if len(shards) > 0 {
 		c.Paths = shards[0].Inputs
 	}
