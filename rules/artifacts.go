@@ -87,7 +87,7 @@ func checkFrontMatterVersion(c *Ctx) {
 		if ver == nil || latest == 0 {
 			return
 		}
-		if v, ok := frontVersion(p); ok && v == latest {
+		if v, ok := p.Version(); ok && v == latest {
 			return
 		}
 		id, _ := frontString(p.Field("session_id"))
