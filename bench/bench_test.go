@@ -24,6 +24,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -231,7 +232,7 @@ func BenchmarkExtract(b *testing.B) {
 		loop(b, c, func() {
 			blocks = 0
 			for _, s := range bodies {
-				bs, _ := delta.Analyze(body.Parse(s))
+				bs, _ := delta.Analyze(body.Parse(s), limits.Parse{})
 				blocks += len(bs)
 			}
 		})

@@ -18,6 +18,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -41,6 +42,9 @@ type Options struct {
 	// delta blocks of one body (0: DefaultMaxMessages, DefaultMaxBlocks);
 	// past them the rest is not compiled and IN-011 says so.
 	MaxMessages, MaxBlocks int
+	// Limits bound the parsers: a body over Limits.Body() is not parsed
+	// (IN-008); delta JSON deeper than Limits.Depth() is a syntax error.
+	Limits limits.Parse
 }
 
 // Defaults of Options.MaxMessages and Options.MaxBlocks: far above real
@@ -145,7 +149,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	for i, m := range msgs {
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
-			if why := body.Guard(m.Body); why != "" {
+			if why := body.Guard(m.Body, opt.Limits.Body()); why != "" {
 				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
 					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
@@ -161,7 +165,7 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	t.priority = agentPriority(opt.Agents)
 	orderTies(t.Msgs, t.priority)
 	t.Known = knownAgents(t, opt)
-	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks))
+	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks), opt.Limits)
 	t.deltas = deltas
 	art, lastMsg := t.merge(t.newArtifact(), deltas)
 	art.Version = t.Version
@@ -197,14 +201,14 @@ type pending struct {
 // extractDeltas parses the delta blocks of DELTA messages only (never
 // examples embedded in KICKOFF bodies), reports their problems and returns
 // the valid deltas in merge order.
-func (t *Thread) extractDeltas(maxBlocks int) []pending {
+func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 	var deltas []pending
 	for i, m := range t.Msgs {
 		if m.Subject.Kind != subject.Delta || m.Doc == nil {
 			continue
 		}
 		t.Stats.DeltaMsgs++
-		blocks, problems := delta.Analyze(m.Doc)
+		blocks, problems := delta.Analyze(m.Doc, lim)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
 			t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,

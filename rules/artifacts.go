@@ -106,20 +106,14 @@ func checkFrontMatterVersion(c *Ctx) {
 	})
 }
 
-// ArtifactFileSession is the session id a persisted artifact file declares,
-// read from its front matter only (the engine's pairing and the shard
-// partition both use it)
-// ("" when none or unreadable).
-func ArtifactFileSession(files Files, path string, fromJSON bool) string {
-	src, err := files.ReadFile(path)
+// ArtifactSession is the session id the persisted artifact file at path
+// declares, read from its front matter only ("" when none or unreadable):
+// the engine pairs artifacts with threads by it, and the shard partition
+// keeps each pair in one shard.
+func (e *Engine) ArtifactSession(path string, fromJSON bool) string {
+	src, err := e.files.ReadFile(path)
 	if err != nil {
 		return ""
 	}
-	if fromJSON {
-		if p := artifact.ParseJSONObject(src, path); p != nil && p.Art != nil {
-			return p.Art.SessionID
-		}
-		return ""
-	}
-	return artifact.SessionID(src)
+	return artifact.FileSession(src, fromJSON, e.limits)
 }

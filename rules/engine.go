@@ -15,6 +15,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -34,6 +35,7 @@ type Engine struct {
 	// and artifact's summary, so summaries cost nothing per rule.
 	ids, artifactIDs []string
 	files            Files
+	limits           limits.Parse
 }
 
 // Files reads the inputs the engine checks besides thread exports:
@@ -48,8 +50,8 @@ type Files interface {
 // NewEngine returns an engine running rs (normally All(), less the rules
 // the configuration turns off everywhere), in that order, reading
 // artifacts through files.
-func NewEngine(rs []*Rule, files Files) *Engine {
-	e := &Engine{on: map[string]bool{}, files: files}
+func NewEngine(rs []*Rule, files Files, lim limits.Parse) *Engine {
+	e := &Engine{on: map[string]bool{}, files: files, limits: lim}
 	for _, r := range rs {
 		e.enabled = append(e.enabled, r)
 		e.on[r.ID] = true
@@ -70,9 +72,6 @@ func (e *Engine) Enabled() []string { return e.ids }
 // ArtifactRules returns the ids of the artifact-scope rules with a check,
 // the rules a persisted artifact's summary lists. The slice is shared.
 func (e *Engine) ArtifactRules() []string { return e.artifactIDs }
-
-// Files returns what the engine reads artifacts through.
-func (e *Engine) Files() Files { return e.files }
 
 // run calls a rule's check with c, turning a panic into an internal error
 // on what where names (called only then: run is called for every rule and
@@ -267,11 +266,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 	}
 	var p *artifact.Parsed
 	if msg := runSafely(func() {
-		if fromJSON {
-			p = artifact.ParseJSONObject(src, path)
-		} else {
-			p = artifact.ParseMarkdown(src, path)
-		}
+		p = artifact.Read(src, path, fromJSON, e.limits)
 	}); msg != "" {
 		r.Internal = append(r.Internal, fmt.Sprintf("parsing artifact %s panicked: %s", path, msg))
 		return r
@@ -296,7 +291,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 		return r
 	}
 	r.Findings = append(r.Findings, p.Findings...)
-	ev, evFinding := LoadEvidence(e.files, path)
+	ev, evFinding := LoadEvidence(e.files, path, e.limits)
 	if evFinding != nil {
 		r.Findings = append(r.Findings, *evFinding)
 	}
@@ -644,7 +639,7 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []i
 		if in.JSON {
 			return -1
 		}
-		sid := ArtifactFileSession(e.files, in.Path, false)
+		sid := e.ArtifactSession(in.Path, false)
 		if sid == "" {
 			sid = name
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
@@ -22,7 +23,7 @@ func TestPanickingRuleIsIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := NewEngine(All(), osFiles{})
+	eng := NewEngine(All(), osFiles{}, limits.Parse{})
 	res := eng.Run(batch, RunOptions{Jobs: 2})
 	if !res.Internal {
 		t.Fatal("a panicking rule did not mark the run as internal error")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -75,7 +76,7 @@ func EvidencePath(artifactPath string) string {
 // no finding when there is none. A pack that cannot be used is returned with
 // Unusable set and its problems, which the EV-002 and EV-003 rules report;
 // the finding result is always nil (the rules respect configuration).
-func LoadEvidence(files Files, artifactPath string) (*EvidencePack, *diag.Finding) {
+func LoadEvidence(files Files, artifactPath string, lim limits.Parse) (*EvidencePack, *diag.Finding) {
 	file := EvidencePath(artifactPath)
 	fi, err := files.Stat(filepath.FromSlash(file))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -95,7 +96,7 @@ func LoadEvidence(files Files, artifactPath string) (*EvidencePack, *diag.Findin
 			"Make evidence.json a readable file, or remove it.", "read")
 		return pack, nil
 	}
-	pack.parse(data)
+	pack.parse(data, lim)
 	return pack, nil
 }
 
@@ -136,7 +137,7 @@ var evRequired = []struct {
 }
 
 // parse reads the pack's JSON and validates it.
-func (e *EvidencePack) parse(data []byte) {
+func (e *EvidencePack) parse(data []byte, lim limits.Parse) {
 	li := diag.NewLineIndex(data)
 	at := func(v *jsonv.Value) diag.Pos {
 		if v == nil {
@@ -148,7 +149,7 @@ func (e *EvidencePack) parse(data []byte) {
 		}
 		return li.Span(e.File, v.Off, end)
 	}
-	root, err := jsonv.Parse(data)
+	root, err := jsonv.ParseDepth(data, lim.Depth())
 	if err != nil {
 		var se *jsonv.SyntaxError
 		off := 0

@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/limits"
+)
 
 // FuzzEvidencePack: an evidence pack of any content is parsed into records
 // and problems; it never panics.
@@ -10,6 +14,6 @@ func FuzzEvidencePack(f *testing.F) {
 	f.Add([]byte(`[[[[`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		e := &EvidencePack{File: "evidence.json", Records: map[string]map[string]bool{}, Verified: map[string]bool{}}
-		e.parse(data)
+		e.parse(data, limits.Parse{})
 	})
 }

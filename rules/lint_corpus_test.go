@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 func checkCorpusArtifact(t *testing.T, path string, fromJSON bool) ArtifactResult {
 	t.Helper()
-	r := NewEngine(All(), osFiles{}).CheckArtifact(filepath.ToSlash(path), fromJSON)
+	r := NewEngine(All(), osFiles{}, limits.Parse{}).CheckArtifact(filepath.ToSlash(path), fromJSON)
 	if len(r.Internal) > 0 {
 		t.Fatalf("%s: internal errors: %v", path, r.Internal)
 	}

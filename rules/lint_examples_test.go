@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -32,7 +33,7 @@ func TestArtifactRuleExamples(t *testing.T) {
 				src = "## 2. Hypothesis Slate\n\n### H1: PAR polarity\n**Claim**: PAR proteins segregate fate determinants.\n**Anchors**: EV-001\n"
 				writeFile(t, md, src)
 				writeFile(t, filepath.Join(dir, "artifacts", "RS-20251230-cell-fate", "evidence.json"), example)
-				ev, _ = LoadEvidence(osFiles{}, filepath.ToSlash(md))
+				ev, _ = LoadEvidence(osFiles{}, filepath.ToSlash(md), limits.Parse{})
 			}
 			p := artifact.ParseMarkdown([]byte(src), "artifacts/RS-20251230-cell-fate.md")
 			var out []string

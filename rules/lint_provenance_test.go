@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 )
 
 func TestAnchorRange(t *testing.T) {
@@ -102,17 +103,17 @@ func TestEvidencePath(t *testing.T) {
 func TestLoadEvidence(t *testing.T) {
 	dir := t.TempDir()
 	art := filepath.ToSlash(filepath.Join(dir, "artifacts", "RS-20251230-cell-fate.md"))
-	if ev, f := LoadEvidence(osFiles{}, art); ev != nil || f != nil {
+	if ev, f := LoadEvidence(osFiles{}, art, limits.Parse{}); ev != nil || f != nil {
 		t.Fatalf("no pack: %+v %+v", ev, f)
 	}
 	pack := filepath.Join(dir, "artifacts", "RS-20251230-cell-fate", "evidence.json")
 	writeFile(t, pack, packOK)
-	ev, f := LoadEvidence(osFiles{}, art)
+	ev, f := LoadEvidence(osFiles{}, art, limits.Parse{})
 	if f != nil || ev == nil || ev.Unusable || len(ev.Problems) != 0 || !ev.Records["EV-001"]["E2"] || !ev.Verified["EV-001"] || ev.Verified["EV-002"] || ev.ThreadID != "RS-20251230-cell-fate" {
 		t.Fatalf("pack: %+v", ev)
 	}
 	writeFile(t, pack, "{\n  \"records\": [\n    {\"id\": \"EV-001\",},\n  ]\n}\n")
-	ev, _ = LoadEvidence(osFiles{}, art)
+	ev, _ = LoadEvidence(osFiles{}, art, limits.Parse{})
 	if !ev.Unusable || len(ev.Problems) != 1 || ev.Problems[0].Rule != "EV-002" || ev.Problems[0].Pos.Line != 3 ||
 		!strings.Contains(ev.Problems[0].Message, "is not valid JSON at line 3, column") {
 		t.Fatalf("syntax error: %+v", ev.Problems)
@@ -123,14 +124,14 @@ func TestLoadEvidence(t *testing.T) {
 		`{"records": {"a":1}}`: `has "records" as an object, not an array`,
 	} {
 		writeFile(t, pack, body)
-		ev, _ = LoadEvidence(osFiles{}, art)
+		ev, _ = LoadEvidence(osFiles{}, art, limits.Parse{})
 		if !ev.Unusable || len(ev.Problems) != 1 || !strings.Contains(ev.Problems[0].Message, want) {
 			t.Errorf("%s: %+v", body, ev.Problems)
 		}
 	}
 	writeFile(t, pack, `{"version": 0.1, "records": [7, {"id": "EV-1", "type": "paper", "title": 3, "source": "s", "relevance": "r", "key_findings": [], "verified": "yes",
 	  "excerpts": [{"anchor": "E1"}, {"anchor": "E1"}, {"anchor": "x"}, {"text": "no anchor"}]}, {"id": "EV-1"}]}`)
-	ev, _ = LoadEvidence(osFiles{}, art)
+	ev, _ = LoadEvidence(osFiles{}, art, limits.Parse{})
 	var got []string
 	for _, p := range ev.Problems {
 		if p.Rule != "EV-003" {
@@ -167,7 +168,7 @@ func TestLoadEvidence(t *testing.T) {
 	if err := os.Mkdir(pack, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ev, _ = LoadEvidence(osFiles{}, art)
+	ev, _ = LoadEvidence(osFiles{}, art, limits.Parse{})
 	if ev == nil || !ev.Unusable || !strings.Contains(ev.Problems[0].Message, "cannot be read: it is a directory") {
 		t.Errorf("directory pack: %+v", ev)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
@@ -33,6 +34,10 @@ import (
 // A file that is not JSON, or whose value is not an object, gives an IN-001
 // finding positioned in the JSON file, and an empty artifact.
 func ParseJSONObject(src []byte, file string) *Parsed {
+	return Read(src, file, true, limits.Parse{})
+}
+
+func parseJSONObject(src []byte, file string, lim limits.Parse) *Parsed {
 	fail := func(off int, msg string) *Parsed {
 		p := &Parsed{File: file, Origin: file, FromJSON: true, Art: New(""), ByID: map[string][]*ParsedItem{}}
 		li := diag.NewLineIndex(src)
@@ -41,7 +46,7 @@ func ParseJSONObject(src []byte, file string) *Parsed {
 			Pos: li.Span(file, off, off), Anchor: "json artifact " + file})
 		return p
 	}
-	root, err := jsonv.Parse(src)
+	root, err := jsonv.ParseDepth(src, lim.Depth())
 	if err != nil {
 		var se *jsonv.SyntaxError
 		off := 0
@@ -54,7 +59,7 @@ func ParseJSONObject(src []byte, file string) *Parsed {
 		return fail(root.Off, fmt.Sprintf("The JSON artifact is %s, not an object {metadata, sections}.", article(root.Kind.String())))
 	}
 	md := renderJSONObject(root)
-	p := ParseMarkdown(md, file)
+	p := readMarkdown(md, file, lim)
 	p.FromJSON, p.Origin = true, file
 	return p
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
@@ -38,7 +39,22 @@ import (
 //     and the rows of a two-column table inside an item.
 //   - Values (Art): see parse_values.go; a killed item's ~~struck~~ values
 //     are read without the strikethrough (ParsedField.Value too).
-func ParseMarkdown(src []byte, file string) (p *Parsed) {
+func ParseMarkdown(src []byte, file string) *Parsed {
+	return Read(src, file, false, limits.Parse{})
+}
+
+// Read parses a persisted artifact within the run's limits: markdown
+// (ParseMarkdown), or a JSON artifact object when fromJSON
+// (ParseJSONObject). A markdown file over lim.Body() bytes is an IN-008
+// finding, not parsed; JSON nested deeper than lim.Depth() is an IN-001.
+func Read(src []byte, file string, fromJSON bool, lim limits.Parse) *Parsed {
+	if fromJSON {
+		return parseJSONObject(src, file, lim)
+	}
+	return readMarkdown(src, file, lim)
+}
+
+func readMarkdown(src []byte, file string, lim limits.Parse) (p *Parsed) {
 	defer func() {
 		if r := recover(); r != nil {
 			p = &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
@@ -48,7 +64,7 @@ func ParseMarkdown(src []byte, file string) (p *Parsed) {
 				Pos:     diag.Pos{File: file}, Anchor: "parser panic " + firstLine(string(debug.Stack()))})
 		}
 	}()
-	if why := body.Guard(string(src)); why != "" {
+	if why := body.Guard(string(src), lim.Body()); why != "" {
 		// Past the markdown parser's limits: reported, not parsed (IN-008).
 		p = &Parsed{File: file, Src: src, Art: New(""), ByID: map[string][]*ParsedItem{}}
 		p.Findings = append(p.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
@@ -544,16 +560,27 @@ func ReadBack(a *Artifact) *Artifact {
 	return ParseMarkdown(a.Render(), "").Art
 }
 
-// SessionID returns the session_id of a markdown artifact's front matter as
-// ParseMarkdown reads it ("" when there is none), parsing nothing else:
-// enough to tell which thread a persisted artifact belongs to.
-func SessionID(src []byte) (id string) {
+// FileSession returns the session_id a persisted artifact declares, as
+// Read reads it within lim ("" when there is none or the file is not
+// read): enough to tell which thread it belongs to. Of a markdown file it
+// parses the front matter only.
+func FileSession(src []byte, fromJSON bool, lim limits.Parse) string {
+	if fromJSON {
+		if p := parseJSONObject(src, "", lim); p.Art != nil {
+			return p.Art.SessionID
+		}
+		return ""
+	}
+	return frontSession(src, lim)
+}
+
+func frontSession(src []byte, lim limits.Parse) (id string) {
 	defer func() {
 		if recover() != nil {
 			id = ""
 		}
 	}()
-	if body.Guard(string(src)) != "" {
+	if body.Guard(string(src), lim.Body()) != "" {
 		return ""
 	}
 	p := &Parsed{Art: New(""), ByID: map[string][]*ParsedItem{}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
 )
 
@@ -54,7 +55,7 @@ func TestSchemaAgreement(t *testing.T) {
 		}
 		block := func(p map[string]any) (*delta.Block, string) {
 			raw, _ := json.Marshal(map[string]any{"operation": "ADD", "section": sec.ID, "target_id": nil, "payload": p})
-			blocks, _ := delta.Analyze(body.Parse("```delta\n" + string(raw) + "\n```\n"))
+			blocks, _ := delta.Analyze(body.Parse("```delta\n"+string(raw)+"\n```\n"), limits.Parse{})
 			if len(blocks) != 1 {
 				t.Fatalf("%s: %d blocks", sec.ID, len(blocks))
 			}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 )
 
 // fastCases are bodies fastOutline answers for; each Doc must be the
@@ -150,7 +152,7 @@ func FuzzOutlineLines(f *testing.F) {
 			b.WriteByte('\n')
 		}
 		src := b.String()
-		if Guard(src) != "" {
+		if Guard(src, limits.DefaultBodyBytes) != "" {
 			return
 		}
 		if d, ok := fastDoc(src, true); ok {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 )
 
 // FuzzParse: the guard never panics, and every body it lets through parses
@@ -13,7 +15,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		if Guard(src) != "" {
+		if Guard(src, limits.DefaultBodyBytes) != "" {
 			return
 		}
 		d := Parse(src)

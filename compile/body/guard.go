@@ -9,10 +9,9 @@ import (
 // inputs (hundreds of nested block quotes or list markers on one line,
 // thousands of unclosed link destinations "[a]("), so one hostile message
 // could stall a whole CI job. A body past a limit is not parsed at all: the
-// caller reports it (IN-008) and checks the rest of the thread.
-var (
-	// MaxBodyBytes is the largest body parsed.
-	MaxBodyBytes = 1 << 20
+// caller reports it (IN-008) and checks the rest of the thread. The size
+// limit is the run's (limits.Parse.Body); the others are fixed.
+const (
 	// MaxNesting is the most block-quote and list markers one line may
 	// open.
 	MaxNesting = 100
@@ -21,11 +20,12 @@ var (
 	MaxOpenLinks = 1000
 )
 
-// Guard reports why src must not be given to the markdown parser, or "".
-// It is linear in the size of src.
-func Guard(src string) string {
-	if len(src) > MaxBodyBytes {
-		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), MaxBodyBytes)
+// Guard reports why src must not be given to the markdown parser, or "":
+// it is over maxBytes, or nests or leaves open too much. It is linear in
+// the size of src.
+func Guard(src string, maxBytes int) string {
+	if len(src) > maxBytes {
+		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), maxBytes)
 	}
 	for i := 0; i < len(src); {
 		line := src[i:]

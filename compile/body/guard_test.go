@@ -3,6 +3,8 @@ package body
 import (
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 )
 
 // TestGuard: the inputs that make CommonMark parsing quadratic are refused
@@ -15,10 +17,10 @@ func TestGuard(t *testing.T) {
 		"nested lists":        strings.Repeat("- ", 5000) + "x",
 		"ordered lists":       strings.Repeat("1. ", 5000) + "x",
 		"unclosed links":      strings.Repeat("[a](", 5000),
-		"huge":                strings.Repeat("a", MaxBodyBytes+1),
+		"huge":                strings.Repeat("a", limits.DefaultBodyBytes+1),
 		"indented lists":      indentedLists(300),
 	} {
-		if Guard(src) == "" {
+		if Guard(src, limits.DefaultBodyBytes) == "" {
 			t.Errorf("%s: not refused", name)
 		}
 	}
@@ -30,7 +32,7 @@ func TestGuard(t *testing.T) {
 		"star prose":   "*emphasis* and - a dash - in text\n",
 		"some nesting": indentedLists(20),
 	} {
-		if why := Guard(src); why != "" {
+		if why := Guard(src, limits.DefaultBodyBytes); why != "" {
 			t.Errorf("%s: refused: %s", name, why)
 		}
 	}
@@ -42,4 +44,16 @@ func indentedLists(n int) string {
 		b.WriteString(strings.Repeat("  ", k) + "- x\n")
 	}
 	return b.String()
+}
+
+// TestGuardLimitIsTheCallers: the size limit is the argument, not a
+// package setting.
+func TestGuardLimitIsTheCallers(t *testing.T) {
+	src := strings.Repeat("a", 11)
+	if why := Guard(src, 10); !strings.Contains(why, "over the limit of 10") {
+		t.Errorf("11 bytes under a limit of 10: %q", why)
+	}
+	if why := Guard(src, 11); why != "" {
+		t.Errorf("11 bytes under a limit of 11: %q", why)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -67,7 +68,7 @@ func TestLeanParseMatchesFull(t *testing.T) {
 		t.Fatalf("only %d inputs", len(inputs))
 	}
 	for _, src := range inputs {
-		if Guard(src) != "" {
+		if Guard(src, limits.DefaultBodyBytes) != "" {
 			continue
 		}
 		got, want := parseWith(lean, src, 0), parseWith(md.Parser(), src, 0)

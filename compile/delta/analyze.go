@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
@@ -18,11 +19,11 @@ import (
 // problems only, never a block's: MB-004, and DL-008 notes for delta-shaped
 // JSON the compiler ignores (in a ```json, untagged or ```Delta fence, or
 // inline). Report both lists; nothing appears in both. problems are in body
-// order.
-func Analyze(doc *body.Doc) (blocks []Block, problems []diag.Local) {
+// order. Block JSON nested deeper than lim.Depth() is a syntax error.
+func Analyze(doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
 	blocks = Extract(doc)
 	for i := range blocks {
-		Validate(&blocks[i])
+		Validate(&blocks[i], lim)
 	}
 	var ignored []*body.Fence
 	for i := range doc.Fences {

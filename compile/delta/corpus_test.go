@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
@@ -62,7 +63,7 @@ func TestRealThreads(t *testing.T) {
 					continue
 				}
 				msgs++
-				bs, probs := Analyze(body.Parse(*m.Body))
+				bs, probs := Analyze(body.Parse(*m.Body), limits.Parse{})
 				for _, p := range probs {
 					t.Errorf("message %s: %s %s", msgID(m.ID), p.Rule, p.Message)
 				}
@@ -143,7 +144,7 @@ func TestSyntheticClean(t *testing.T) {
 				continue
 			}
 			msgs++
-			bs, probs := Analyze(body.Parse(*m.Body))
+			bs, probs := Analyze(body.Parse(*m.Body), limits.Parse{})
 			for _, p := range probs {
 				t.Errorf("%s message %s: %s %s", th.File, msgID(m.ID), p.Rule, p.Message)
 			}
@@ -187,7 +188,7 @@ func TestSyntheticFaults(t *testing.T) {
 				t.Errorf("%s: fault %s on message %s, which has no body", th.File, f.Key, id)
 				continue
 			}
-			blocks, probs := Analyze(body.Parse(*m.Body))
+			blocks, probs := Analyze(body.Parse(*m.Body), limits.Parse{})
 			where := probs
 			if f.BlockIndex != nil {
 				if *f.BlockIndex >= len(blocks) {

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // fence wraps JSON in a ```delta block.
 func fence(js string) string { return "```delta\n" + js + "\n```\n" }
 
-func analyze(src string) ([]Block, []diag.Local) { return Analyze(body.Parse(src)) }
+func analyze(src string) ([]Block, []diag.Local) { return Analyze(body.Parse(src), limits.Parse{}) }
 
 // one validates a single block body and returns it.
 func one(t *testing.T, js string) Block {
@@ -700,7 +701,7 @@ func TestValidateResets(t *testing.T) {
 	b := one(t, `{"operation": "EDIT", "section": "hypothesis_slate", "target_id": "H1", "payload": {"claim": "c"}}`)
 	b.Raw = `{"operation": "EDIT"}`
 	b.Fence.Content = b.Raw
-	Validate(&b)
+	Validate(&b, limits.Parse{})
 	if b.Valid() || len(b.Problems) == 0 {
 		t.Fatalf("revalidation kept the old result: %+v", b)
 	}
@@ -729,7 +730,7 @@ func BenchmarkAnalyze(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		Analyze(body.Parse(src))
+		Analyze(body.Parse(src), limits.Parse{})
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 }

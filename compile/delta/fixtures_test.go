@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
@@ -33,7 +34,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			src := string(data)
-			blocks, probs := Analyze(body.Parse(src))
+			blocks, probs := Analyze(body.Parse(src), limits.Parse{})
 			var b strings.Builder
 			line := func(scope string, p diag.Local) {
 				fmt.Fprintf(&b, "%s %s %s %s\n  %s\n", scope, p.Rule, p.Severity, strconv.Quote(src[p.Start:p.End]), p.Message)

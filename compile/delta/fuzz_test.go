@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -18,7 +19,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("<!-- a --> `\"operation\"` {\"operation\": \"x\", \"section\": 1 ~~~delta\n{")
 	f.Fuzz(func(t *testing.T, src string) {
 		doc := body.Parse(src)
-		blocks, probs := Analyze(doc)
+		blocks, probs := Analyze(doc, limits.Parse{})
 		check := func(p diag.Local) {
 			if p.Start < 0 || p.End < p.Start || p.End > len(src) {
 				t.Fatalf("%s region [%d,%d) outside a %d-byte body", p.Rule, p.Start, p.End, len(src))

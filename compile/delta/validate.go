@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
@@ -91,11 +92,12 @@ func (c *checker) replaceValue(v *jsonv.Value, text, desc string) *diag.LocalFix
 // every problem found. A block with an error-level problem is rejected (Delta
 // stays nil). Problems are ordered errors first, in upstream's check order (so
 // Problems[0] is the error upstream would report), then warnings, then notes.
-func Validate(b *Block) {
+// JSON nested deeper than lim.Depth() is a syntax error.
+func Validate(b *Block, lim limits.Parse) {
 	b.Delta = nil
 	c := &checker{b: b, anchor: strings.TrimSpace(b.Raw)}
 	c.fenceForm()
-	v, err := jsonv.ParseString(b.Raw)
+	v, err := jsonv.ParseStringDepth(b.Raw, lim.Depth())
 	if err != nil {
 		c.syntax(err)
 	} else {

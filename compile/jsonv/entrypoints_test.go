@@ -1,6 +1,7 @@
 package jsonv_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -40,7 +42,7 @@ func exportMessages(t *testing.T, text string) []string {
 // deltaMessages analyses text as a ```delta block in a message body.
 func deltaMessages(t *testing.T, text string) []string {
 	t.Helper()
-	blocks, probs := delta.Analyze(body.Parse("## Deltas\n\n```delta\n" + text + "\n```\n"))
+	blocks, probs := delta.Analyze(body.Parse("## Deltas\n\n```delta\n"+text+"\n```\n"), limits.Parse{})
 	var msgs []string
 	for _, p := range probs {
 		msgs = append(msgs, p.Message)
@@ -61,7 +63,7 @@ func evidenceMessages(t *testing.T, text string) []string {
 	if err := os.WriteFile(filepath.Join(dir, "evidence.json"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pack, f := rules.LoadEvidence(run.OSFiles{}, art)
+	pack, f := rules.LoadEvidence(run.OSFiles{}, art, limits.Parse{})
 	if f != nil {
 		t.Fatalf("LoadEvidence: %+v", f)
 	}
@@ -188,8 +190,8 @@ func TestUnterminatedStringSameExplanation(t *testing.T) {
 	}
 }
 
-// TestTooDeepEverywhere: input nested far deeper than MaxDepth is a "too
-// deep" syntax error, not a crash, in every entry point.
+// TestTooDeepEverywhere: input nested far deeper than the default depth
+// limit is a "too deep" syntax error, not a crash, in every entry point.
 func TestTooDeepEverywhere(t *testing.T) {
 	for _, open := range []string{"[", `{"a":`} {
 		text := strings.Repeat(open, 100000)
@@ -201,11 +203,34 @@ func TestTooDeepEverywhere(t *testing.T) {
 		}
 	}
 	// Just within the limit is fine.
-	ok := strings.Repeat("[", jsonv.MaxDepth) + strings.Repeat("]", jsonv.MaxDepth)
+	const max = limits.DefaultJSONDepth
+	ok := strings.Repeat("[", max) + strings.Repeat("]", max)
 	if _, err := jsonv.Parse([]byte(ok)); err != nil {
-		t.Errorf("%d levels: %v", jsonv.MaxDepth, err)
+		t.Errorf("%d levels: %v", max, err)
 	}
 	if _, err := jsonv.Parse([]byte("[" + ok + "]")); err == nil {
-		t.Errorf("%d levels accepted", jsonv.MaxDepth+1)
+		t.Errorf("%d levels accepted", max+1)
+	}
+}
+
+// TestDepthIsAValue: a parse's depth limit is its own; a lower or higher
+// limit for one call leaves the next call's default alone, and the error
+// names the limit that was applied.
+func TestDepthIsAValue(t *testing.T) {
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	_, err := jsonv.ParseStringDepth(nested(11), 10)
+	var se *jsonv.SyntaxError
+	if !errors.As(err, &se) || !strings.Contains(se.Cause, "at most 10 levels") {
+		t.Fatalf("11 levels under a limit of 10: %v; want a too-deep error naming 10", err)
+	}
+	if _, err := jsonv.ParseString(nested(11)); err != nil {
+		t.Fatalf("after a limit of 10, the default rejects 11 levels: %v", err)
+	}
+	deep := nested(limits.DefaultJSONDepth + 1)
+	if _, err := jsonv.ParseStringDepth(deep, 2*limits.DefaultJSONDepth); err != nil {
+		t.Fatalf("%d levels under a raised limit: %v", limits.DefaultJSONDepth+1, err)
+	}
+	if _, err := jsonv.ParseString(deep); err == nil {
+		t.Fatal("a raised limit for one call leaked into the next")
 	}
 }

@@ -53,7 +53,7 @@ const (
 
 // newSyntaxError explains the error of kind k at off, found while scanning
 // src[lo:end].
-func newSyntaxError(src []byte, lo, end, off int, k errKind) *SyntaxError {
+func newSyntaxError(src []byte, lo, end, off int, k errKind, depth int) *SyntaxError {
 	e := &SyntaxError{Off: off}
 	q := ""
 	if off < end {
@@ -96,11 +96,11 @@ func newSyntaxError(src []byte, lo, end, off int, k errKind) *SyntaxError {
 	case errHex:
 		e.Msg = "invalid character " + q + ` in \u hexadecimal character escape`
 	case errDepth:
-		e.Msg = fmt.Sprintf("arrays and objects nested more than %d levels deep", MaxDepth)
+		e.Msg = fmt.Sprintf("arrays and objects nested more than %d levels deep", depth)
 	case errSize:
 		e.Msg = "JSON input of 2 GiB or more"
 	}
-	e.Cause = cause(src, lo, end, off, k)
+	e.Cause = cause(src, lo, end, off, k, depth)
 	return e
 }
 
@@ -136,10 +136,10 @@ const (
 // cause guesses why scanning src[lo:end] failed at off with kind k.
 //
 // It is long on purpose: one table-like switch of likely causes, most specific first; each case is independent.
-func cause(src []byte, lo, end, off int, k errKind) string {
+func cause(src []byte, lo, end, off int, k errKind, depth int) string {
 	switch k {
 	case errDepth:
-		return fmt.Sprintf("too deep: arrays and objects may nest at most %d levels", MaxDepth)
+		return fmt.Sprintf("too deep: arrays and objects may nest at most %d levels", depth)
 	case errSize:
 		return "too large: one JSON value may be at most 2 GiB; split the export or write it as JSON Lines"
 	case errEOFString:

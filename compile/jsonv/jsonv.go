@@ -3,7 +3,7 @@
 // Parse turns that into Values that keep object key order and the byte offset
 // of every value. All JSON input - Agent Mail exports (package mailbox reads
 // the span tree directly), delta blocks, evidence packs and JSON artifact
-// objects - goes through it, so nesting is limited by one MaxDepth and every
+// objects - goes through it, so nesting is limited by one depth limit and every
 // syntax error is a *SyntaxError explained in the same words everywhere.
 package jsonv
 
@@ -365,16 +365,28 @@ func writeString(b *strings.Builder, s string) {
 
 // Parse decodes exactly one JSON value from data (surrounding white space
 // allowed). Numbers keep their literal text. A syntax error is a
-// *SyntaxError; input nested deeper than MaxDepth is one.
+// *SyntaxError; input nested deeper than limits.DefaultJSONDepth is one.
 func Parse(data []byte) (*Value, error) {
-	return ParseString(string(data))
+	return ParseStringDepth(string(data), 0)
 }
 
 // ParseString is Parse on a string. The strings of the result (keys,
 // string values without escapes, number literals) are substrings of src,
 // not copies: a delta block's values share its message body's memory.
 func ParseString(src string) (*Value, error) {
+	return ParseStringDepth(src, 0)
+}
+
+// ParseDepth is Parse with a nesting limit (0: limits.DefaultJSONDepth).
+func ParseDepth(data []byte, maxDepth int) (*Value, error) {
+	return ParseStringDepth(string(data), maxDepth)
+}
+
+// ParseStringDepth is ParseString with a nesting limit (0:
+// limits.DefaultJSONDepth).
+func ParseStringDepth(src string, maxDepth int) (*Value, error) {
 	s := scannerPool.Get().(*Scanner)
+	s.MaxDepth = maxDepth
 	defer func() {
 		if cap(s.Nodes) > 1<<16 {
 			s.Nodes, s.slots = nil, nil // do not keep huge arenas alive in the pool

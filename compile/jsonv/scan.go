@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 )
 
 // This file holds brenner-ci's one strict JSON (RFC 8259) scanner. It checks
@@ -16,13 +18,7 @@ import (
 // *SyntaxError explained by explain (explain.go).
 //
 // The scanner is iterative: nesting depth costs a slot in an explicit stack,
-// never a goroutine stack frame, and is limited to MaxDepth.
-
-// MaxDepth is the deepest nesting of arrays and objects any JSON input may
-// have (encoding/json allows 10000). Deeper input is a syntax error ("too
-// deep"). It is a variable so that it can be made configurable; set it before
-// scanning starts.
-var MaxDepth = 1000
+// never a goroutine stack frame, and is limited to Scanner.MaxDepth.
 
 // NodeKind is the kind of a scanned value.
 type NodeKind uint8
@@ -58,8 +54,11 @@ type Node struct {
 // node arena but keeps its capacity. The zero value is ready to use.
 type Scanner struct {
 	Nodes []Node
-	stack []frame
-	slots []int32 // Parse: node to Value index
+	// MaxDepth is the deepest nesting of arrays and objects accepted (0:
+	// limits.DefaultJSONDepth); deeper input is a syntax error "too deep".
+	MaxDepth int
+	stack    []frame
+	slots    []int32 // Parse: node to Value index
 }
 
 type frame struct {
@@ -101,24 +100,28 @@ func (s *Scanner) Scan(src []byte, start, end int) (root int32, err error) {
 	s.Nodes = s.Nodes[:0]
 	s.stack = s.stack[:0]
 	if end >= maxInput {
-		return -1, newSyntaxError(src, start, end, start, errSize)
+		return -1, newSyntaxError(src, start, end, start, errSize, 0)
 	}
 	if end-start >= countFirst {
 		// A large input is counted first and its nodes allocated once:
 		// grown by appending, a 100 MB document of small values held its
 		// nodes twice over while copying them (the peak of a 100,000-thread
 		// audit).
-		c := scan{src: src, end: end, s: s, counting: true}
+		c := scan{src: src, end: end, s: s, depth: s.maxDepth(), counting: true}
 		if k, _ := c.run(start); k == errNone {
 			s.Nodes = make([]Node, 0, c.count)
 		}
 		s.stack = s.stack[:0]
 	}
-	sc := scan{src: src, end: end, s: s}
+	sc := scan{src: src, end: end, s: s, depth: s.maxDepth()}
 	if k, off := sc.run(start); k != errNone {
-		return -1, newSyntaxError(src, start, end, off, k)
+		return -1, newSyntaxError(src, start, end, off, k, sc.depth)
 	}
 	return 0, nil
+}
+
+func (s *Scanner) maxDepth() int {
+	return limits.Parse{JSONDepth: s.MaxDepth}.Depth()
 }
 
 // countFirst is the input size from which Scan counts the nodes before it
@@ -127,9 +130,10 @@ var countFirst = 4 << 20
 
 // scan is the state of one Scan.
 type scan struct {
-	src []byte
-	end int
-	s   *Scanner
+	src   []byte
+	end   int
+	s     *Scanner
+	depth int // the nesting limit
 	// counting: only count the nodes (count), store none.
 	counting bool
 	count    int
@@ -169,7 +173,7 @@ func (sc *scan) run(i int) (errKind, int) {
 		}
 		switch c := src[i]; {
 		case c == '{' || c == '[':
-			if len(s.stack) >= MaxDepth {
+			if len(s.stack) >= sc.depth {
 				return errDepth, i
 			}
 			kind, closer := NodeObject, byte('}')

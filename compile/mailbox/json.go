@@ -86,6 +86,7 @@ type jdoc struct {
 	lm          *diag.LineIndex
 	mem         []byte   // embedded JSON (decoded from a string field)
 	approx      diag.Pos // mem != nil: every position maps here
+	maxDepth    int      // the JSON nesting limit (0: the default), for parsing again
 }
 
 // pos returns the file line and column of byte offset off of src.

@@ -37,6 +37,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	var files []string
 	byFile := map[string][]want{}
 	ld := loaderPool.Get().(*loader)
+	ld.p.MaxDepth = r.maxDepth
 	defer ld.release()
 	for i, cp := range t.Messages {
 		switch cp.Src.kind {
@@ -183,7 +184,7 @@ func (ld *loader) fillJSON(m *Message, src []byte) error {
 	}
 	ld.lm.Reset(src)
 	d := &jdoc{src: src, nodes: ld.p.Nodes, buf: &ld.scratch, file: m.Src.File,
-		fileOff: m.Src.off, line0: m.Src.Line, col0: m.Src.Col, lm: &ld.lm}
+		fileOff: m.Src.off, line0: m.Src.Line, col0: m.Src.Col, lm: &ld.lm, maxDepth: ld.p.MaxDepth}
 	if m.Src.kind == srcMem {
 		d.mem = m.Src.mem
 		d.approx = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
@@ -237,7 +238,7 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	// src is in a buffer the thread holds until it is released: the fields
 	// and the body map read the object again through s (Src.reread) when a
 	// position is first asked for (a few messages in a hundred).
-	m.fields = &lazyFields{from: s}
+	m.fields = &lazyFields{from: s, depth: ld.p.MaxDepth}
 	if !m.HasBody {
 		return nil
 	}
@@ -279,10 +280,10 @@ func (s *Src) reread() []byte {
 }
 
 // rereadFields computes the field regions of the message object at s from
-// its bytes read again (nil when they changed).
-func (s *Src) rereadFields() map[string]diag.Pos {
+// its bytes read again (nil when they changed), parsed within depth.
+func (s *Src) rereadFields(depth int) map[string]diag.Pos {
 	if obj := s.reread(); obj != nil {
-		return jsonFieldPos(obj, &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col})
+		return jsonFieldPos(obj, &jdoc{file: s.File, fileOff: s.off, line0: s.Line, col0: s.Col, maxDepth: depth})
 	}
 	return nil
 }
@@ -299,7 +300,7 @@ func lazyJSONFields(src []byte, d *jdoc) *lazyFields {
 // jsonFieldPos computes the field regions of message object src, placed
 // as at says (file, offsets, embedding).
 func jsonFieldPos(src []byte, at *jdoc) map[string]diag.Pos {
-	var p jparser
+	p := jparser{jsonv.Scanner{MaxDepth: at.maxDepth}}
 	root, err := p.parse(src, 0, len(src))
 	if err != nil {
 		return nil
@@ -329,9 +330,9 @@ func (ld *loader) fillArchive(m *Message, data []byte) error {
 	if hashBody(body) != m.Src.hash {
 		return changed(m)
 	}
-	file := m.Src.File
+	file, depth := m.Src.File, ld.p.MaxDepth
 	m.fields = &lazyFields{compute: func() map[string]diag.Pos {
-		var p jparser
+		p := jparser{jsonv.Scanner{MaxDepth: depth}}
 		root, err := p.parse(data, js, je)
 		if err != nil {
 			return nil

@@ -48,6 +48,7 @@ type lazyFields struct {
 	once    sync.Once
 	compute func() map[string]diag.Pos
 	from    *Src // or, without compute: the message object read again from here
+	depth   int  // from: the JSON nesting limit of the scan (0: the default)
 	fp      map[string]diag.Pos
 }
 
@@ -71,7 +72,7 @@ func (m *Message) Fields() map[string]diag.Pos {
 		if lf.compute != nil {
 			lf.fp, lf.compute = lf.compute(), nil
 		} else if lf.from != nil {
-			lf.fp, lf.from = lf.from.rereadFields(), nil
+			lf.fp, lf.from = lf.from.rereadFields(lf.depth), nil
 		}
 	})
 	return lf.fp

@@ -27,6 +27,7 @@ type ThreadRef struct {
 	threadID string            // first non-empty thread_id in protocol order
 	project  string            // first non-empty project in protocol order
 	findings []diag.Finding    // IN-002 … IN-005, computed by Scan
+	maxDepth int               // the JSON nesting limit Scan applied (0: the default)
 }
 
 // msgEntry is one message of a thread: its packed metadata, and the packed

@@ -36,6 +36,9 @@ type ScanOptions struct {
 	// MaxFileBytes is the largest input file read (0: DefaultMaxFileBytes);
 	// a larger one is an IN-009 finding and is not read.
 	MaxFileBytes int64
+	// JSONDepth is the deepest JSON nesting accepted (0:
+	// limits.DefaultJSONDepth); a deeper file is an IN-001 syntax error.
+	JSONDepth int
 	// Cache, when set, reuses the scan of files that did not change.
 	Cache *ScanCache
 }
@@ -144,7 +147,7 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 		maxBytes = DefaultMaxFileBytes
 	}
 	for i := range files {
-		files[i].maxBytes = maxBytes
+		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth
 	}
 	in := &Inputs{opt: opt, jobs: jobs, files: files}
 	if c := opt.Cache; c != nil {
@@ -231,7 +234,11 @@ func (in *Inputs) Scan() *Batch {
 		results = make([]*fileResult, len(files))
 		iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(order, func(i *int) { results[*i] = scanFile(&files[*i]) })
 	}
-	return merge(results, in.jobs)
+	b := merge(results, in.jobs)
+	for _, t := range b.Threads {
+		t.maxDepth = in.opt.JSONDepth // Load parses its messages again
+	}
+	return b
 }
 
 // preStat is what a stat of an input said before it was scanned.
@@ -263,6 +270,7 @@ type inFile struct {
 	dirErr   error    // a directory that could not be listed
 	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
 	maxBytes int64    // the largest file read (IN-009)
+	maxDepth int      // the deepest JSON nesting accepted (0: the default)
 	agentDir string   // roleProfile: the agent directory name
 	st       preStat  // its stat before the scan, when Scan made one
 }
@@ -408,6 +416,7 @@ func scanRecs(f *inFile) *fileResult { return scan(f, false) }
 func scan(f *inFile, pack bool) *fileResult {
 	s := scannerPool.Get().(*scanner)
 	s.f = f
+	s.p.MaxDepth = f.maxDepth
 	s.res = &fileResult{disp: f.disp}
 	if pack {
 		s.res.pk = packerPool.Get().(*packer)
@@ -722,7 +731,7 @@ func (s *scanner) utf16(data []byte) {
 		s.fileIssue(at, "utf16-not-json", fmt.Sprintf("Input file %s is UTF-16 text that is not JSON.", s.f.disp), "Give brenner-ci Agent Mail exports.")
 		return
 	}
-	var p jparser
+	p := jparser{jsonv.Scanner{MaxDepth: s.f.maxDepth}}
 	root, err := p.parse(text, 0, len(text))
 	if err != nil {
 		se := err.(*jsonv.SyntaxError)

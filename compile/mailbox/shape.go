@@ -313,7 +313,7 @@ func (s *scanner) embedded(d *jdoc, t int32, c ctx) bool {
 	if d.mem != nil {
 		approx = d.approx
 	}
-	var p jparser
+	p := jparser{jsonv.Scanner{MaxDepth: s.f.maxDepth}}
 	root, err := p.parse(text, 0, len(text))
 	if err != nil {
 		se := err.(*jsonv.SyntaxError)

@@ -282,3 +282,70 @@ func TestFixWritesOnlyToOut(t *testing.T) {
 		t.Errorf("the recompiled artifact still drifts (exit %d):\n%s", code, stdout)
 	}
 }
+
+// TestParserLimitsAreARunsOwn: the limits: of one run's configuration bound
+// that run's parsers only. Two checks in one process (as in the tests, the
+// benchmarks or a server), the first under json-depth 3: the second, with
+// no configuration, parses the same thread with the default limit. (The
+// limits were process-wide variables that the first run left set.)
+func TestParserLimitsAreARunsOwn(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "testdata", "ingest", "thread", "thread.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	limited, plain := filepath.Join(dir, "limited"), filepath.Join(dir, "plain")
+	for _, d := range []string{limited, plain} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "t.json"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(limited, ".brenner-ci.yaml"), []byte("limits:\n  json-depth: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runCLI(t, "check", limited, "--fail-on", "none")
+	if !strings.Contains(out, "may nest at most 3 levels") {
+		t.Fatalf("json-depth 3 did not apply:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "check", plain, "--fail-on", "none")
+	if strings.Contains(out, "too deep") || !strings.Contains(out, "in 1 thread") {
+		t.Fatalf("the next run kept the first run's json-depth:\n%s", out)
+	}
+}
+
+// TestScanCacheKeyHasTheLimits: a file scanned into a shared --cache under
+// one JSON depth limit is not reused by a run under another (the scan
+// cache was keyed by the program alone, so a run under json-depth 3 after a
+// default one found nothing too deep).
+func TestScanCacheKeyHasTheLimits(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "testdata", "ingest", "thread", "thread.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in, cacheDir, cfg := filepath.Join(dir, "in"), filepath.Join(dir, "cache"), filepath.Join(dir, "limits.yaml")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, "t.json"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("limits:\n  json-depth: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Both orders: the default first, then the lower limit, then the
+	// default again.
+	for i, limited := range []bool{false, true, false} {
+		args := []string{"check", in, "--cache", cacheDir, "--fail-on", "none"}
+		if limited {
+			args = append(args, "--config", cfg)
+		}
+		_, out, _ := runCLI(t, args...)
+		if got := strings.Contains(out, "may nest at most 3 levels"); got != limited {
+			t.Fatalf("run %d (json-depth 3: %t): too deep reported %t:\n%s", i+1, limited, got, out)
+		}
+	}
+}

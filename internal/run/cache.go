@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -25,6 +26,18 @@ func (c *checker) threadSalt(eng *rules.Engine, run *Plan, opt compile.Options) 
 		Limits  config.Limits
 		Compile compile.Options
 	}{c.buildID(), configID(run), eng.Enabled(), run.Limits, opt})
+}
+
+// scanSalt is what every cached file scan depends on besides the file: the
+// program and the scan options hashed whole (the JSON depth and file-size
+// limits change what a scan finds). The worker count and the excluded
+// paths (which files are read, not how) never do.
+func (c *checker) scanSalt(opt mailbox.ScanOptions) string {
+	opt.Jobs, opt.Exclude, opt.Cache = 0, nil, nil
+	return hexKey("scan", struct {
+		Build string
+		Scan  mailbox.ScanOptions
+	}{c.buildID(), opt})
 }
 
 // buildID names the program: its version and a hash of its executable.

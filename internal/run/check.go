@@ -266,7 +266,7 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs) (*
 func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 	opt := run.ScanOptions(c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache)
 	if c.Cache != "" {
-		run.scanCache = &mailbox.ScanCache{Store: cache.OpenScan(filepath.Join(c.Cache, "scan")), Salt: c.buildID()}
+		run.scanCache = &mailbox.ScanCache{Store: cache.OpenScan(filepath.Join(c.Cache, "scan")), Salt: c.scanSalt(opt)}
 		opt.Cache = run.scanCache
 	}
 	in, err := mailbox.List(run.Paths, opt)

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
-	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -58,15 +57,13 @@ func settle(configFlag string, paths []string, jobs int, timeout time.Duration) 
 	}
 	p := NewPlan(paths, policy, jobs)
 	p.Epoch, p.ThreadTimeout = ep, timeout
-	p.applyParserLimits()
 	return p, nil
 }
 
 // NewPlan is the plan of a run on paths under policy (nil: the defaults)
 // with jobs workers, reading nothing from the environment: tests and
 // benchmarks build their runs with it (and may set Epoch and
-// ThreadTimeout). Unlike a command's plan it leaves the process-wide
-// parser limits alone.
+// ThreadTimeout).
 func NewPlan(paths []string, policy *config.Resolved, jobs int) *Plan {
 	p := &Plan{Paths: paths, Policy: policy, Jobs: jobs, failOn: diag.Error}
 	if policy != nil {
@@ -78,29 +75,23 @@ func NewPlan(paths []string, policy *config.Resolved, jobs int) *Plan {
 	return p
 }
 
-// applyParserLimits sets the parser limits the configuration raises or
-// lowers. The parsers keep them process-wide; they are set here, before any
-// input is read, and nowhere else.
-func (p *Plan) applyParserLimits() {
-	if n := p.Limits.BodyBytes; n > 0 {
-		body.MaxBodyBytes = n
-	}
-	if n := p.Limits.JSONDepth; n > 0 {
-		jsonv.MaxDepth = n
-	}
+// ParseLimits are the limits in front of the parsers (limits: body-bytes,
+// json-depth); every stage that parses receives them from here.
+func (p *Plan) ParseLimits() limits.Parse {
+	return limits.Parse{BodyBytes: p.Limits.BodyBytes, JSONDepth: p.Limits.JSONDepth}
 }
 
 // ScanOptions are the options of reading the inputs: never the paths in
 // exclude (the run's own output), at most limits.file-bytes a file.
 func (p *Plan) ScanOptions(exclude ...string) mailbox.ScanOptions {
-	return mailbox.ScanOptions{Jobs: p.Jobs, Exclude: exclude, MaxFileBytes: p.Limits.FileBytes}
+	return mailbox.ScanOptions{Jobs: p.Jobs, Exclude: exclude, MaxFileBytes: p.Limits.FileBytes, JSONDepth: p.ParseLimits().JSONDepth}
 }
 
 // CompileOptions are the options of compiling the threads of a batch whose
 // archives name archiveAgents.
 func (p *Plan) CompileOptions(archiveAgents []string) compile.Options {
 	opt := compile.Options{ArchiveAgents: archiveAgents, Epoch: p.Epoch, ThreadTimeout: p.ThreadTimeout,
-		MaxMessages: p.Limits.Messages, MaxBlocks: p.Limits.Blocks}
+		MaxMessages: p.Limits.Messages, MaxBlocks: p.Limits.Blocks, Limits: p.ParseLimits()}
 	if p.Cfg != nil {
 		opt.Agents = p.Cfg.Agents
 	}
@@ -121,7 +112,9 @@ func (p *Plan) Rules() []*rules.Rule {
 
 // Engine is the rule engine of the run, reading artifacts from the file
 // system.
-func (p *Plan) Engine() *rules.Engine { return rules.NewEngine(p.Rules(), OSFiles{}) }
+func (p *Plan) Engine() *rules.Engine {
+	return rules.NewEngine(p.Rules(), OSFiles{}, p.ParseLimits())
+}
 
 // OSFiles is rules.Files on the file system: what every run reads artifacts
 // and evidence packs through.

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 )
 
 // TestOptionsKeyCoversEveryField: every field of an options value takes
@@ -33,5 +35,32 @@ func TestOptionsKeyCoversEveryField(t *testing.T) {
 	}
 	if optionsKey("a", CheckOptions{}) == optionsKey("b", CheckOptions{}) {
 		t.Error("the label does not change the key")
+	}
+}
+
+// TestScanSaltCoversEveryField: every scan option changes the scan cache's
+// salt except the three that never change how a file scans; a new option
+// (another limit) is keyed unless it is added to that list here on purpose.
+func TestScanSaltCoversEveryField(t *testing.T) {
+	c := &checker{env: &Env{Version: "test"}}
+	unkeyed := map[string]bool{"Jobs": true, "Exclude": true, "Cache": true}
+	base := c.scanSalt(mailbox.ScanOptions{})
+	typ := reflect.TypeOf(mailbox.ScanOptions{})
+	for i := 0; i < typ.NumField(); i++ {
+		var o mailbox.ScanOptions
+		f := reflect.ValueOf(&o).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Int, reflect.Int64:
+			f.SetInt(7)
+		case reflect.Slice:
+			f.Set(reflect.ValueOf([]string{"x"}))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		default:
+			t.Fatalf("field %s of kind %s: extend this test", typ.Field(i).Name, f.Kind())
+		}
+		if changed := c.scanSalt(o) != base; changed == unkeyed[typ.Field(i).Name] {
+			t.Errorf("field %s: changes the salt %t, want %t", typ.Field(i).Name, changed, !unkeyed[typ.Field(i).Name])
+		}
 	}
 }

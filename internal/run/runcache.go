@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brenner-ci/brenner-ci/compile/body"
-	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -113,8 +111,6 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Paths         []string
 		Reports       []string
 		Limits        config.Limits
-		BodyBytes     int
-		JSONDepth     int
 		FailOn        diag.Severity
 		Epoch         int64
 		Repo, Cwd     string
@@ -124,7 +120,7 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Fingerprints  []string
 		Policy        []diag.Notification
 		Inputs        []byte
-	}{c.buildID(), configID(run), eng.Enabled(), o, run.Paths, reports, run.Limits, body.MaxBodyBytes, jsonv.MaxDepth, run.failOn,
+	}{c.buildID(), configID(run), eng.Enabled(), o, run.Paths, reports, run.Limits, run.failOn,
 		run.Epoch.UnixNano(), run.repoRoot, cwd, summaryPath(targets[2].path) != "",
 		[3]string{os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA")},
 		run.baseline != nil, fps, policy, digest})

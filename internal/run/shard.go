@@ -96,7 +96,7 @@ func (c *checker) runShard(e *Env, run *Plan) error {
 	if err != nil {
 		return err
 	}
-	part := shard.Partition(batch, eng.Files(), i-1, n)
+	part := shard.Partition(batch, eng, i-1, n)
 	res, b, notes, last := c.runThreads(eng, run, part.Batch)
 	s := shard.New(res, b, part)
 	s.Notifications = append(notes, res.Notifications...)

@@ -53,8 +53,15 @@ type Part struct {
 	ArtifactOrder, ThreadOrder []int
 }
 
-// Partition returns shard i (0-based) of n of b.
-func Partition(b *mailbox.Batch, files rules.Files, i, n int) *Part {
+// Sessions tells the session id a persisted artifact file declares
+// (*rules.Engine).
+type Sessions interface {
+	ArtifactSession(path string, fromJSON bool) string
+}
+
+// Partition returns shard i (0-based) of n of b; artifacts go with the
+// threads they declare (by sessions).
+func Partition(b *mailbox.Batch, sessions Sessions, i, n int) *Part {
 	// The shard key of every thread id and key: its thread id when it has
 	// one (all projects' threads of one id stay together), else its key.
 	// Lower case: threads whose artifact files would be one file on a
@@ -76,7 +83,7 @@ func Partition(b *mailbox.Batch, files rules.Files, i, n int) *Part {
 	pb := part.Batch
 	order := 0
 	artifactKey := func(path string, fromJSON bool) string {
-		sid := rules.ArtifactFileSession(files, path, fromJSON)
+		sid := sessions.ArtifactSession(path, fromJSON)
 		// Paired as persistedThreads pairs: by session_id when that is a
 		// thread of the batch, else by file name.
 		if k, ok := keyOf[sid]; ok && sid != "" {

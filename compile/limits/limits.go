@@ -1,0 +1,44 @@
+// Package limits holds the parser limits of one run as a value. The
+// configuration's limits: section sets them once (internal/run); the input
+// scanner, the compiler, the artifact parser and the rules receive them with
+// their options. No package keeps a limit in a variable, so two runs in one
+// process never see each other's limits.
+package limits
+
+// Defaults: far above real threads and artifacts, low enough that one
+// hostile input cannot stall or exhaust a run.
+const (
+	// DefaultBodyBytes is the largest markdown body or artifact parsed.
+	DefaultBodyBytes = 1 << 20
+	// DefaultJSONDepth is the deepest nesting of arrays and objects any
+	// JSON input may have (encoding/json allows 10000).
+	DefaultJSONDepth = 1000
+)
+
+// Parse are the limits in front of the parsers. The zero value is the
+// defaults.
+type Parse struct {
+	// BodyBytes is the largest markdown body or artifact parsed (0:
+	// DefaultBodyBytes); a larger one is reported (IN-008), not parsed.
+	BodyBytes int
+	// JSONDepth is the deepest JSON nesting accepted in exports, delta
+	// blocks, evidence packs and JSON artifacts (0: DefaultJSONDepth);
+	// deeper input is a syntax error "too deep".
+	JSONDepth int
+}
+
+// Body returns the body-size limit in bytes.
+func (p Parse) Body() int {
+	if p.BodyBytes > 0 {
+		return p.BodyBytes
+	}
+	return DefaultBodyBytes
+}
+
+// Depth returns the JSON nesting limit.
+func (p Parse) Depth() int {
+	if p.JSONDepth > 0 {
+		return p.JSONDepth
+	}
+	return DefaultJSONDepth
+}
