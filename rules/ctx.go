@@ -64,28 +64,14 @@ func (c *Ctx) emit(f diag.Finding) {
 	c.out = append(c.out, f)
 }
 
-// section finds a heading by name, comparing keys as the compiler does
-// (body.HeadingKey: case, white space, trailing colons and a parenthesised
-// suffix such as "Research Question (Discriminative)" do not count).
-// level 0 matches any level.
+// section finds a heading by name as the compiler does (body.Doc.Find:
+// keys compared by body.HeadingKey, top-level headings preferred); level 0
+// matches any level.
 func section(d *body.Doc, level int, names ...string) *body.Heading {
 	if d == nil {
 		return nil
 	}
-	var buf [64]byte
-	for i := range d.Headings {
-		h := &d.Headings[i]
-		if level != 0 && h.Level != level {
-			continue
-		}
-		t := body.AppendHeadingKey(buf[:0], h.Text)
-		for _, n := range names {
-			if string(t) == body.HeadingKey(n) {
-				return h
-			}
-		}
-	}
-	return nil
+	return d.Find(level, names...)
 }
 
 // sectionText is the text of a heading's section, trimmed.

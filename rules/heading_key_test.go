@@ -31,3 +31,19 @@ func TestResearchQuestionHeadingAgrees(t *testing.T) {
 		})
 	}
 }
+
+// TestSectionPrefersTopLevel: a rule finds the heading the compiler reads.
+// With an empty "## Research Question" quoted from an earlier message
+// before the KICKOFF's own, the compiler seeds the research thread from the
+// top-level one, so MB-002 must not say the question is missing.
+func TestSectionPrefersTopLevel(t *testing.T) {
+	const subj = "KICKOFF: Quorum switch timing"
+	body := "> ## Research Question\n\n## Research Question\nWhat sets the switch density?\n\n## Context\nThe switch point varies.\n"
+	if n := runMessageRule(t, "MB-002", subj, body); n != 0 {
+		t.Errorf("MB-002 fired on the quoted empty heading: %d findings", n)
+	}
+	th := oneMessageThread(t, subj, body)
+	if th.Current.RT == nil || th.Current.RT.Str("statement") != "What sets the switch density?" {
+		t.Fatalf("the compiler did not seed the research thread from the top-level heading")
+	}
+}

@@ -37,6 +37,7 @@ type Doc struct {
 type Heading struct {
 	Level      int
 	Text       string // plain text, trimmed
+	Key        string // HeadingKey(Text): what section names are compared with
 	Start, End int    // byte range of the heading line(s)
 	// SectionEnd is the offset where the heading's section ends: the start of
 	// the next heading of the same or a higher level, or len(Src).
@@ -568,6 +569,7 @@ func (w *walker) heading(x *ast.Heading) {
 	h.Start += w.base
 	h.End += w.base
 	h.Text = w.headingText(x, h.Setext, atx)
+	h.Key = HeadingKey(h.Text)
 	w.d.Headings = append(w.d.Headings, h)
 }
 
@@ -1095,20 +1097,19 @@ func (d *Doc) inComment(off int) bool {
 // preferred over headings inside block quotes or lists. It returns nil when
 // none matches.
 func (d *Doc) Find(level int, names ...string) *Heading {
-	want := make([]string, len(names))
-	for i, n := range names {
-		want[i] = HeadingKey(n)
+	var keys [4]string
+	want := keys[:0]
+	for _, n := range names {
+		want = append(want, HeadingKey(n))
 	}
-	var buf [64]byte
 	for pass := 0; pass < 2; pass++ {
 		for i := range d.Headings {
 			h := &d.Headings[i]
 			if (level != 0 && h.Level != level) || h.Nested != (pass == 1) {
 				continue
 			}
-			t := AppendHeadingKey(buf[:0], h.Text)
 			for _, w := range want {
-				if string(t) == w {
+				if h.Key == w {
 					return h
 				}
 			}
