@@ -60,6 +60,10 @@ type Msg struct {
 	Subject subject.Subject
 	Doc     *body.Doc     // nil when the message has no body
 	Blocks  []delta.Block // delta blocks (DELTA messages only)
+	// agent is who its deltas are credited to (agentOf), and agentKey
+	// that name lower-cased, as agent priorities and known agents are
+	// keyed: set once per DELTA message by extractDeltas.
+	agent, agentKey string
 }
 
 // BodyPos maps a byte range of the body to the file.
@@ -208,6 +212,8 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 			continue
 		}
 		t.Stats.DeltaMsgs++
+		m.agent = agentOf(m)
+		m.agentKey = strings.ToLower(m.agent)
 		blocks, problems := delta.Analyze(m.Doc, lim)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
@@ -328,15 +334,14 @@ func agentOf(m *Msg) string {
 // applied is the merge's view of delta d (block of message msg).
 func (t *Thread) applied(d *delta.Delta, msg, block int) artifact.Applied {
 	m := t.Msgs[msg]
-	agent := agentOf(m)
-	return artifact.Applied{Delta: d, Agent: agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
-		Priority: t.priority[strings.ToLower(agent)]}
+	return artifact.Applied{Delta: d, Agent: m.agent, At: m.Created, Msg: msg, MsgID: m.ID, Block: block,
+		Priority: t.priority[m.agentKey]}
 }
 
 func (t *Thread) apply(art *artifact.Artifact, d *delta.Delta, msg, block int) {
 	m := t.Msgs[msg]
-	agent := agentOf(m)
-	if len(t.Known) > 0 && !t.Known[strings.ToLower(agent)] {
+	agent := m.agent
+	if len(t.Known) > 0 && !t.Known[m.agentKey] {
 		b := &m.Blocks[block]
 		t.Findings = append(t.Findings, diag.Finding{
 			Rule: ruleid.MG007, Code: "UNKNOWN_AGENT", Severity: diag.Warning,

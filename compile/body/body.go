@@ -37,7 +37,6 @@ type Doc struct {
 type Heading struct {
 	Level      int
 	Text       string // plain text, trimmed
-	Key        string // HeadingKey(Text): what section names are compared with
 	Start, End int    // byte range of the heading line(s)
 	// SectionEnd is the offset where the heading's section ends: the start of
 	// the next heading of the same or a higher level, or len(Src).
@@ -569,7 +568,6 @@ func (w *walker) heading(x *ast.Heading) {
 	h.Start += w.base
 	h.End += w.base
 	h.Text = w.headingText(x, h.Setext, atx)
-	h.Key = HeadingKey(h.Text)
 	w.d.Headings = append(w.d.Headings, h)
 }
 
@@ -1102,14 +1100,16 @@ func (d *Doc) Find(level int, names ...string) *Heading {
 	for _, n := range names {
 		want = append(want, HeadingKey(n))
 	}
+	var buf [64]byte
 	for pass := 0; pass < 2; pass++ {
 		for i := range d.Headings {
 			h := &d.Headings[i]
 			if (level != 0 && h.Level != level) || h.Nested != (pass == 1) {
 				continue
 			}
+			key := AppendHeadingKey(buf[:0], h.Text) // not kept: no allocation
 			for _, w := range want {
-				if h.Key == w {
+				if string(key) == w {
 					return h
 				}
 			}

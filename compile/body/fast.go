@@ -159,7 +159,7 @@ func atxHeading(line string, p int) (Heading, bool) {
 			return Heading{}, false
 		}
 	}
-	return Heading{Level: n, Text: text, Key: HeadingKey(text), Start: p, End: p + len(line)}, true
+	return Heading{Level: n, Text: text, Start: p, End: p + len(line)}, true
 }
 
 // inlineMarks are the bytes after which a heading's text (without a "[")
