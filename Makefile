@@ -36,7 +36,7 @@ demo: build
 	  echo "brenner-ci check exit code: $$c (1 = findings, expected on the sample)"; [ $$c -le 1 ] || exit $$c
 	@ls -l $(DEMO_OUT)
 
-# Every parser entry's fuzz target, FUZZTIME each (make fuzz FUZZTIME=1m).
+# Every parser entry's fuzz target and the policy's, FUZZTIME each (make fuzz FUZZTIME=1m).
 # A crasher is written to the package's testdata/fuzz/ and kept as a
 # regression test.
 FUZZTIME ?= 10s
@@ -53,7 +53,8 @@ FUZZ_TARGETS := \
 	FuzzFieldLine:./rules \
 	FuzzMetaField:./rules \
 	FuzzDecodeCacheEntry:./internal/cache \
-	FuzzParse:./internal/config
+	FuzzParse:./internal/config \
+	FuzzNestedConfigNeverOpensTheGate:./pipeline
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

@@ -50,8 +50,8 @@ type Options struct {
 // Defaults of Options.MaxMessages and Options.MaxBlocks: far above real
 // threads, low enough that one export cannot make a run quadratic.
 const (
-	DefaultMaxMessages = 100_000
-	DefaultMaxBlocks   = 1_000
+	DefaultMaxMessages = limits.DefaultMessages
+	DefaultMaxBlocks   = limits.DefaultBlocks
 )
 
 // Msg is a message with its parsed body.

@@ -219,8 +219,8 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 }
 
 // policy reports how a configuration discovered below the repository root
-// relaxes the root's own (SP-005), with the severity the root's
-// configuration gives SP-005.
+// relaxes the root's own (SP-005; none of it is applied, see
+// config.Tighten), with the severity the root's configuration gives SP-005.
 func policy(p *config.Resolved) []diag.Finding {
 	if p == nil || !p.Below || p.Config == nil {
 		return nil
@@ -243,8 +243,8 @@ func policy(p *config.Resolved) []diag.Finding {
 	for _, rel := range config.Relaxations(p.Config, p.Base, ids, def) {
 		f := diag.Finding{Rule: rule.ID, Code: rule.Code, Severity: sev,
 			Pos:     diag.Pos{File: p.Config.Path, Line: rel.Line, Col: rel.Col},
-			Message: "This configuration governs the run and relaxes " + base + ": " + rel.What + ".",
-			Hint:    "Keep rule settings in the repository's configuration, or pin it with --config (the action's config input).",
+			Message: "This configuration below the repository root relaxes " + base + ": " + rel.What + "; the relaxation is not applied.",
+			Hint:    "A configuration below the root may only tighten the repository's: change the repository's " + config.FileName + " (it takes effect once merged), or remove the setting.",
 			Anchor:  "relaxes " + rel.What}
 		f.Message, f.Anchor = Echo(f.Message, MaxMessageBytes), Echo(f.Anchor, MaxMessageBytes)
 		out = append(out, f)

@@ -36,7 +36,7 @@ func repo(t *testing.T, files map[string]string) *config.Resolved {
 
 func policyFindings(t *testing.T, res *config.Resolved) []diag.Finding {
 	t.Helper()
-	out := Run(&Input{Config: res.Config, Policy: res})
+	out := Run(&Input{Config: res.Effective, Policy: res})
 	var got []diag.Finding
 	for _, f := range out.Findings {
 		if f.Rule == "SP-005" {
@@ -91,7 +91,7 @@ func TestRootConfigDecidesPolicy(t *testing.T) {
 	}
 	defaults := repo(t, map[string]string{"mailbox/.brenner-ci.yaml": "rules:\n  MB-001: off\n"})
 	got := policyFindings(t, defaults)
-	if len(got) != 1 || !strings.Contains(got[0].Message, "the defaults") || got[0].Severity != diag.Warning {
+	if len(got) != 1 || !strings.Contains(got[0].Message, "the defaults") || got[0].Severity != diag.Error {
 		t.Errorf("nested vs defaults: %+v", got)
 	}
 }

@@ -141,7 +141,7 @@ func ConfigLine(r *diag.Report) string {
 		if c.Base != "" {
 			base = SafeOneLine(p.Display(c.Base))
 		}
-		return "configuration: " + file + " (found below the repository root; relaxations of " + base + " are reported as SP-005)"
+		return "configuration: " + file + " (found below the repository root; it may only tighten " + base + ": relaxations are not applied and are reported as SP-005)"
 	}
 	return "configuration: " + file
 }

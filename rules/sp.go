@@ -21,14 +21,15 @@ var spRules = []Rule{
 		Short: "Suppressions name registered rule ids.",
 		Full:  "A directive naming an id that no rule has (a typo such as MB-03, a retired id) suppresses nothing for that id. The known ids of the same directive still apply.",
 	},
-	{ID: "SP-005", Name: "config-relaxes-repository", Code: "CONFIG_RELAXES_REPOSITORY", Family: "SP", Severity: diag.Warning, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci configuration policy (docs/security.md)",
+	{ID: "SP-005", Name: "config-relaxes-repository", Code: "CONFIG_RELAXES_REPOSITORY", Family: "SP", Severity: diag.Error, Scope: ScopeBatch, By: ByPipeline, Spec: "brenner-ci configuration policy (docs/security.md)",
 		Short: "A configuration below the repository root does not relax the root's.",
-		Full: "The first .brenner-ci.yaml found from the first checked path upward governs a run, so a pull " +
-			"request can add one next to its inputs. When that file lies below the repository root, every way it " +
-			"relaxes the root's configuration (or the defaults, when the root has none) is reported at its line: " +
-			"a more lenient fail-on, a rule turned off or lowered globally or for some paths, ignore globs, " +
-			"suppress entries and agents the root does not have. The severity of this rule comes from the root's " +
-			"configuration, never from the file under review. Pin the configuration with --config (the action's " +
-			"config input) to read no other file.",
+		Full: "The repository root's .brenner-ci.yaml (or the defaults, when it has none) governs a run; a pull " +
+			"request can add another one next to its inputs. When the first file found from the first checked path " +
+			"upward lies below the repository root, only what makes the root's configuration stricter applies: a rule " +
+			"turned on or raised, a stricter fail-on, a lower limit. Every way it relaxes the root's is not applied and " +
+			"is reported at its line: a more lenient fail-on, a rule turned off or lowered globally or for some paths, " +
+			"a raised limit, ignore globs, suppress entries and agents the root does not have. The severity of this " +
+			"rule comes from the root's configuration, never from the file under review. Pin the configuration with " +
+			"--config (the action's config input) to read no other file.",
 	},
 }

@@ -5,9 +5,16 @@
 // process never see each other's limits.
 package limits
 
-// Defaults: far above real threads and artifacts, low enough that one
-// hostile input cannot stall or exhaust a run.
+// Defaults of every input limit (.brenner-ci.yaml limits:, docs/security.md):
+// far above real threads and artifacts, low enough that one hostile input
+// cannot stall or exhaust a run.
 const (
+	// DefaultFileBytes is the largest input file read (IN-009).
+	DefaultFileBytes = 512 << 20
+	// DefaultMessages is the most messages of one thread compiled (IN-011).
+	DefaultMessages = 100_000
+	// DefaultBlocks is the most delta blocks of one body applied (IN-011).
+	DefaultBlocks = 1_000
 	// DefaultBodyBytes is the largest markdown body or artifact parsed.
 	DefaultBodyBytes = 1 << 20
 	// DefaultJSONDepth is the deepest nesting of arrays and objects any

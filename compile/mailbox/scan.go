@@ -22,6 +22,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
@@ -45,7 +46,7 @@ type ScanOptions struct {
 
 // DefaultMaxFileBytes is the default largest input file: far above real
 // exports, below what would exhaust a CI runner's memory.
-const DefaultMaxFileBytes = 512 << 20
+const DefaultMaxFileBytes = limits.DefaultFileBytes
 
 // Scan finds every message in paths (files or directories, walked
 // recursively) and groups them into threads. It keeps metadata and the

@@ -46,7 +46,7 @@ func TestConfigBelowRootCannotTurnTheGateOff(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the root's fail-on warning still gates)\n%s%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "mailbox/.brenner-ci.yaml:1:10: warning:") || !strings.Contains(stdout, "[SP-005]") {
+	if !strings.Contains(stdout, "mailbox/.brenner-ci.yaml:1:10: error:") || !strings.Contains(stdout, "[SP-005]") {
 		t.Errorf("no SP-005 at the nested configuration's fail-on:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, "rule MG-006 is off here") {
@@ -123,5 +123,109 @@ func TestGraphCommand(t *testing.T) {
 	_, md, _ := runCLI(t, "check", "--format", "markdown", dir)
 	if !strings.Contains(md, "### Session genealogy") || !strings.Contains(md, "```mermaid\nflowchart LR") {
 		t.Errorf("the markdown report does not draw the genealogy:\n%s", md)
+	}
+}
+
+// nestedRepo is a repository with no root configuration whose
+// mailbox/thread.json has two errors (MB-003, MB-004), and whose
+// mailbox/.brenner-ci.yaml, added by a pull request, holds nested.
+func nestedRepo(t *testing.T, nested string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "testdata", "ingest", "thread", "thread.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for p, c := range map[string]string{
+		".git/HEAD":                "ref: refs/heads/main\n",
+		"mailbox/thread.json":      string(data),
+		"mailbox/.brenner-ci.yaml": nested,
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestNestedConfigCannotOpenTheGate: each way a configuration added below
+// the repository root could turn the default gate off is not applied: the
+// thread's errors are still reported, the run fails, and SP-005 (an error)
+// names the relaxation at its line. (Before, each exited 0 "passed", with
+// at most a warning.)
+func TestNestedConfigCannotOpenTheGate(t *testing.T) {
+	for name, nested := range map[string]string{
+		"ignore everything": "ignore: [\"**\"]\n",
+		"rules off":         "rules:\n  MB-003: off\n  MB-004: off\n",
+		"rules to note":     "rules:\n  MB-003: note\n  MB-004: note\n",
+		"overrides on **":   "overrides:\n  - paths: [\"**\"]\n    rules: {MB-003: off, MB-004: off}\n",
+		"suppress entries":  "suppress:\n  - {rule: MB-003, thread: quorum-sensing}\n  - {rule: MB-004, thread: quorum-sensing}\n",
+		"merge key":         "<<: {ignore: [\"**\"], fail-on: none}\n",
+		"fail-on none":      "fail-on: none\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := nestedRepo(t, nested)
+			code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox"))
+			if code != 1 {
+				t.Fatalf("exit %d, want 1: the nested configuration opened the gate\n%s%s", code, stdout, stderr)
+			}
+			for _, want := range []string{"error: DELTA message body is empty", "[MB-004]", "[MB-003]"} {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("%q missing: the relaxation was applied\n%s", want, stdout)
+				}
+			}
+			if !strings.Contains(stdout, "mailbox/.brenner-ci.yaml:") || !strings.Contains(stdout, "error: This configuration below the repository root relaxes") {
+				t.Errorf("no SP-005 error at the nested configuration:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestNestedConfigMayTighten: what makes the root's configuration
+// stricter applies from a nested file: a rule raised, a stricter fail-on,
+// a lower limit; none of it is an SP-005 finding.
+func TestNestedConfigMayTighten(t *testing.T) {
+	dir := nestedRepo(t, "fail-on: note\nrules:\n  MB-014: error\n")
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox"))
+	if code != 1 || strings.Contains(stdout, "[SP-005]") {
+		t.Fatalf("exit %d (want 1), SP-005 reported for a tightening:\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "error: KICKOFF body has no \"## Excerpt\" section. [MB-014]") {
+		t.Errorf("the raised MB-014 did not apply:\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "(fail-on note: failed)") {
+		t.Errorf("the stricter fail-on did not apply:\n%s", stdout)
+	}
+	dir = nestedRepo(t, "limits:\n  json-depth: 3\n")
+	_, stdout, _ = runCLI(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox"))
+	if !strings.Contains(stdout, "may nest at most 3 levels") || strings.Contains(stdout, "[SP-005]") {
+		t.Errorf("the lower json-depth did not apply, or was reported:\n%s", stdout)
+	}
+}
+
+// TestNestedConfigCannotRaiseLimits: limits: raised below the root are not
+// applied (a raised json-depth or body-bytes brought back stack overflows
+// and multi-GB reads); each is an SP-005 error at its line.
+func TestNestedConfigCannotRaiseLimits(t *testing.T) {
+	dir := nestedRepo(t, "limits:\n  json-depth: 100000\n  body-bytes: 1000000000\n")
+	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
+	if err := os.WriteFile(filepath.Join(dir, "mailbox", "deep.json"), []byte(`{"messages": `+deep+`}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, filepath.Join(dir, "mailbox"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "may nest at most 1000 levels") {
+		t.Errorf("the raised json-depth applied:\n%s", stdout)
+	}
+	for _, want := range []string{"mailbox/.brenner-ci.yaml:2:15: error:", "json-depth 100000 is above 1000", "mailbox/.brenner-ci.yaml:3:15: error:", "body-bytes 1000000000 is above 1048576"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("%q missing:\n%s", want, stdout)
+		}
 	}
 }

@@ -42,6 +42,9 @@ type Config struct {
 	doc *yaml.Node
 	// Lines of each suppression entry, for SP-002 findings.
 	SuppressLine []int `yaml:"-"`
+	// tighter is a configuration below the repository root whose stricter
+	// rule settings apply on top of this one's (Tighten).
+	tighter *Config
 }
 
 // RuleCf configures one rule: enabled and/or severity. In YAML it is a map
@@ -325,11 +328,24 @@ func (c *Config) Ignored(path string) bool {
 }
 
 // Severity returns the effective severity of a finding of rule id at path
-// with default severity def (diag.Off: disabled).
+// with default severity def (diag.Off: disabled): this configuration's,
+// or the stricter one a configuration below the root it was tightened by
+// (Tighten) gives.
 func (c *Config) Severity(id, path string, def diag.Severity) diag.Severity {
 	if c == nil {
 		return def
 	}
+	sev := c.ownSeverity(id, path, def)
+	if t := c.tighter; t != nil {
+		if s := t.ownSeverity(id, path, sev); s < sev { // Error < Warning < Note < Off
+			sev = s
+		}
+	}
+	return sev
+}
+
+// ownSeverity is Severity by this file's settings alone.
+func (c *Config) ownSeverity(id, path string, def diag.Severity) diag.Severity {
 	sev := apply(c.Rules[id], def)
 	path = c.relPath(path)
 	for i := range c.Override {
@@ -398,15 +414,26 @@ func Glob(g string) (*regexp.Regexp, error) {
 }
 
 // OffEverywhere reports whether rule id is turned off globally and no
-// per-path override mentions it, so the engine need not run it at all.
+// per-path override mentions it (nor the configuration it was tightened
+// by), so the engine need not run it at all.
 func (c *Config) OffEverywhere(id string) bool {
-	if c == nil || apply(c.Rules[id], diag.Error) != diag.Off {
+	if c == nil || apply(c.Rules[id], diag.Error) != diag.Off || c.mentions(id) {
 		return false
 	}
-	for i := range c.Override {
-		if _, ok := c.Override[i].Rules[id]; ok {
+	if t := c.tighter; t != nil {
+		if _, ok := t.Rules[id]; ok || t.mentions(id) {
 			return false
 		}
 	}
 	return true
+}
+
+// mentions reports whether an override sets rule id.
+func (c *Config) mentions(id string) bool {
+	for i := range c.Override {
+		if _, ok := c.Override[i].Rules[id]; ok {
+			return true
+		}
+	}
+	return false
 }

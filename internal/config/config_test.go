@@ -150,3 +150,27 @@ func TestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestTightenTurnsOnWhatTheRootTurnedOff: a rule the root turns off and a
+// nested file turns on runs (the engine must not skip it) at the nested
+// file's severity; a rule the nested file turns off stays on.
+func TestTightenTurnsOnWhatTheRootTurnedOff(t *testing.T) {
+	base, err := Parse("/r/.brenner-ci.yaml", []byte("rules:\n  MB-014: off\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested, err := Parse("/r/mailbox/.brenner-ci.yaml", []byte("rules:\n  MB-014: warning\n  MB-004: off\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff := Tighten(base, nested, "/r")
+	if eff.OffEverywhere("MB-014") || eff.Severity("MB-014", "mailbox/t.json", diag.Error) != diag.Warning {
+		t.Errorf("MB-014: off everywhere %t, severity %s; want on, warning", eff.OffEverywhere("MB-014"), eff.Severity("MB-014", "mailbox/t.json", diag.Error))
+	}
+	if eff.OffEverywhere("MB-004") || eff.Severity("MB-004", "mailbox/t.json", diag.Error) != diag.Error {
+		t.Errorf("MB-004 was turned off by the nested file")
+	}
+	if !base.OffEverywhere("MB-014") || base.tighter != nil {
+		t.Errorf("Tighten modified the root's configuration")
+	}
+}

@@ -9,27 +9,29 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Which configuration governs a run is a security question: the inputs of a
 // pull request may come from a fork, and a .brenner-ci.yaml added next to
-// them must not quietly turn the gate off. The policy:
+// them must not quietly turn the gate off. The policy (docs/security.md):
 //
 //   - --config FILE pins the configuration: no other file is read.
-//   - Otherwise the first .brenner-ci.yaml from the first path upward to
-//     the repository root governs (Find). When it lies below the root, it is
-//     compared with the root's own configuration (or the defaults when the
-//     root has none), and every way it relaxes that one is reported
-//     (Relaxations; rule SP-005) — with the severity the root's
-//     configuration gives SP-005, so the file under review cannot silence
-//     findings about itself.
-//   - Every report names the file that applied.
+//   - Otherwise the repository root's .brenner-ci.yaml governs (the
+//     defaults when it has none). The first .brenner-ci.yaml from the first
+//     path upward, when it lies below the root, may only tighten it: its
+//     stricter settings apply (a rule turned on or raised, a stricter
+//     fail-on, a lower limit), and every way it relaxes the root's is not
+//     applied and is reported (Relaxations; rule SP-005, an error) at its
+//     line, with the severity the root's configuration gives SP-005, so the
+//     file under review cannot silence findings about itself.
+//   - Every report names the files that applied.
 
 // Resolved is the outcome of configuration discovery.
 type Resolved struct {
-	// Config is the governing configuration; nil when none was found (the
-	// defaults apply).
+	// Config is the configuration file found (or pinned); nil when none
+	// was found (the defaults apply).
 	Config *Config
 	// Pinned is true when Config was given with --config.
 	Pinned bool
@@ -37,6 +39,10 @@ type Resolved struct {
 	// Base is then the root's configuration, nil when the root has none.
 	Below bool
 	Base  *Config
+	// Effective is the configuration that governs the run: Config, or,
+	// when Config lies below the root, Base tightened by Config (Tighten).
+	// Nil: the defaults.
+	Effective *Config
 }
 
 // Resolve finds the configuration governing a run whose first path is
@@ -50,7 +56,7 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Resolved{Config: c, Pinned: true}, nil
+		return &Resolved{Config: c, Pinned: true, Effective: c}, nil
 	}
 	if first == "" {
 		first = "."
@@ -66,7 +72,7 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Resolved{Config: c}
+	res := &Resolved{Config: c, Effective: c}
 	if root == "" {
 		return res, nil
 	}
@@ -80,29 +86,88 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 			return nil, err
 		}
 	}
+	res.Effective = Tighten(res.Base, c, root)
 	return res, nil
 }
 
-// FailOn is the fail-on threshold the resolved configuration sets: its
-// own, except that a configuration below the repository root cannot make
-// the gate more lenient than the root's (or the default, error) — that
-// relaxation is reported (SP-005) and not applied.
+// FailOn is the fail-on threshold the governing configuration sets ("":
+// the default): a configuration below the repository root can make it
+// stricter, never more lenient (Tighten).
 func (r *Resolved) FailOn() string {
-	if r == nil || r.Config == nil {
+	if r == nil || r.Effective == nil {
 		return ""
 	}
-	own := r.Config.FailOn
-	if !r.Below {
-		return own
+	return r.Effective.FailOn
+}
+
+// Tighten returns the configuration that governs a run whose first path
+// has nested, a configuration below the repository root (folder root), in
+// it: base, the root's own (nil: the defaults), with only those settings
+// of nested that make it stricter —
+//
+//   - a rule's severity where nested's is stricter (a rule turned on or
+//     raised, globally or by an override of nested's, whose paths stay
+//     relative to nested's folder);
+//   - the stricter fail-on;
+//   - each limit nested lowers.
+//
+// Its ignore globs, suppress entries, agents, lower severities, more
+// lenient fail-on and raised limits are not applied (Relaxations lists
+// them). base and nested are not modified.
+func Tighten(base, nested *Config, root string) *Config {
+	if base == nil {
+		base = &Config{}
+		if abs, err := filepath.Abs(root); err == nil {
+			base.dir = abs
+		}
 	}
-	base := ""
-	if r.Base != nil {
-		base = r.Base.FailOn
+	eff := &Config{
+		Path: base.Path, FailOn: base.FailOn, Agents: base.Agents, Ignore: base.Ignore, Rules: base.Rules,
+		Override: base.Override, Suppress: base.Suppress, SuppressLine: base.SuppressLine, Limits: base.Limits,
+		ignore: base.ignore, dir: base.dir, doc: base.doc, tighter: nested,
 	}
-	if failStrictness(own) < failStrictness(base) {
-		return base
+	if nested == nil {
+		return eff
 	}
-	return own
+	if failStrictness(nested.FailOn) > failStrictness(base.FailOn) {
+		eff.FailOn = nested.FailOn
+	}
+	eff.Limits = lowerLimits(base.Limits, nested.Limits)
+	return eff
+}
+
+// The input limits as a list, in the order of limitNames, with their
+// defaults (0 in a configuration means the default).
+var (
+	limitNames    = [...]string{"file-bytes", "body-bytes", "json-depth", "messages-per-thread", "delta-blocks-per-body"}
+	limitDefaults = [...]int64{limits.DefaultFileBytes, limits.DefaultBodyBytes, limits.DefaultJSONDepth, limits.DefaultMessages, limits.DefaultBlocks}
+)
+
+func (l Limits) list() [len(limitNames)]int64 {
+	return [...]int64{l.FileBytes, int64(l.BodyBytes), int64(l.JSONDepth), int64(l.Messages), int64(l.Blocks)}
+}
+
+func limitsOf(v [len(limitNames)]int64) Limits {
+	return Limits{FileBytes: v[0], BodyBytes: int(v[1]), JSONDepth: int(v[2]), Messages: int(v[3]), Blocks: int(v[4])}
+}
+
+// effective is the limit in force: the configured one, or the default.
+func effectiveLimit(v int64, i int) int64 {
+	if v > 0 {
+		return v
+	}
+	return limitDefaults[i]
+}
+
+// lowerLimits is base with each limit nested lowers.
+func lowerLimits(base, nested Limits) Limits {
+	out, n := base.list(), nested.list()
+	for i := range out {
+		if n[i] > 0 && n[i] < effectiveLimit(out[i], i) {
+			out[i] = n[i]
+		}
+	}
+	return limitsOf(out)
 }
 
 // findUnder looks for FileName from dir upward, stopping at a folder
@@ -200,7 +265,7 @@ func failStrictness(s string) int {
 
 // Relaxations lists every way c relaxes base (nil base: the defaults):
 // a lower fail-on, a rule turned off or lowered (globally or for some
-// paths), new ignore globs, suppress entries and agents. defaults gives a
+// paths), a raised limit, new ignore globs, suppress entries and agents. defaults gives a
 // rule's default severity; ids lists every rule id. The result is sorted by
 // line.
 func Relaxations(c, base *Config, ids []string, defaults func(id string) diag.Severity) []Relaxation {
@@ -229,8 +294,14 @@ func Relaxations(c, base *Config, ids []string, defaults func(id string) diag.Se
 		}
 		if _, set := c.Rules[id]; set {
 			at(fmt.Sprintf("rule %s is %s here and %s in the repository's configuration", id, mine, theirs), "rules", id)
-		} else {
-			at(fmt.Sprintf("rule %s falls back to its default, %s; the repository's configuration makes it %s", id, mine, theirs))
+		}
+		// A rule the file leaves out keeps the repository's setting
+		// (Tighten): not a relaxation.
+	}
+	cl, bl := c.Limits.list(), base.Limits.list()
+	for i, name := range limitNames {
+		if in := effectiveLimit(bl[i], i); cl[i] > in {
+			at(fmt.Sprintf("limits: %s %d is above %d, the limit in force", name, cl[i], in), "limits", name)
 		}
 	}
 	baseOverrides := map[string]bool{}

@@ -25,7 +25,7 @@ import (
 type Plan struct {
 	Paths  []string
 	Policy *config.Resolved // how the configuration was found
-	Cfg    *config.Config   // Policy.Config (nil: the defaults)
+	Cfg    *config.Config   // Policy.Effective: the configuration that governs (nil: the defaults)
 	Epoch  time.Time        // SOURCE_DATE_EPOCH (zero: unset)
 	Jobs   int
 	// ThreadTimeout is the time budget of one thread (0: none).
@@ -67,7 +67,7 @@ func settle(configFlag string, paths []string, jobs int, timeout time.Duration) 
 func NewPlan(paths []string, policy *config.Resolved, jobs int) *Plan {
 	p := &Plan{Paths: paths, Policy: policy, Jobs: jobs, failOn: diag.Error}
 	if policy != nil {
-		p.Cfg = policy.Config
+		p.Cfg = policy.Effective
 	}
 	if p.Cfg != nil {
 		p.Limits = p.Cfg.Limits
