@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -226,6 +227,60 @@ func TestNestedConfigCannotRaiseLimits(t *testing.T) {
 	for _, want := range []string{"mailbox/.brenner-ci.yaml:2:15: error:", "json-depth 100000 is above 1000", "mailbox/.brenner-ci.yaml:3:15: error:", "body-bytes 1000000000 is above 1048576"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("%q missing:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestLinksInTheRepositoryAreNotFollowed: a pull request commits
+// evidence.json or .brenner-ci.yaml as a symbolic link to /dev/zero (which
+// ran the run out of memory, no report) or to a runner file (whose first
+// bytes were quoted into every report). Neither is read: the evidence pack
+// is reported unreadable at its path, the configuration is a configuration
+// error (exit 2, "could not run" reports written), and no byte of the
+// target reaches a report.
+func TestLinksInTheRepositoryAreNotFollowed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links to /dev/zero: not on Windows")
+	}
+	secret := filepath.Join(t.TempDir(), "runner-credentials")
+	if err := os.WriteFile(secret, []byte("RUNNER-SECRET-CONTENT {"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", "EV-004", "pass")
+	for _, target := range []string{"/dev/zero", secret} {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, ".git"), nil, 0o644) // the repository root
+		ev := filepath.Join(dir, "artifacts", "RS-20260310-ev-unverified", "evidence.json")
+		os.Remove(ev)
+		if err := os.Symlink(target, ev); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, "--out", out, "--fail-on", "none", dir)
+		if code != 0 || !strings.Contains(stdout, "evidence.json") || !strings.Contains(stdout, "symbolic link") {
+			t.Errorf("evidence.json -> %s: exit %d; want 0 and the link reported at its path\n%s%s", target, code, stdout, stderr)
+		}
+		if strings.Contains(stdout+stderr, "RUNNER-SECRET") {
+			t.Errorf("the link's target was read into the output")
+		}
+
+		os.Remove(ev)
+		if err := os.Symlink(target, filepath.Join(dir, ".brenner-ci.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr = runCLI(t, "check", "--repo-root", dir, "--out", out, dir)
+		if code != 2 || !strings.Contains(stdout+stderr, "symbolic link") {
+			t.Errorf(".brenner-ci.yaml -> %s: exit %d; want 2, a configuration error naming the link\n%s%s", target, code, stdout, stderr)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "brenner-ci.md"))
+		if err != nil || !strings.Contains(string(md), "could not run") {
+			t.Errorf("the markdown report does not say the run could not run: %v", err)
+		}
+		if strings.Contains(stdout+stderr+string(md), "RUNNER-SECRET") {
+			t.Errorf("the link's target was read into a report")
 		}
 	}
 }

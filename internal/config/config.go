@@ -4,10 +4,11 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 )
 
 // FileName is the configuration file brenner-ci looks for.
@@ -45,7 +47,13 @@ type Config struct {
 	// tighter is a configuration below the repository root whose stricter
 	// rule settings apply on top of this one's (Tighten).
 	tighter *Config
+	// sum is the SHA-256 of the file's bytes as read.
+	sum [32]byte
 }
+
+// Digest identifies the bytes the configuration was read from (hex
+// SHA-256), so nothing needs to read the file again.
+func (c *Config) Digest() string { return hex.EncodeToString(c.sum[:]) }
 
 // RuleCf configures one rule: enabled and/or severity. In YAML it is a map
 // {enabled: false, severity: warning} or a shorthand scalar (off, error,
@@ -126,20 +134,40 @@ func Find(dir string) string { return findUnder(dir, "") }
 // Known reports whether a rule id exists; set by the caller (the rule registry).
 type Known func(id string) bool
 
-// Load reads and validates a configuration file.
+// MaxFileBytes bounds a configuration file: far above any real one.
+const MaxFileBytes = 1 << 20
+
+// Load reads and validates a configuration file found in the repository.
+// A pull request may have written it, so it is read as safefile reads:
+// never through a symbolic link, never a device or FIFO, at most
+// MaxFileBytes.
 func Load(path string, known Known) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxFileBytes)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	return Parse(path, data, known)
 }
 
+// LoadPinned is Load for the file the workflow names (--config): a link
+// there is the workflow author's, so it is resolved first; its target is
+// read under Load's rules.
+func LoadPinned(path string, known Known) (*Config, error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		var data []byte
+		if data, err = safefile.Read(target, MaxFileBytes); err == nil {
+			return Parse(path, data, known)
+		}
+	}
+	return nil, &Error{File: path, Msg: err.Error()}
+}
+
 var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?line (\d+): (.*)$`)
 
 // Parse decodes data (named path in errors).
 func Parse(path string, data []byte, known Known) (*Config, error) {
-	c := &Config{Path: path}
+	c := &Config{Path: path, sum: sha256.Sum256(data)}
 	if path != "" {
 		if abs, err := filepath.Abs(filepath.Dir(filepath.FromSlash(path))); err == nil {
 			c.dir = abs

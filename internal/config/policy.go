@@ -52,7 +52,7 @@ type Resolved struct {
 // to root governs, and Base is root's own when the two differ.
 func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 	if pinned != "" {
-		c, err := Load(pinned, known)
+		c, err := LoadPinned(pinned, known)
 		if err != nil {
 			return nil, err
 		}

@@ -1,12 +1,14 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 )
 
 // compareRev is the revision a pull request is compared with: --new-from-rev
@@ -43,7 +45,10 @@ func changedSince(root, rev, file string) (changed, ok bool) {
 		}
 		return true, true // not in rev: added since
 	}
-	now, err := os.ReadFile(file)
+	now, err := safefile.Read(file, int64(len(old))+1) // only equality matters
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return true, true
+	}
 	if err != nil {
 		return false, false
 	}

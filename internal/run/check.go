@@ -19,6 +19,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/github"
@@ -221,12 +222,13 @@ func (c *checker) setup() (*Plan, error) {
 		return nil, err
 	}
 	if c.Baseline != "" {
-		f, err := os.Open(c.Baseline)
+		// A pull request may have replaced the file (by a link to a
+		// device, say): read as any file it wrote, within the file limit.
+		data, err := safefile.Read(c.Baseline, run.FileBytes())
 		if err != nil {
 			return nil, usagef("--baseline: %v", err)
 		}
-		run.baseline, err = jsonreport.Fingerprints(f)
-		f.Close()
+		run.baseline, err = jsonreport.Fingerprints(bytes.NewReader(data))
 		if err != nil {
 			return nil, usagef("--baseline %s: %v", c.Baseline, err)
 		}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -113,15 +115,22 @@ func (p *Plan) Rules() []*rules.Rule {
 // Engine is the rule engine of the run, reading artifacts from the file
 // system.
 func (p *Plan) Engine() *rules.Engine {
-	return rules.NewEngine(p.Rules(), OSFiles{}, p.ParseLimits())
+	return rules.NewEngine(p.Rules(), OSFiles{MaxBytes: p.FileBytes()}, p.ParseLimits())
+}
+
+// FileBytes is the largest file the run reads (limits: file-bytes).
+func (p *Plan) FileBytes() int64 {
+	return cmp.Or(p.Limits.FileBytes, limits.DefaultFileBytes)
 }
 
 // OSFiles is rules.Files on the file system: what every run reads artifacts
-// and evidence packs through.
-type OSFiles struct{}
+// and evidence packs through, as a pull request may have written them
+// (safefile: no link followed, no device or FIFO opened, at most MaxBytes
+// read; 0: no limit).
+type OSFiles struct{ MaxBytes int64 }
 
-func (OSFiles) ReadFile(name string) ([]byte, error)  { return os.ReadFile(name) }
-func (OSFiles) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+func (f OSFiles) ReadFile(name string) ([]byte, error) { return safefile.Read(name, f.MaxBytes) }
+func (OSFiles) Stat(name string) (fs.FileInfo, error)  { return safefile.Stat(name) }
 
 // epoch returns SOURCE_DATE_EPOCH as a time, or zero.
 func epoch() (time.Time, error) {

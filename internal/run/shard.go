@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/shard"
 	"github.com/brenner-ci/brenner-ci/reporters"
 )
@@ -41,30 +41,20 @@ func (c *checker) shardPath() (string, error) {
 }
 
 // configID identifies the configuration of a run for shard merges: a hash
-// of the governing file and of the repository configuration it is compared
-// with ("" with the defaults).
+// of the bytes of the file found and of the repository configuration it
+// tightens ("" with the defaults), as they were read.
 func configID(run *Plan) string {
 	if run.Policy == nil || run.Policy.Config == nil {
 		return ""
 	}
 	h := sha256.New()
-	for _, c := range []string{run.Policy.Config.Path, basePath(run)} {
-		if c == "" {
-			continue
+	for _, c := range []*config.Config{run.Policy.Config, run.Policy.Base} {
+		if c != nil {
+			fmt.Fprintf(h, "%s\x00", c.Digest())
 		}
-		data, _ := os.ReadFile(c)
-		fmt.Fprintf(h, "%d\x00", len(data))
-		h.Write(data)
 	}
 	fmt.Fprintf(h, "%t %t", run.Policy.Pinned, run.Policy.Below)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func basePath(run *Plan) string {
-	if run.Policy.Base != nil {
-		return run.Policy.Base.Path
-	}
-	return ""
 }
 
 // runShard checks one shard and writes its shard file; merge writes the
