@@ -113,6 +113,9 @@ type ConfigInfo struct {
 	// Base is, with ConfigBelowRoot, the repository root's configuration the
 	// file was compared with ("" when the root has none).
 	Base string
+	// Rev is, in pull-request mode, the revision whose version of the
+	// configuration governed the run ("" otherwise).
+	Rev string
 }
 
 // How a configuration was chosen.

@@ -222,32 +222,47 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 // relaxes the root's own (SP-005; none of it is applied, see
 // config.Tighten), with the severity the root's configuration gives SP-005.
 func policy(p *config.Resolved) []diag.Finding {
-	if p == nil || !p.Below || p.Config == nil {
+	if p == nil || len(p.Untrusted) == 0 {
 		return nil
 	}
 	rule := rules.Lookup("SP-005")
-	sev := p.Base.Severity(rule.ID, p.Config.Path, rule.Severity)
-	if sev == diag.Off {
-		return nil
-	}
+	var out []diag.Finding
 	ids := make([]string, 0, len(rules.All()))
 	for _, r := range rules.All() {
 		ids = append(ids, r.ID)
 	}
 	def := func(id string) diag.Severity { return rules.Lookup(id).Severity }
 	base := "the defaults (the repository root has no " + config.FileName + ")"
-	if p.Base != nil {
+	switch {
+	case p.BaseRev != "":
+		base = "the configuration at " + p.BaseRev + ", which governs this pull request"
+		if p.Base == nil {
+			base = "the defaults (" + p.BaseRev + " has no configuration), which govern this pull request"
+		}
+	case p.Base != nil:
 		base = "the repository's " + config.FileName
 	}
-	var out []diag.Finding
-	for _, rel := range config.Relaxations(p.Config, p.Base, ids, def) {
-		f := diag.Finding{Rule: rule.ID, Code: rule.Code, Severity: sev,
-			Pos:     diag.Pos{File: p.Config.Path, Line: rel.Line, Col: rel.Col},
-			Message: "This configuration below the repository root relaxes " + base + ": " + rel.What + "; the relaxation is not applied.",
-			Hint:    "A configuration below the root may only tighten the repository's: change the repository's " + config.FileName + " (it takes effect once merged), or remove the setting.",
-			Anchor:  "relaxes " + rel.What}
-		f.Message, f.Anchor = Echo(f.Message, MaxMessageBytes), Echo(f.Anchor, MaxMessageBytes)
-		out = append(out, f)
+	hint := "A configuration below the root may only tighten the repository's: change the repository's " + config.FileName + " (it takes effect once merged), or remove the setting."
+	if p.BaseRev != "" {
+		hint = "The configuration of the revision a pull request is compared with judges it; the change applies once merged. Ask a reviewer to accept it."
+	}
+	for _, u := range p.Untrusted {
+		sev := p.Base.Severity(rule.ID, u.Path, rule.Severity)
+		if sev == diag.Off {
+			continue
+		}
+		what := "This configuration below the repository root"
+		if !p.Below || u != p.Config {
+			what = "This pull request's version of the configuration"
+		}
+		for _, rel := range config.Relaxations(u, p.Base, ids, def) {
+			f := diag.Finding{Rule: rule.ID, Code: rule.Code, Severity: sev,
+				Pos:     diag.Pos{File: u.Path, Line: rel.Line, Col: rel.Col},
+				Message: what + " relaxes " + base + ": " + rel.What + "; the relaxation is not applied.",
+				Hint:    hint, Anchor: "relaxes " + rel.What}
+			f.Message, f.Anchor = Echo(f.Message, MaxMessageBytes), Echo(f.Anchor, MaxMessageBytes)
+			out = append(out, f)
+		}
 	}
 	return out
 }

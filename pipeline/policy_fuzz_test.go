@@ -63,8 +63,8 @@ func FuzzNestedConfigNeverOpensTheGate(f *testing.F) {
 			}
 		}
 		alone := Run(&Input{Findings: append([]diag.Finding(nil), findings...), Config: base})
-		eff := config.Tighten(base, nested, ".")
-		res := &config.Resolved{Config: nested, Below: true, Base: base, Effective: eff}
+		eff := config.Tighten(base, ".", nested)
+		res := &config.Resolved{Config: nested, Below: true, Base: base, Effective: eff, Untrusted: []*config.Config{nested}}
 		with := Run(&Input{Findings: append([]diag.Finding(nil), findings...), Config: eff, Policy: res})
 		if gates(alone, base) && !gates(with, eff) {
 			t.Fatalf("nested %q opened the gate of root %q", nestedYAML, rootYAML)

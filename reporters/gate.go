@@ -125,6 +125,14 @@ func lower(s string) string {
 //
 //	configuration: mailbox/.brenner-ci.yaml (found below the repository root; compared with .brenner-ci.yaml)
 func ConfigLine(r *diag.Report) string {
+	line := configLine(r)
+	if rev := r.Config.Rev; rev != "" {
+		line += "; as it is at " + SafeOneLine(rev) + ", which judges this pull request"
+	}
+	return line
+}
+
+func configLine(r *diag.Report) string {
 	c := r.Config
 	if c.File == "" {
 		return "configuration: none (defaults)"

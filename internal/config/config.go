@@ -44,9 +44,9 @@ type Config struct {
 	doc *yaml.Node
 	// Lines of each suppression entry, for SP-002 findings.
 	SuppressLine []int `yaml:"-"`
-	// tighter is a configuration below the repository root whose stricter
-	// rule settings apply on top of this one's (Tighten).
-	tighter *Config
+	// tighter are the untrusted configurations whose stricter rule
+	// settings apply on top of this one's (Tighten).
+	tighter []*Config
 	// sum is the SHA-256 of the file's bytes as read.
 	sum [32]byte
 }
@@ -364,7 +364,7 @@ func (c *Config) Severity(id, path string, def diag.Severity) diag.Severity {
 		return def
 	}
 	sev := c.ownSeverity(id, path, def)
-	if t := c.tighter; t != nil {
+	for _, t := range c.tighter {
 		if s := t.ownSeverity(id, path, sev); s < sev { // Error < Warning < Note < Off
 			sev = s
 		}
@@ -448,7 +448,7 @@ func (c *Config) OffEverywhere(id string) bool {
 	if c == nil || apply(c.Rules[id], diag.Error) != diag.Off || c.mentions(id) {
 		return false
 	}
-	if t := c.tighter; t != nil {
+	for _, t := range c.tighter {
 		if _, ok := t.Rules[id]; ok || t.mentions(id) {
 			return false
 		}

@@ -163,7 +163,7 @@ func TestTightenTurnsOnWhatTheRootTurnedOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eff := Tighten(base, nested, "/r")
+	eff := Tighten(base, "/r", nested)
 	if eff.OffEverywhere("MB-014") || eff.Severity("MB-014", "mailbox/t.json", diag.Error) != diag.Warning {
 		t.Errorf("MB-014: off everywhere %t, severity %s; want on, warning", eff.OffEverywhere("MB-014"), eff.Severity("MB-014", "mailbox/t.json", diag.Error))
 	}

@@ -39,10 +39,17 @@ type Resolved struct {
 	// Base is then the root's configuration, nil when the root has none.
 	Below bool
 	Base  *Config
-	// Effective is the configuration that governs the run: Config, or,
-	// when Config lies below the root, Base tightened by Config (Tighten).
-	// Nil: the defaults.
+	// Effective is the configuration that governs the run: Config, or Base
+	// tightened by Untrusted (Tighten). Nil: the defaults.
 	Effective *Config
+	// Untrusted are the configurations that may only tighten Base (their
+	// relaxations are SP-005 findings): one found below the root; in
+	// pull-request mode also the working tree's version of the governing
+	// file (AtRevision).
+	Untrusted []*Config
+	// BaseRev is, in pull-request mode, the revision whose configuration
+	// Base is ("" otherwise).
+	BaseRev string
 }
 
 // Resolve finds the configuration governing a run whose first path is
@@ -86,7 +93,8 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 			return nil, err
 		}
 	}
-	res.Effective = Tighten(res.Base, c, root)
+	res.Untrusted = []*Config{c}
+	res.Effective = Tighten(res.Base, root, c)
 	return res, nil
 }
 
@@ -100,21 +108,21 @@ func (r *Resolved) FailOn() string {
 	return r.Effective.FailOn
 }
 
-// Tighten returns the configuration that governs a run whose first path
-// has nested, a configuration below the repository root (folder root), in
-// it: base, the root's own (nil: the defaults), with only those settings
-// of nested that make it stricter —
+// Tighten returns the configuration that governs a run: base, the trusted
+// one (the repository root's, or in pull-request mode the base revision's;
+// nil: the defaults, with globs relative to folder root), with only those
+// settings of each untrusted configuration that make it stricter —
 //
-//   - a rule's severity where nested's is stricter (a rule turned on or
-//     raised, globally or by an override of nested's, whose paths stay
-//     relative to nested's folder);
+//   - a rule's severity where the untrusted file's is stricter (a rule
+//     turned on or raised, globally or by one of its overrides, whose
+//     paths stay relative to its own folder);
 //   - the stricter fail-on;
-//   - each limit nested lowers.
+//   - each limit it lowers.
 //
-// Its ignore globs, suppress entries, agents, lower severities, more
+// Their ignore globs, suppress entries, agents, lower severities, more
 // lenient fail-on and raised limits are not applied (Relaxations lists
-// them). base and nested are not modified.
-func Tighten(base, nested *Config, root string) *Config {
+// them). No configuration is modified.
+func Tighten(base *Config, root string, untrusted ...*Config) *Config {
 	if base == nil {
 		base = &Config{}
 		if abs, err := filepath.Abs(root); err == nil {
@@ -124,16 +132,42 @@ func Tighten(base, nested *Config, root string) *Config {
 	eff := &Config{
 		Path: base.Path, FailOn: base.FailOn, Agents: base.Agents, Ignore: base.Ignore, Rules: base.Rules,
 		Override: base.Override, Suppress: base.Suppress, SuppressLine: base.SuppressLine, Limits: base.Limits,
-		ignore: base.ignore, dir: base.dir, doc: base.doc, tighter: nested,
+		ignore: base.ignore, dir: base.dir, doc: base.doc, sum: base.sum,
 	}
-	if nested == nil {
-		return eff
+	for _, u := range untrusted {
+		if u == nil {
+			continue
+		}
+		eff.tighter = append(eff.tighter, u)
+		if failStrictness(u.FailOn) > failStrictness(eff.FailOn) {
+			eff.FailOn = u.FailOn
+		}
+		eff.Limits = lowerLimits(eff.Limits, u.Limits)
 	}
-	if failStrictness(nested.FailOn) > failStrictness(base.FailOn) {
-		eff.FailOn = nested.FailOn
-	}
-	eff.Limits = lowerLimits(base.Limits, nested.Limits)
 	return eff
+}
+
+// AtRevision re-judges r in pull-request mode: trusted, the governing
+// file's content at revision rev (the repository root's .brenner-ci.yaml,
+// or the --config file when it lies in the repository; nil when rev has
+// none), governs; the working tree's version of that file, when its bytes
+// differ, and a configuration below the root may only tighten it. A pull
+// request that edits the policy judging it gets its relaxations reported
+// (SP-005); they apply once merged.
+func (r *Resolved) AtRevision(rev string, trusted *Config, root string) {
+	working := r.Config
+	if r.Below {
+		working = r.Base
+	}
+	var untrusted []*Config
+	if working != nil && (trusted == nil || working.sum != trusted.sum) {
+		untrusted = append(untrusted, working)
+	}
+	if r.Below {
+		untrusted = append(untrusted, r.Config)
+	}
+	r.Base, r.BaseRev, r.Untrusted = trusted, rev, untrusted
+	r.Effective = Tighten(trusted, root, untrusted...)
 }
 
 // The input limits as a list, in the order of limitNames, with their

@@ -68,14 +68,14 @@ func (c *checker) policyNotes(run *Plan) []diag.Notification {
 	if c.Baseline != "" {
 		if changed, ok := changedSince(run.repoRoot, rev, c.Baseline); ok && changed {
 			notes = append(notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf(
-				"The baseline %s changed since %s: the findings it accepts are not gated; review the change with the pull request.", display(run.repoRoot, c.Baseline), rev)})
+				"The baseline %s changed since %s: the version at %s judges this pull request; review the change with it.", display(run.repoRoot, c.Baseline), rev, rev)})
 		}
 	}
 	if run.Policy != nil && run.Policy.Config != nil {
 		p := run.Policy.Config.Path
 		if changed, ok := changedSince(run.repoRoot, rev, p); ok && changed {
 			notes = append(notes, diag.Notification{Level: diag.Warning, Message: fmt.Sprintf(
-				"The configuration %s changed since %s: it decides which rules run and what fails; review the change with the pull request.", display(run.repoRoot, p), rev)})
+				"The configuration %s changed since %s: the version at %s judges this pull request (what the change relaxes is reported as SP-005 and applies once merged); review the change with it.", display(run.repoRoot, p), rev, rev)})
 		}
 	}
 	return notes

@@ -207,6 +207,17 @@ func (c *checker) setup() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
+		return nil, err
+	}
+	// Pull-request mode: the configuration and baseline of the revision
+	// the change is compared with judge it (prpolicy.go).
+	rev := c.compareRev(run.repoRoot)
+	if rev != "" {
+		if err := run.judgeAt(rev, c.Config); err != nil {
+			return nil, err
+		}
+	}
 	run.failOn = diag.Error
 	fo := c.FailOn
 	if fo == "" && run.Cfg != nil {
@@ -218,9 +229,6 @@ func (c *checker) setup() (*Plan, error) {
 			return nil, usagef("--fail-on %q is not one of error, warning, note, none", fo)
 		}
 	}
-	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
-		return nil, err
-	}
 	if c.Baseline != "" {
 		// A pull request may have replaced the file (by a link to a
 		// device, say): read as any file it wrote, within the file limit.
@@ -231,6 +239,13 @@ func (c *checker) setup() (*Plan, error) {
 		run.baseline, err = jsonreport.Fingerprints(bytes.NewReader(data))
 		if err != nil {
 			return nil, usagef("--baseline %s: %v", c.Baseline, err)
+		}
+		if rev != "" {
+			if trusted, ok, err := run.baselineAt(rev, c.Baseline, run.baseline); err != nil {
+				return nil, err
+			} else if ok {
+				run.baseline = trusted
+			}
 		}
 	}
 	if c.NewFromRev != "" {
@@ -597,10 +612,17 @@ func relInside(root, p string) (string, bool) {
 
 // configInfo is the report's account of res.
 func configInfo(res *config.Resolved) diag.ConfigInfo {
-	if res == nil || res.Config == nil {
+	if res == nil {
 		return diag.ConfigInfo{}
 	}
-	info := diag.ConfigInfo{File: res.Config.Path, How: diag.ConfigFound}
+	found := res.Config
+	if found == nil && res.BaseRev != "" {
+		found = res.Base // the pull request removed the file its base has
+	}
+	if found == nil {
+		return diag.ConfigInfo{}
+	}
+	info := diag.ConfigInfo{File: found.Path, How: diag.ConfigFound, Rev: res.BaseRev}
 	switch {
 	case res.Pinned:
 		info.How = diag.ConfigPinned
@@ -609,7 +631,7 @@ func configInfo(res *config.Resolved) diag.ConfigInfo {
 		if res.Base != nil {
 			info.Base = res.Base.Path
 		}
-	case config.RepoRoot(res.Config.Path) != "":
+	case config.RepoRoot(found.Path) != "":
 		info.How = diag.ConfigRepository
 	}
 	return info

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"slices"
+
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
@@ -23,6 +25,6 @@ func (p *Plan) Lint() (*rules.Output, *pipeline.Result, error) {
 // pipeline runs the findings pipeline on an engine's output, with the
 // configuration and policy of p and baseline (nil: none).
 func (p *Plan) pipeline(eng *rules.Engine, out *rules.Output, baseline map[string]bool) *pipeline.Result {
-	return pipeline.Run(&pipeline.Input{Findings: out.Findings, Comments: out.Comments, Config: p.Cfg, Baseline: baseline,
+	return pipeline.Run(&pipeline.Input{Findings: slices.Concat(out.Findings, p.extra), Comments: out.Comments, Config: p.Cfg, Baseline: baseline,
 		Ran: enabledSet(eng), Policy: p.Policy})
 }

@@ -38,6 +38,9 @@ type Plan struct {
 	failOn   diag.Severity
 	repoRoot string
 	baseline map[string]bool
+	// extra are findings about the run's own policy inputs (a baseline a
+	// pull request edits, baselineAt), added to the engine's.
+	extra []diag.Finding
 
 	scanCache *mailbox.ScanCache // with --cache
 }

@@ -47,11 +47,13 @@ type File struct {
 
 // Config names the governing configuration: file ("" with the defaults),
 // how it was chosen (pinned, repository, below-root, found) and, below the
-// root, the root's configuration it was compared with.
+// root, the root's configuration it was compared with; in pull-request
+// mode, the revision whose version of it governed (rev, omitted otherwise).
 type Config struct {
 	File string `json:"file"`
 	How  string `json:"how"`
 	Base string `json:"base"`
+	Rev  string `json:"rev,omitempty"`
 }
 
 // Tool names the program that wrote the report.
@@ -163,6 +165,7 @@ func Build(r *diag.Report) *File {
 		if r.Config.Base != "" {
 			f.Config.Base = paths.Display(r.Config.Base)
 		}
+		f.Config.Rev = r.Config.Rev
 	}
 	f.Summary.Error = r.RunError
 	if !r.Time.IsZero() {

@@ -123,6 +123,9 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	if r.Config.File != "" {
 		inv.Properties["brenner-ci/configuration-file"] = paths.Display(r.Config.File)
 		inv.Properties["brenner-ci/configuration-how"] = r.Config.How
+		if r.Config.Rev != "" {
+			inv.Properties["brenner-ci/configuration-rev"] = r.Config.Rev
+		}
 	}
 	for _, n := range r.Notifications {
 		note := gosarif.NewNotification().WithLevel(level(n.Level)).WithTextMessage(nonEmpty(n.Message, "(no message)"))

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// prRepo is a repository whose base commit holds the demo thread (clean)
+// and biofilm.jsonl (with errors, all old), a root configuration that fails
+// on errors and, when baseline, an empty baseline file; the working tree
+// then breaks a KICKOFF subject: one new error.
+func prRepo(t *testing.T, baseline bool) string {
+	t.Helper()
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json", "biofilm.jsonl": "biofilm.jsonl"})
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: error\n"), 0o644)
+	if baseline {
+		os.WriteFile(filepath.Join(repo, "baseline.txt"), []byte("# accepted findings\n"), 0o644)
+	}
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	file := filepath.Join(repo, "mailbox", "t.json")
+	src, _ := os.ReadFile(file)
+	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+	if changed == string(src) {
+		t.Fatal("fixture has no KICKOFF subject to break")
+	}
+	os.WriteFile(file, []byte(changed), 0o644)
+	t.Chdir(repo)
+	return repo
+}
+
+// TestPullRequestCannotEditItsJudge: in pull-request mode the base
+// revision's configuration judges the change. A pull request that also
+// sets the root configuration's fail-on to none, ignores everything or
+// turns the new finding's rule off still fails, and SP-005 names each
+// relaxation at its line. (Before, the edited file governed: exit 0 with
+// at most a warning notification.)
+func TestPullRequestCannotEditItsJudge(t *testing.T) {
+	for name, edit := range map[string]string{
+		"fail-on none":  "fail-on: none\n",
+		"ignore all":    "fail-on: error\nignore: [\"**\"]\n",
+		"rule off":      "fail-on: error\nrules:\n  MB-001: off\n",
+		"file removed":  "",
+		"pinned edited": "fail-on: none\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			repo := prRepo(t, false)
+			cfg := filepath.Join(repo, ".brenner-ci.yaml")
+			args := []string{"check", "--new-from-rev", "HEAD", "--repo-root", repo}
+			if name == "pinned edited" {
+				args = append(args, "--config", cfg)
+			}
+			if edit == "" {
+				os.Remove(cfg)
+			} else {
+				os.WriteFile(cfg, []byte(edit), 0o644)
+			}
+			code, out, errs := runCLI(t, append(args, "mailbox")...)
+			if code != ExitFindings || !strings.Contains(out, "[MB-001]") {
+				t.Fatalf("exit %d, want %d with the new MB-001: the edited configuration judged its own change\n%s%s", code, ExitFindings, out, errs)
+			}
+			if edit != "" && !strings.Contains(out, "This pull request's version of the configuration relaxes the configuration at HEAD") {
+				t.Errorf("no SP-005 at the edited configuration:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestPullRequestMayTightenItsJudge: a stricter setting in the pull
+// request's configuration applies at once and is no SP-005 finding.
+func TestPullRequestMayTightenItsJudge(t *testing.T) {
+	repo := prRepo(t, false)
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: warning\n"), 0o644)
+	code, out, _ := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitFindings || strings.Contains(out, "[SP-005]") || !strings.Contains(out, "(fail-on warning: failed)") {
+		t.Fatalf("exit %d: the stricter fail-on did not apply, or was reported\n%s", code, out)
+	}
+}
+
+// TestPullRequestCannotBaselineItsFinding: a pull request that appends its
+// new finding's fingerprint to the --baseline file is judged by the base
+// revision's baseline: the finding is new, the run fails, and SP-005 at the
+// baseline names what the edit would accept.
+func TestPullRequestCannotBaselineItsFinding(t *testing.T) {
+	repo := prRepo(t, true)
+	base := filepath.Join(repo, "baseline.txt")
+	if code, out, errs := runCLI(t, "check", "--repo-root", repo, "--write-baseline", base, "mailbox"); code == ExitUsage {
+		t.Fatalf("--write-baseline: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--baseline", base, "mailbox")
+	if code != ExitFindings || !strings.Contains(out, "[MB-001]") {
+		t.Fatalf("exit %d, want %d: the edited baseline accepted the change's own finding\n%s%s", code, ExitFindings, out, errs)
+	}
+	if !strings.Contains(out, "baseline.txt:1:1: error: This pull request's version of the baseline relaxes the baseline at HEAD") {
+		t.Errorf("no SP-005 at the baseline:\n%s", out)
+	}
+	// Without pull-request mode the workflow's baseline is the authority.
+	if code, out, _ := runCLI(t, "check", "--repo-root", repo, "--baseline", base, "mailbox"); code != ExitOK {
+		t.Errorf("outside pull-request mode: exit %d, want 0\n%s", code, out)
+	}
+}
