@@ -15,6 +15,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // MessageOptions are check-message's options: the pre-send check of
@@ -137,19 +138,26 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "message.md")
-	if err := os.WriteFile(path, []byte("---json\n"+string(js)+"\n---\n\n"+body), 0o600); err != nil {
-		return nil, err
+	in := &pipeline.Input{Config: plan.Cfg}
+	if nul := strings.IndexByte(body, 0); nul >= 0 {
+		// Binary input is not checked, as check does not read a binary
+		// file: the finding alone.
+		in.Findings = []diag.Finding{c.binary(body, nul, path)}
+	} else {
+		if err := os.WriteFile(path, []byte("---json\n"+string(js)+"\n---\n\n"+body), 0o600); err != nil {
+			return nil, err
+		}
+		batch, err := mailbox.Scan([]string{path}, plan.ScanOptions())
+		if err != nil {
+			return nil, err
+		}
+		res := plan.Engine().Run(batch, rules.RunOptions{Compile: plan.CompileOptions(nil), Jobs: 1})
+		if res.Internal {
+			return nil, fmt.Errorf("internal error: %v", res.Notifications)
+		}
+		in.Findings, in.Comments = res.Findings, res.Comments
 	}
-	batch, err := mailbox.Scan([]string{path}, plan.ScanOptions())
-	if err != nil {
-		return nil, err
-	}
-	cfg := plan.Cfg
-	res := plan.Engine().Run(batch, rules.RunOptions{Compile: plan.CompileOptions(nil), Jobs: 1})
-	if res.Internal {
-		return nil, fmt.Errorf("internal error: %v", res.Notifications)
-	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: cfg})
+	out := pipeline.Run(in)
 	var fs []msgFinding
 	for _, f := range out.Findings {
 		r := rules.Lookup(f.Rule)
@@ -171,11 +179,28 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 	return fs, nil
 }
 
+// binary is the IN-001 finding of a body holding a NUL byte (the first at
+// offset nul), worded as check words a binary input file, at the byte in
+// the body (path is the message file, whose body starts after
+// msgHeaderLines lines).
+func (c *messageChecker) binary(body string, nul int, path string) diag.Finding {
+	what := "Standard input"
+	if c.Body != "" && c.Body != "-" {
+		what = "Input file " + c.Body
+	}
+	pos := diag.NewLineIndex([]byte(body)).Span(path, nul, nul+1)
+	pos.Line, pos.EndLine = pos.Line+msgHeaderLines, pos.EndLine+msgHeaderLines
+	return diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
+		Message: what + " holds NUL bytes (binary data).", Hint: "Give check-message the message body as UTF-8 text.",
+		Pos: pos, Anchor: "body binary"}
+}
+
 // messageLevel reports whether a rule speaks about one message: the
 // message scope, the suppression rules (directives live in bodies) and the
-// input rules about a body that is not parsed.
+// input rules about a body that is binary (IN-001: check-message reports it
+// before the engine runs) or not parsed (IN-008).
 func messageLevel(r *rules.Rule) bool {
-	return r.Scope == rules.ScopeMessage || r.Family == "SP" || r.ID == "IN-008"
+	return r.Scope == rules.ScopeMessage || r.Family == "SP" || r.ID == ruleid.IN001 || r.ID == ruleid.IN008
 }
 
 func writeMsgText(w io.Writer, fs []msgFinding) error {

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests of this file: check-message reads its input as check reads
+// any other (issue 23, item 7).
+
+// msgReport is check-message's JSON report.
+type msgReport struct {
+	Findings []struct {
+		Rule, Severity, Message, Field string
+		Line, Column                   int
+	} `json:"findings"`
+	Failed bool `json:"failed"`
+}
+
+func parseMsgReport(t *testing.T, out string) msgReport {
+	t.Helper()
+	var rep msgReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("check-message --format json: %v\n%s", err, out)
+	}
+	return rep
+}
+
+// runMsg runs the CLI with stdin in a goroutine; a run that has not ended
+// after 10 s is a hang: release is called (it must unblock the run) and the
+// test fails.
+func runMsg(t *testing.T, stdin io.Reader, release func(), args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- MainIO(args, stdin, &out, &errb) }()
+	select {
+	case code := <-done:
+		return code, out.String(), errb.String()
+	case <-time.After(10 * time.Second):
+		if release != nil {
+			release()
+		}
+		<-done
+		t.Fatalf("%v: the run hangs", args)
+	}
+	return 0, "", ""
+}
+
+const validKickoff = "# Cell fate\n\n## Research Question\nLineage or gradient?\n\n## Context\nEmbryos.\n"
+
+// TestCheckMessageBinaryBody: a body holding a NUL byte is binary input
+// (IN-001, worded as check words it), wherever the byte is, from standard
+// input or a file; it is not checked further.
+func TestCheckMessageBinaryBody(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if code, out, errs := runIn(t, validKickoff, "check-message", "--subject", "KICKOFF: Cell fate", "--ack-required"); code != 0 {
+		t.Fatalf("the valid KICKOFF fails: exit %d\n%s%s", code, out, errs)
+	}
+	for _, tc := range []struct {
+		body       string
+		line, col  int
+		fromFile   bool
+		wantInText string
+	}{
+		{body: strings.Replace(validKickoff, "Lineage", "Line\x00age", 1), line: 4, col: 5, wantInText: "Standard input holds NUL bytes (binary data)"},
+		{body: validKickoff + strings.Repeat("More context.\n", 100) + "end\x00\n", line: 108, col: 4, wantInText: "holds NUL bytes (binary data)"},
+		{body: "\x00", line: 1, col: 1, fromFile: true, wantInText: "body.md holds NUL bytes (binary data)"},
+	} {
+		args := []string{"check-message", "--subject", "KICKOFF: Cell fate", "--ack-required"}
+		stdin := tc.body
+		if tc.fromFile {
+			file := filepath.Join(t.TempDir(), "body.md")
+			if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args, stdin = append(args, file), ""
+		}
+		code, out, errs := runIn(t, stdin, args...)
+		if code != 1 || !strings.Contains(out, "[IN-001]") || !strings.Contains(out, tc.wantInText) || !strings.Contains(out, "error:") {
+			t.Errorf("body %q: exit %d, want 1 and an IN-001 error %q\n%s%s", tc.body, code, tc.wantInText, out, errs)
+			continue
+		}
+		_, out, _ = runIn(t, stdin, append(args, "--format", "json")...)
+		rep := parseMsgReport(t, out)
+		if len(rep.Findings) != 1 || rep.Findings[0].Rule != "IN-001" || rep.Findings[0].Field != "body" ||
+			rep.Findings[0].Line != tc.line || rep.Findings[0].Column != tc.col || !rep.Failed {
+			t.Errorf("body %q: want one IN-001 at body:%d:%d, got %+v", tc.body, tc.line, tc.col, rep)
+		}
+	}
+}
