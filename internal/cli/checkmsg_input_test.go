@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +95,73 @@ func TestCheckMessageBinaryBody(t *testing.T) {
 			rep.Findings[0].Line != tc.line || rep.Findings[0].Column != tc.col || !rep.Failed {
 			t.Errorf("body %q: want one IN-001 at body:%d:%d, got %+v", tc.body, tc.line, tc.col, rep)
 		}
+	}
+}
+
+var ruleRef = regexp.MustCompile(`\[(MB-\d+)\]`)
+
+// TestCheckMessageBlankBody: an empty or blank body is checked as check
+// checks the same message in a thread export (body_md ""), not skipped as a
+// missing body.
+func TestCheckMessageBlankBody(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		subject, body string
+		ack           bool
+		want          string
+	}{
+		{"DELTA[gpt]: H1", "", false, "MB-004"},
+		{"DELTA[gpt]: H1", " \t\n\n", false, "MB-004"},
+		{"KICKOFF: Cell fate", "", true, "MB-002"},
+		{"KICKOFF: Cell fate", "  \n\n", true, "MB-002"},
+		{"CRITIQUE: H2 timing", "\n", true, "MB-006"},
+		{"CRITIQUE: H2 timing", "\r\n\u00a0\n", true, "MB-006"},
+	} {
+		// check, on the message in a thread export
+		const tid = "RS-20260101-blank-body"
+		thread := map[string]any{"thread_id": tid, "messages": []map[string]any{{"id": 1, "thread_id": tid, "subject": tc.subject,
+			"from": "Sender", "to": []string{}, "ack_required": tc.ack, "created_ts": "2026-01-01T00:00:00Z", "body_md": tc.body}}}
+		data, _ := json.MarshalIndent(thread, "", " ")
+		file := filepath.Join(t.TempDir(), "thread.json")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, _ := runCLI(t, "check", "--format", "text", file)
+		var want []string
+		for _, m := range ruleRef.FindAllStringSubmatch(out, -1) {
+			want = append(want, m[1])
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if !slices.Contains(want, tc.want) {
+			t.Fatalf("%s %q: check does not report %s (the test's premise):\n%s", tc.subject, tc.body, tc.want, out)
+		}
+		// check-message, on the same message
+		args := []string{"check-message", "--subject", tc.subject, "--format", "json"}
+		if tc.ack {
+			args = append(args, "--ack-required")
+		}
+		code, out, errs := runIn(t, tc.body, args...)
+		rep := parseMsgReport(t, out)
+		var got []string
+		bodyField := false
+		for _, f := range rep.Findings {
+			if strings.HasPrefix(f.Rule, "MB-") {
+				got = append(got, f.Rule)
+			}
+			if f.Rule == tc.want && f.Field == "body" {
+				bodyField = true
+			}
+		}
+		slices.Sort(got)
+		got = slices.Compact(got)
+		if code != 1 || !slices.Equal(got, want) || !bodyField {
+			t.Errorf("%s %q: check-message exit %d, rules %v (%s in the body: %v); check reports %v\n%s%s", tc.subject, tc.body, code, got, tc.want, bodyField, want, out, errs)
+		}
+	}
+	// The text format names the body.
+	code, out, _ := runIn(t, "", "check-message", "--subject", "DELTA[gpt]: H1")
+	if code != 1 || !strings.Contains(out, "body: error: DELTA message body is empty") {
+		t.Errorf("an empty DELTA body, text: exit %d\n%s", code, out)
 	}
 }

@@ -44,6 +44,11 @@ func CheckMessage(o MessageOptions, e *Env) error { return (&messageChecker{o}).
 // message file check-message writes: "---json", the JSON, "---", "".
 const msgHeaderLines = 4
 
+// exportBodyLine is the line of body_md in the JSON export check-message
+// writes for a body an archive file cannot hold: the metadata on line 1,
+// body_md alone on line 2.
+const exportBodyLine = 2
+
 // placeholderThread stands in for --thread when none is given; findings
 // about it are not reported.
 const placeholderThread = "RS-20260101-pre-send-check"
@@ -121,6 +126,10 @@ func (c *messageChecker) readBody(e *Env) (string, error) {
 // check runs the engine on the message as a one-message thread, written
 // as an Agent Mail archive message file (the body verbatim after a JSON
 // front matter, so body positions are file positions less the header).
+// A blank body is written as a one-message JSON export instead: an archive
+// file cannot say "empty body" (a blank one is read as no body, IN-002),
+// while body_md "" in an export is the empty body check checks (MB-002,
+// MB-004, MB-006…); its findings are in the body, with no position.
 func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 	dir, err := os.MkdirTemp("", "brenner-ci-message-")
 	if err != nil {
@@ -138,13 +147,23 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "message.md")
+	export := strings.TrimSpace(body) == ""
 	in := &pipeline.Input{Config: plan.Cfg}
 	if nul := strings.IndexByte(body, 0); nul >= 0 {
 		// Binary input is not checked, as check does not read a binary
 		// file: the finding alone.
 		in.Findings = []diag.Finding{c.binary(body, nul, path)}
 	} else {
-		if err := os.WriteFile(path, []byte("---json\n"+string(js)+"\n---\n\n"+body), 0o600); err != nil {
+		content := []byte("---json\n" + string(js) + "\n---\n\n" + body)
+		if export {
+			bjs, err := json.Marshal(body)
+			if err != nil {
+				return nil, err
+			}
+			path = filepath.Join(dir, "message.json")
+			content = []byte("[" + string(js[:len(js)-1]) + ",\n\"body_md\": " + string(bjs) + "}]\n")
+		}
+		if err := os.WriteFile(path, content, 0o600); err != nil {
 			return nil, err
 		}
 		batch, err := mailbox.Scan([]string{path}, plan.ScanOptions())
@@ -169,7 +188,9 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		}
 		mf := msgFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: pipeline.Echo(f.Message, pipeline.MaxMessageBytes),
 			Hint: pipeline.Echo(f.Hint, pipeline.MaxMessageBytes), Field: "metadata"}
-		if p := f.Pos; p.Line > msgHeaderLines {
+		if p := f.Pos; export && p.Line == exportBodyLine {
+			mf.Field = "body"
+		} else if !export && p.Line > msgHeaderLines {
 			mf.Field, mf.Line, mf.Column, mf.EndLine, mf.EndColumn = "body", p.Line-msgHeaderLines, p.Col, max(p.EndLine-msgHeaderLines, 0), p.EndCol
 		} else if strings.Contains(strings.ToLower(f.Message), "subject") || strings.HasPrefix(f.Rule, "TH-") || f.Rule == "MB-001" {
 			mf.Field = "subject"
