@@ -161,7 +161,82 @@ func TestCheckMessageBlankBody(t *testing.T) {
 	}
 	// The text format names the body.
 	code, out, _ := runIn(t, "", "check-message", "--subject", "DELTA[gpt]: H1")
-	if code != 1 || !strings.Contains(out, "body: error: DELTA message body is empty") {
+	if code != 1 || !strings.Contains(out, "body:1:1: error: DELTA message body is empty") {
 		t.Errorf("an empty DELTA body, text: exit %d\n%s", code, out)
+	}
+}
+
+// endless is a body that never ends; it counts the bytes read from it.
+type endless struct{ n int64 }
+
+func (r *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	r.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestCheckMessageBodyLimit: a body over the run's limits: body-bytes is
+// IN-008 with its true size (or "over the limit" when standard input does
+// not say), never truncated and parsed; at most limit+1 bytes are read.
+func TestCheckMessageBodyLimit(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg := filepath.Join(dir, "limits.yaml")
+	if err := os.WriteFile(cfg, []byte("limits:\n  body-bytes: 1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check-message", "--subject", "INFO: note", "--config", cfg, "--format", "json"}
+	in008 := func(rep msgReport) string {
+		for _, f := range rep.Findings {
+			if f.Rule == "IN-008" && f.Severity == "error" && f.Field == "body" && f.Line == 1 && f.Column == 1 {
+				return f.Message
+			}
+		}
+		return ""
+	}
+
+	// An endless standard input: limit+1 bytes are read, and the finding
+	// does not claim a size it does not know.
+	src := &endless{}
+	var out, errb bytes.Buffer
+	code := MainIO(args, src, &out, &errb)
+	rep := parseMsgReport(t, out.String())
+	msg := in008(rep)
+	if code != 1 || !strings.Contains(msg, "over the limit of 1000") || strings.Contains(msg, "1001") {
+		t.Errorf("an endless body: exit %d, IN-008 %q\n%s%s", code, msg, out.String(), errb.String())
+	}
+	if src.n > 1001 {
+		t.Errorf("an endless body: %d bytes read, want at most 1001", src.n)
+	}
+
+	// A file: its size is known.
+	file := filepath.Join(dir, "big.md")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("word "), 600), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, o, errs := runIn(t, "", append(args, file)...)
+	if msg := in008(parseMsgReport(t, o)); code != 1 || !strings.Contains(msg, "it is 3000 bytes, over the limit of 1000") {
+		t.Errorf("a 3000-byte file: exit %d, IN-008 %q\n%s%s", code, msg, o, errs)
+	}
+
+	// Leading blank lines count: the body is over the limit as sent.
+	body := "\n\n\n" + strings.Repeat("a", 999) + "\n"
+	code, o, errs = runIn(t, body, args...)
+	if msg := in008(parseMsgReport(t, o)); code != 1 || msg == "" {
+		t.Errorf("a %d-byte body after blank lines: exit %d, no IN-008\n%s%s", len(body), code, o, errs)
+	}
+
+	// A NUL byte in what is read: binary input, at its place.
+	code, o, _ = runIn(t, "# x\n\x00"+strings.Repeat("a", 2000), args...)
+	if rep := parseMsgReport(t, o); code != 1 || len(rep.Findings) != 1 || rep.Findings[0].Rule != "IN-001" || rep.Findings[0].Line != 2 {
+		t.Errorf("a long binary body: exit %d\n%s", code, o)
+	}
+
+	// At the limit: parsed.
+	code, o, _ = runIn(t, strings.Repeat("a", 999)+"\n", args...)
+	if msg := in008(parseMsgReport(t, o)); code != 0 || msg != "" {
+		t.Errorf("a body at the limit: exit %d, IN-008 %q\n%s", code, msg, o)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
@@ -68,10 +69,7 @@ type msgFinding struct {
 }
 
 func (c *messageChecker) run(e *Env) error {
-	body, err := c.readBody(e)
-	if err != nil {
-		return err
-	}
+	// The configuration first: it sets how much of the body is read.
 	plan, err := settle(c.Config, []string{"."}, 1, 0)
 	if err != nil {
 		return err
@@ -83,7 +81,11 @@ func (c *messageChecker) run(e *Env) error {
 			return usagef("--fail-on %q is not one of error, warning, note, none", fo)
 		}
 	}
-	findings, err := c.check(body, plan)
+	b, err := c.readBody(e, plan.ParseLimits().Body())
+	if err != nil {
+		return err
+	}
+	findings, err := c.check(b, plan)
 	if err != nil {
 		return err
 	}
@@ -105,22 +107,56 @@ func (c *messageChecker) run(e *Env) error {
 	return nil
 }
 
+// A msgBody is the message body as read: all of it, or, when it is over
+// the run's body limit, its first limit+1 bytes. No more is ever read, so
+// an endless standard input cannot fill the memory, and the body over the
+// limit is reported (IN-008), never truncated and checked.
+type msgBody struct {
+	text  string
+	limit int   // limits: body-bytes
+	over  bool  // longer than limit: text is its first limit+1 bytes
+	size  int64 // when over: the body's size if known (a regular file), else 0
+}
+
 // readBody reads the body from the file argument or standard input.
-func (c *messageChecker) readBody(e *Env) (string, error) {
+func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 	var r io.Reader = e.stdin()
 	if c.Body != "" && c.Body != "-" {
 		f, err := os.Open(c.Body)
 		if err != nil {
-			return "", usagef("%v", err)
+			return nil, usagef("%v", err)
 		}
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, 16<<20))
+	size := regularSize(r)
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
-		return "", usagef("reading the body: %v", err)
+		return nil, usagef("reading the body: %v", err)
 	}
-	return string(data), nil
+	b := &msgBody{text: string(data), limit: limit, over: len(data) > limit}
+	if b.over && size > int64(limit) {
+		b.size = size
+	}
+	return b, nil
+}
+
+// regularSize is the number of bytes left to read in r when it is a
+// regular file, else -1.
+func regularSize(r io.Reader) int64 {
+	f, ok := r.(*os.File)
+	if !ok {
+		return -1
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return -1
+	}
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return -1
+	}
+	return fi.Size() - at
 }
 
 // check runs the engine on the message as a one-message thread, written
@@ -129,8 +165,13 @@ func (c *messageChecker) readBody(e *Env) (string, error) {
 // A blank body is written as a one-message JSON export instead: an archive
 // file cannot say "empty body" (a blank one is read as no body, IN-002),
 // while body_md "" in an export is the empty body check checks (MB-002,
-// MB-004, MB-006…); its findings are in the body, with no position.
-func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
+// MB-004, MB-006…). So is a body over the limit: body_md holds all limit+1
+// bytes read (an archive file would drop its leading blank lines), which
+// the compiler reports (IN-008) and does not parse. Findings about a body
+// written in an export are at body:1:1, where findings about a whole body
+// written in an archive file are.
+func (c *messageChecker) check(b *msgBody, plan *Plan) ([]msgFinding, error) {
+	text := b.text
 	dir, err := os.MkdirTemp("", "brenner-ci-message-")
 	if err != nil {
 		return nil, err
@@ -147,26 +188,34 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, "message.md")
-	export := strings.TrimSpace(body) == ""
+	nul := strings.IndexByte(text, 0)
+	export := nul < 0 && (b.over || strings.TrimSpace(text) == "")
 	in := &pipeline.Input{Config: plan.Cfg}
-	if nul := strings.IndexByte(body, 0); nul >= 0 {
+	if nul >= 0 {
 		// Binary input is not checked, as check does not read a binary
 		// file: the finding alone.
-		in.Findings = []diag.Finding{c.binary(body, nul, path)}
+		in.Findings = []diag.Finding{c.binary(text, nul, path)}
 	} else {
-		content := []byte("---json\n" + string(js) + "\n---\n\n" + body)
+		var content, bjs []byte
 		if export {
-			bjs, err := json.Marshal(body)
-			if err != nil {
+			if bjs, err = json.Marshal(text); err != nil {
 				return nil, err
 			}
 			path = filepath.Join(dir, "message.json")
 			content = []byte("[" + string(js[:len(js)-1]) + ",\n\"body_md\": " + string(bjs) + "}]\n")
+		} else {
+			content = []byte("---json\n" + string(js) + "\n---\n\n" + text)
 		}
 		if err := os.WriteFile(path, content, 0o600); err != nil {
 			return nil, err
 		}
-		batch, err := mailbox.Scan([]string{path}, plan.ScanOptions())
+		// The file is check-message's own: the body limit bounds it, not
+		// limits: file-bytes (escapes may make it larger than the body).
+		opt := plan.ScanOptions()
+		if n := int64(len(content)); n > cmp.Or(opt.MaxFileBytes, mailbox.DefaultMaxFileBytes) {
+			opt.MaxFileBytes = n
+		}
+		batch, err := mailbox.Scan([]string{path}, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +224,9 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 			return nil, fmt.Errorf("internal error: %v", res.Notifications)
 		}
 		in.Findings, in.Comments = res.Findings, res.Comments
+		if b.over {
+			b.trueSize(in.Findings, bjs)
+		}
 	}
 	out := pipeline.Run(in)
 	var fs []msgFinding
@@ -189,7 +241,7 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		mf := msgFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: pipeline.Echo(f.Message, pipeline.MaxMessageBytes),
 			Hint: pipeline.Echo(f.Hint, pipeline.MaxMessageBytes), Field: "metadata"}
 		if p := f.Pos; export && p.Line == exportBodyLine {
-			mf.Field = "body"
+			mf.Field, mf.Line, mf.Column = "body", 1, 1 // where a finding about the whole body is
 		} else if !export && p.Line > msgHeaderLines {
 			mf.Field, mf.Line, mf.Column, mf.EndLine, mf.EndColumn = "body", p.Line-msgHeaderLines, p.Col, max(p.EndLine-msgHeaderLines, 0), p.EndCol
 		} else if strings.Contains(strings.ToLower(f.Message), "subject") || strings.HasPrefix(f.Rule, "TH-") || f.Rule == "MB-001" {
@@ -198,6 +250,29 @@ func (c *messageChecker) check(body string, plan *Plan) ([]msgFinding, error) {
 		fs = append(fs, mf)
 	}
 	return fs, nil
+}
+
+// trueSize corrects the IN-008 finding of a body over the limit: the
+// compiler saw the limit+1 bytes read (bjs, as written in body_md) and says
+// so; the body is larger, by b.size bytes when that is known.
+func (b *msgBody) trueSize(fs []diag.Finding, bjs []byte) {
+	var seen string
+	if json.Unmarshal(bjs, &seen) != nil {
+		return
+	}
+	from := body.Guard(seen, b.limit)
+	if from == "" {
+		return
+	}
+	to := fmt.Sprintf("it is over the limit of %d bytes", b.limit)
+	if b.size > 0 {
+		to = fmt.Sprintf("it is %d bytes, over the limit of %d", b.size, b.limit)
+	}
+	for i := range fs {
+		if fs[i].Rule == ruleid.IN008 {
+			fs[i].Message = strings.Replace(fs[i].Message, from, to, 1)
+		}
+	}
 }
 
 // binary is the IN-001 finding of a body holding a NUL byte (the first at
