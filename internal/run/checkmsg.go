@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -118,16 +120,22 @@ type msgBody struct {
 	size  int64 // when over: the body's size if known (a regular file), else 0
 }
 
-// readBody reads the body from the file argument or standard input.
+// readBody reads the body from the file argument or standard input. Like
+// check, it never reads a device, a named pipe or a socket, and never
+// waits for a terminal.
 func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 	var r io.Reader = e.stdin()
 	if c.Body != "" && c.Body != "-" {
-		f, err := os.Open(c.Body)
+		f, err := openBody(c.Body)
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, err
 		}
 		defer f.Close()
 		r = f
+	} else if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&fs.ModeDevice != 0 {
+			return nil, usagef("standard input is a terminal or a device, not a message body: give the body as a file argument, or pipe it in (printf … | brenner-ci check-message …)")
+		}
 	}
 	size := regularSize(r)
 	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
@@ -139,6 +147,52 @@ func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 		b.size = size
 	}
 	return b, nil
+}
+
+// openBody opens the body file. It never blocks: anything but a regular
+// file is refused before the open, and the open does not wait for a writer
+// (O_NONBLOCK, which changes nothing for a regular file) in case a named
+// pipe took the file's place since; what was opened is checked again.
+func openBody(name string) (*os.File, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if err := regularBody(name, fi.Mode()); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if fi, err = f.Stat(); err == nil {
+		err = regularBody(name, fi.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// regularBody refuses a body file that is not a regular file, naming what
+// it is.
+func regularBody(name string, m fs.FileMode) error {
+	if m.IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case m.IsDir():
+		kind = "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	}
+	return usagef("%s is %s; check-message reads the message body from a regular file or standard input", name, kind)
 }
 
 // regularSize is the number of bytes left to read in r when it is a
