@@ -240,3 +240,49 @@ func TestCheckMessageBodyLimit(t *testing.T) {
 		t.Errorf("a body at the limit: exit %d, IN-008 %q\n%s", code, msg, o)
 	}
 }
+
+// TestCheckMessageSilentPipe: a pipe that sends nothing and stays open is a
+// clear error after --stdin-timeout; once data flows the body is read to
+// its end however slowly; a pipe closed at once is an empty body.
+func TestCheckMessageSilentPipe(t *testing.T) {
+	t.Chdir(t.TempDir())
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	code, out, errs := runMsg(t, r, func() { w.Close() }, "check-message", "--subject", "INFO: note", "--stdin-timeout", "50ms")
+	w.Close()
+	if code != 2 || !strings.Contains(errs, "standard input") || !strings.Contains(errs, "no data") {
+		t.Errorf("a silent pipe: exit %d, want 2 and a clear error\n%s%s", code, out, errs)
+	}
+
+	// Slow data: the first byte at once, the rest after the timeout.
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	go func() {
+		defer w2.Close()
+		io.WriteString(w2, validKickoff[:5])
+		time.Sleep(150 * time.Millisecond)
+		io.WriteString(w2, validKickoff[5:])
+	}()
+	code, out, errs = runMsg(t, r2, func() { w2.Close() }, "check-message", "--subject", "KICKOFF: Cell fate", "--ack-required", "--stdin-timeout", "50ms")
+	if code != 0 || !strings.Contains(out, "0 errors") {
+		t.Errorf("a slow pipe: exit %d, want 0\n%s%s", code, out, errs)
+	}
+
+	// Closed with no data: an empty body, checked.
+	r3, w3, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	w3.Close()
+	code, out, errs = runMsg(t, r3, nil, "check-message", "--subject", "CRITIQUE: H2", "--ack-required", "--stdin-timeout", "50ms")
+	if code != 1 || !strings.Contains(out, "[MB-006]") {
+		t.Errorf("a closed empty pipe: exit %d, want 1 and MB-006\n%s%s", code, out, errs)
+	}
+}

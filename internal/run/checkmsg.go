@@ -3,6 +3,7 @@ package run
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -36,6 +38,10 @@ type MessageOptions struct {
 	Config      string
 	FailOn      string
 	Format      string // text or json
+	// StdinTimeout is how long standard input may send nothing before the
+	// body's first byte (0: no limit): a pipe whose writer neither writes
+	// nor closes is an error then, not a hang.
+	StdinTimeout time.Duration
 }
 
 type messageChecker struct{ MessageOptions }
@@ -125,7 +131,8 @@ type msgBody struct {
 // waits for a terminal.
 func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 	var r io.Reader = e.stdin()
-	if c.Body != "" && c.Body != "-" {
+	stdin := c.Body == "" || c.Body == "-"
+	if !stdin {
 		f, err := openBody(c.Body)
 		if err != nil {
 			return nil, err
@@ -138,8 +145,16 @@ func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 		}
 	}
 	size := regularSize(r)
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
+	var data []byte
+	var err error
+	if stdin && size < 0 { // a pipe, a socket: it may never send or end
+		data, err = readStarted(r, int64(limit)+1, c.StdinTimeout)
+	} else {
+		data, err = io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	}
+	if err == errNoData {
+		return nil, usagef("no data on standard input for %v: give the message body as a file argument or pipe it in (--stdin-timeout waits longer)", c.StdinTimeout)
+	} else if err != nil {
 		return nil, usagef("reading the body: %v", err)
 	}
 	b := &msgBody{text: string(data), limit: limit, over: len(data) > limit}
@@ -147,6 +162,56 @@ func (c *messageChecker) readBody(e *Env, limit int) (*msgBody, error) {
 		b.size = size
 	}
 	return b, nil
+}
+
+// errNoData is readStarted's error: nothing came within the timeout.
+var errNoData = errors.New("no data")
+
+// readStarted reads r to its end, at most max bytes; when wait > 0 and r
+// sends neither a byte nor its end within wait, it gives up (errNoData).
+// Once the first byte has come the rest is read however slowly it comes: a
+// writer that has begun is writing the body. On errNoData the read goes on
+// in the background until r ends (a process exits; a test closes r).
+func readStarted(r io.Reader, max int64, wait time.Duration) ([]byte, error) {
+	if wait <= 0 {
+		return io.ReadAll(io.LimitReader(r, max))
+	}
+	type result struct {
+		data []byte
+		err  error
+	}
+	started := make(chan struct{})
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(&startReader{r: r, started: started}, max))
+		done <- result{data, err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-started:
+	case res := <-done:
+		return res.data, res.err
+	case <-timer.C:
+		return nil, errNoData
+	}
+	res := <-done
+	return res.data, res.err
+}
+
+// startReader closes started when r gives its first byte.
+type startReader struct {
+	r       io.Reader
+	started chan struct{}
+}
+
+func (s *startReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 && s.started != nil {
+		close(s.started)
+		s.started = nil
+	}
+	return n, err
 }
 
 // openBody opens the body file. It never blocks: anything but a regular
