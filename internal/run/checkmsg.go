@@ -372,8 +372,8 @@ func (c *messageChecker) check(b *msgBody, plan *Plan) ([]msgFinding, error) {
 }
 
 // trueSize corrects the IN-008 finding of a body over the limit: the
-// compiler saw the limit+1 bytes read (bjs, as written in body_md) and says
-// so; the body is larger, by b.size bytes when that is known.
+// compiler saw the limit+1 bytes read (bjs, as written in body_md) and
+// gives that size; the body's is b.size when known, else only "over".
 func (b *msgBody) trueSize(fs []diag.Finding, bjs []byte) {
 	var seen string
 	if json.Unmarshal(bjs, &seen) != nil {
@@ -398,12 +398,12 @@ func (b *msgBody) trueSize(fs []diag.Finding, bjs []byte) {
 // offset nul), worded as check words a binary input file, at the byte in
 // the body (path is the message file, whose body starts after
 // msgHeaderLines lines).
-func (c *messageChecker) binary(body string, nul int, path string) diag.Finding {
+func (c *messageChecker) binary(text string, nul int, path string) diag.Finding {
 	what := "Standard input"
 	if c.Body != "" && c.Body != "-" {
 		what = "Input file " + c.Body
 	}
-	pos := diag.NewLineIndex([]byte(body)).Span(path, nul, nul+1)
+	pos := diag.NewLineIndex([]byte(text)).Span(path, nul, nul+1)
 	pos.Line, pos.EndLine = pos.Line+msgHeaderLines, pos.EndLine+msgHeaderLines
 	return diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error,
 		Message: what + " holds NUL bytes (binary data).", Hint: "Give check-message the message body as UTF-8 text.",
