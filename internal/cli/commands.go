@@ -72,15 +72,16 @@ func (c *graphCmd) Run(e *run.Env) error { return run.Graph(run.GraphOptions(*c)
 
 // checkMessageCmd is the pre-send check of message_body_schema (run.CheckMessage).
 type checkMessageCmd struct {
-	Body        string   `arg:"" optional:"" name:"file" help:"The message body (markdown); - or nothing reads standard input."`
-	Subject     string   `required:"" help:"The subject the message will be sent with."`
-	AckRequired bool     `name:"ack-required" help:"The message will be sent with ack_required: true."`
-	Thread      string   `help:"The thread id it will be sent to (its id is then checked too)." placeholder:"ID"`
-	From        string   `help:"The sending agent." placeholder:"NAME"`
-	To          []string `help:"The recipients." placeholder:"NAME"`
-	Config      string   `help:"Configuration file (default: .brenner-ci.yaml found from the current folder upward to the repository root)." placeholder:"FILE"`
-	FailOn      string   `help:"Lowest severity that fails: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
-	Format      string   `help:"Output format: text or json." enum:"text,json" default:"text"`
+	Body         string        `arg:"" optional:"" name:"file" help:"The message body (markdown); - or nothing reads standard input."`
+	Subject      string        `required:"" help:"The subject the message will be sent with."`
+	AckRequired  bool          `name:"ack-required" help:"The message will be sent with ack_required: true."`
+	Thread       string        `help:"The thread id it will be sent to (its id is then checked too)." placeholder:"ID"`
+	From         string        `help:"The sending agent." placeholder:"NAME"`
+	To           []string      `help:"The recipients." placeholder:"NAME"`
+	Config       string        `help:"Configuration file (default: .brenner-ci.yaml found from the current folder upward to the repository root)." placeholder:"FILE"`
+	FailOn       string        `help:"Lowest severity that fails: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
+	Format       string        `help:"Output format: text or json." enum:"text,json" default:"text"`
+	StdinTimeout time.Duration `name:"stdin-timeout" help:"How long standard input may send nothing before the body's first byte; then it is an error (0: wait)." default:"1s"`
 }
 
 func (c *checkMessageCmd) Run(e *run.Env) error { return run.CheckMessage(run.MessageOptions(*c), e) }
