@@ -22,12 +22,23 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 )
 
 const (
 	magic   = "brenner-ci bundle 1\n"
 	trailer = "BNDLEND1"
 	sumLen  = 16
+)
+
+// Bounds of what a bundle may ask a reader to allocate: a bundle is a hint
+// from an earlier run, and a forged one (a sparse 64 GiB file whose index
+// claims all of it) must cost a miss, not the run's memory. Real indexes
+// are about 100 bytes an entry; entries are one thread's results.
+const (
+	maxIndexBytes = 256 << 20
+	maxEntryBytes = 256 << 20
 )
 
 type span struct{ off, n int64 }
@@ -37,6 +48,8 @@ type Reader struct {
 	files []*os.File
 	index map[string]entryAt
 	paths []string
+	// Ignored says, for each bundle or folder entry not used, why.
+	Ignored []string
 }
 
 type entryAt struct {
@@ -47,18 +60,34 @@ type entryAt struct {
 
 // Open reads the indexes of every bundle of dir named *suffix (later
 // bundles win for a key present twice). Bundles that cannot be read are
-// skipped: they only cost misses.
+// skipped (Ignored says why): they only cost misses. dir must be a folder,
+// not a link to one, and only regular files are opened, so a cache folder
+// whose entries are links to devices, FIFOs or other folders neither
+// blocks a run nor makes it read or delete anything outside it.
 func Open(dir, suffix string) *Reader {
 	r := &Reader{index: map[string]entryAt{}}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		if err == nil {
+			r.Ignored = append(r.Ignored, dir+" is not a folder (a symbolic link?)")
+		}
+		return r
+	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
 	sort.Strings(names)
 	for _, name := range names {
+		if st, err := os.Lstat(name); err != nil || !st.Mode().IsRegular() {
+			if err == nil {
+				r.Ignored = append(r.Ignored, name+" is not a regular file")
+			}
+			continue // never opened, never removed
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			continue
 		}
 		if !r.readIndex(f) {
 			f.Close()
+			r.Ignored = append(r.Ignored, name+" is not a complete bundle")
 			r.paths = append(r.paths, name) // unreadable: replaced by the next bundle
 			continue
 		}
@@ -79,7 +108,7 @@ func (r *Reader) readIndex(f *os.File) bool {
 	}
 	at := int64(binary.LittleEndian.Uint64(tail))
 	end := st.Size() - int64(len(tail))
-	if at < int64(len(magic)) || at > end {
+	if at < int64(len(magic)) || at > end || end-at > maxIndexBytes {
 		return false
 	}
 	idx := make([]byte, end-at)
@@ -98,7 +127,7 @@ func (r *Reader) readIndex(f *os.File) bool {
 			return false
 		}
 		n, k2 := binary.Uvarint(idx[k1:])
-		if k2 <= 0 || len(idx) < k1+k2+sumLen || off+n > uint64(at) {
+		if k2 <= 0 || len(idx) < k1+k2+sumLen || off+n > uint64(at) || n > maxEntryBytes {
 			return false
 		}
 		e := entryAt{f: f, data: span{int64(off), int64(n)}}
@@ -167,12 +196,13 @@ func Create(dir, suffix string) *Writer {
 	return &Writer{dir: dir, suffix: suffix, seen: map[string]bool{}}
 }
 
-// start creates the file (with w.mu held).
+// start creates the file (with w.mu held), in w.dir only when that is a
+// folder and not a link to one.
 func (w *Writer) start() {
 	if w.f != nil || w.err != nil {
 		return
 	}
-	if w.err = os.MkdirAll(w.dir, 0o755); w.err != nil {
+	if w.err = safefile.MakeDir(w.dir); w.err != nil {
 		return
 	}
 	if w.f, w.err = os.CreateTemp(w.dir, ".tmp-bundle-*"); w.err != nil {

@@ -112,3 +112,59 @@ func TestBundles(t *testing.T) {
 		t.Errorf("paths %v: a commit must replace the bundle and the two unreadable files", r.Paths())
 	}
 }
+
+// TestForgedBundles: a cache folder restored from elsewhere is a hint.
+// A sparse 64 GiB bundle whose index claims all of it, a bundle that is a
+// link to /dev/zero or to a FIFO, and a folder that is a link outside are
+// misses: nothing is allocated for them, nothing blocks, nothing outside
+// is read, written or removed; Ignored says why.
+func TestForgedBundles(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.b")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(magic)
+	const size = 64 << 30
+	var tail [8]byte
+	tail[0] = byte(len(magic)) // the index "starts" after the magic: 64 GiB of it
+	if _, err := f.WriteAt(append(tail[:], trailer...), size-int64(len(tail)+len(trailer))); err != nil {
+		f.Close()
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.b")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	r := Open(dir, ".b")
+	if r.Len() != 0 || len(r.Ignored) != 2 {
+		t.Fatalf("forged bundles: %d entries, ignored %q", r.Len(), r.Ignored)
+	}
+	w := Create(dir, ".b")
+	w.Add("k", []byte("v"))
+	if err := w.Commit(r); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if _, err := os.Lstat(filepath.Join(dir, "zero.b")); err != nil {
+		t.Errorf("the link was removed or followed: %v", err)
+	}
+
+	outside := t.TempDir()
+	link := filepath.Join(t.TempDir(), "scan")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(outside, "old.b"), []byte("someone else's file"), 0o644)
+	r = Open(link, ".b")
+	w = Create(link, ".b")
+	w.Add("k", []byte("v"))
+	if err := w.Commit(r); err == nil {
+		t.Error("a bundle was committed through a link to a folder outside")
+	}
+	names, _ := os.ReadDir(outside)
+	if len(names) != 1 || names[0].Name() != "old.b" {
+		t.Errorf("the folder outside changed: %v", names)
+	}
+}

@@ -16,6 +16,7 @@ type Store struct {
 	once        sync.Once // reads the bundles on first use
 	r           *bundle.Reader
 	w           *bundle.Writer
+	err         error // Close's
 }
 
 // Bundle suffixes of the kinds of entries.
@@ -49,9 +50,20 @@ func (s *Store) Keep(key string) { s.w.Keep(key) }
 func (s *Store) Add(key string, data []byte) { s.w.Add(key, data) }
 
 // Close puts this run's bundle in place of the ones read. A failure only
-// costs misses in the next run.
+// costs misses in the next run (Problems says it).
 func (s *Store) Close() {
 	r := s.reader()
-	s.w.Commit(r)
+	s.err = s.w.Commit(r)
 	r.Close()
+}
+
+// Problems says what of the folder was not used and why (a damaged or
+// forged bundle, a link), and why this run's bundle was not written; the
+// run reports them as notifications. Call it after Close.
+func (s *Store) Problems() []string {
+	out := append([]string(nil), s.reader().Ignored...)
+	if s.err != nil {
+		out = append(out, "this run's entries were not stored: "+s.err.Error())
+	}
+	return out
 }

@@ -18,7 +18,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -76,6 +78,9 @@ func OpenThreads(dir, salt string, eng *rules.Engine, render bool, budget time.D
 // costs misses in the next run.
 func (c *Threads) Close() { c.store.Close() }
 
+// Problems are the store's (Store.Problems).
+func (c *Threads) Problems() []string { return c.store.Problems() }
+
 type threadEntry struct {
 	Format   int            `json:"format"`
 	Key      string         `json:"key"`
@@ -109,15 +114,30 @@ func (c *Threads) key(ref *mailbox.ThreadRef, arts []rules.ArtifactInput) (strin
 	for _, a := range arts {
 		fmt.Fprintf(h, "artifact %q %t %t\n", a.Path, a.JSON, a.AtPath)
 		for _, p := range []string{a.Path, rules.EvidencePath(a.Path)} {
-			data, err := os.ReadFile(filepath.FromSlash(p))
-			if err != nil && !os.IsNotExist(err) {
-				return "", err
-			}
-			fmt.Fprintf(h, "file %q %d %t\n", p, len(data), err == nil)
-			h.Write(data)
+			hashFile(h, p)
 		}
 	}
 	return string(h.Sum(nil)), nil // 32 bytes, not 64 hex digits: 100,000 keys are held
+}
+
+// hashFile writes what the engine will read of file p into h: its bytes,
+// or why it cannot be read. It reads as the engine does (safefile: a link
+// or a device is not read) and streams, so no file's size matters.
+func hashFile(h io.Writer, p string) {
+	f, st, err := safefile.Open(filepath.FromSlash(p))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(h, "file %q absent\n", p)
+		} else {
+			fmt.Fprintf(h, "file %q unreadable %s\n", p, err)
+		}
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(h, "file %q %d\n", p, st.Size())
+	if _, err := io.Copy(h, f); err != nil {
+		fmt.Fprintf(h, "read error %s\n", err)
+	}
 }
 
 // Reuse returns the recorded results of ref and its persisted artifacts

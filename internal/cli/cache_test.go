@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -189,4 +191,79 @@ func TestScanCacheParsesNothingUnchanged(t *testing.T) {
 	}
 	again, _, _ := cacheRun(t, corpus, cache)
 	sameReports(t, "damaged scan entries", cold, again)
+}
+
+// TestCacheIsAHint: a --cache folder restored from elsewhere may hold
+// links and forged bundles. Its scan folder as a link to a folder outside,
+// a run folder as a link, a bundle that is a link to /dev/zero and a sparse
+// 64 GiB bundle whose index claims all of it: the run gives the reports of
+// a run without a cache, writes and removes nothing outside the folder,
+// and says what it did not use (a warning notification).
+func TestCacheIsAHint(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links to /dev/zero: not on Windows")
+	}
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	cold, coldCode, _ := cacheRun(t, corpus, "")
+
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "victim.scan"), []byte("not ours"), 0o644)
+	os.WriteFile(filepath.Join(outside, "victim.run"), []byte("not ours"), 0o644)
+	os.MkdirAll(cacheDir, 0o755)
+	for _, link := range []string{"scan", "run"} {
+		if err := os.Symlink(outside, filepath.Join(cacheDir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(cacheDir, "zero.threads")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(cacheDir, "huge.threads"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("brenner-ci bundle 1\n")
+	tail := append([]byte{20, 0, 0, 0, 0, 0, 0, 0}, "BNDLEND1"...) // the index "starts" after the magic
+	if _, err := f.WriteAt(tail, 64<<30-int64(len(tail))); err != nil {
+		f.Close()
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+
+	for run := 1; run <= 2; run++ {
+		out := t.TempDir()
+		code, _, stderr := runCLI(t, "check", "--repo-root", corpus, "--out", out, "--cache", cacheDir, ".")
+		if code != coldCode {
+			t.Fatalf("run %d: exit %d, want %d\n%s", run, code, coldCode, stderr)
+		}
+		js, _ := os.ReadFile(filepath.Join(out, "brenner-ci.json"))
+		if !strings.Contains(string(js), "The --cache folder was not fully used") {
+			t.Errorf("run %d: no notification says what of the cache was not used", run)
+		}
+		sarif, _ := os.ReadFile(filepath.Join(out, "brenner-ci.sarif"))
+		if a, b := resultsOf(t, cold["brenner-ci.sarif"]), resultsOf(t, sarif); a != b {
+			t.Errorf("run %d: the results differ from a run without the cache", run)
+		}
+	}
+	names, _ := os.ReadDir(outside)
+	if len(names) != 2 || names[0].Name() != "victim.run" || names[1].Name() != "victim.scan" {
+		t.Errorf("the folder outside the cache changed: %v", names)
+	}
+}
+
+// resultsOf is the SARIF's results, for comparing two runs whose
+// notifications differ.
+func resultsOf(t *testing.T, sarif []byte) string {
+	t.Helper()
+	var doc struct {
+		Runs []struct {
+			Results json.RawMessage `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sarif, &doc); err != nil || len(doc.Runs) != 1 {
+		t.Fatalf("SARIF: %v", err)
+	}
+	return string(doc.Runs[0].Results)
 }

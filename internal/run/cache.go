@@ -9,6 +9,8 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -63,3 +65,20 @@ var executableHash = sync.OnceValue(func() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 })
+
+// cacheNotes are the warnings of a run with --cache about what of the
+// cache folder it did not use, or could not write (cache.Store.Problems):
+// the cache is a hint, so a damaged or forged entry is a miss, and it is
+// said.
+func (c *checker) cacheNotes(run *Plan, threads *cache.Threads) []diag.Notification {
+	problems := threads.Problems()
+	if run.scanStore != nil {
+		problems = append(problems, run.scanStore.Problems()...)
+	}
+	var notes []diag.Notification
+	for _, p := range problems {
+		notes = append(notes, diag.Notification{Level: diag.Warning,
+			Message: "The --cache folder was not fully used (" + p + "); the affected entries were misses."})
+	}
+	return notes
+}

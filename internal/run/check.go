@@ -283,7 +283,8 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs) (*
 func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 	opt := run.ScanOptions(c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache)
 	if c.Cache != "" {
-		run.scanCache = &mailbox.ScanCache{Store: cache.OpenScan(filepath.Join(c.Cache, "scan")), Salt: c.scanSalt(opt)}
+		run.scanStore = cache.OpenScan(filepath.Join(c.Cache, "scan"))
+		run.scanCache = &mailbox.ScanCache{Store: run.scanStore, Salt: c.scanSalt(opt)}
 		opt.Cache = run.scanCache
 	}
 	in, err := mailbox.List(run.Paths, opt)
@@ -340,6 +341,7 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	res, b := eng.RunThreads(batch, ro)
 	if threads != nil {
 		threads.Close()
+		w.notes = append(w.notes, c.cacheNotes(run, threads)...)
 		if !c.Quiet {
 			fmt.Fprintf(c.errw, "brenner-ci: cache %s: %d threads reused, %d checked\n", reporters.Safe(c.Cache), threads.Hits.Load(), threads.Misses.Load())
 			if sc := run.scanCache; sc != nil {

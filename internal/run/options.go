@@ -14,6 +14,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/rules"
@@ -43,6 +44,7 @@ type Plan struct {
 	extra []diag.Finding
 
 	scanCache *mailbox.ScanCache // with --cache
+	scanStore *cache.Store       // its entries
 }
 
 // settle resolves the configuration for paths (the --config file alone when

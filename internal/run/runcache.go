@@ -19,6 +19,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -138,7 +139,7 @@ func (en *runEntry) Close() { en.f.Close() }
 // open reads the entry of rc and checks it whole; nil when there is none or
 // it is not a complete entry of this key (a miss).
 func (rc *runCache) open() *runEntry {
-	f, err := os.Open(rc.path())
+	f, _, err := safefile.Open(rc.path()) // never through a link, never a FIFO
 	if err != nil {
 		return nil
 	}
@@ -376,7 +377,7 @@ func (r *runRecorder) stdout(w io.Writer) io.Writer {
 	if r == nil {
 		return w
 	}
-	if err := os.MkdirAll(r.rc.dir, 0o755); err != nil {
+	if err := safefile.MakeDir(r.rc.dir); err != nil {
 		r.bad = true
 		return w
 	}
@@ -416,7 +417,7 @@ func (r *runRecorder) store(exit int) {
 		defer os.Remove(r.out.Name())
 		defer r.out.Close()
 	}
-	if r.bad || r.outErr != nil || (exit != 0 && exit != ExitFindings) || !r.in.Unchanged() || os.MkdirAll(r.rc.dir, 0o755) != nil {
+	if r.bad || r.outErr != nil || (exit != 0 && exit != ExitFindings) || !r.in.Unchanged() || safefile.MakeDir(r.rc.dir) != nil {
 		return
 	}
 	type part struct {
@@ -502,6 +503,9 @@ func copyPart(w io.Writer, open func() (io.ReadCloser, error), size int64) bool 
 // pruneRunEntries removes all but the keep most recently used entries of
 // dir.
 func pruneRunEntries(dir string, keep int) {
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return // a link: nothing outside is removed
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return

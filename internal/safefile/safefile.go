@@ -92,3 +92,21 @@ func check(path string, st fs.FileInfo) error {
 func tooLarge(path string, size, max int64) error {
 	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: it is %d bytes, over the limit of %d", ErrTooLarge, size, max)}
 }
+
+// MakeDir creates the folder dir (and its parents) for writing, and
+// refuses it when it is not a folder of its own: a symbolic link to one (a
+// cache folder restored from elsewhere could hold one) would make writes
+// and removals land outside.
+func MakeDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return &fs.PathError{Op: "mkdir", Path: dir, Err: ErrLink}
+	}
+	return nil
+}
