@@ -192,11 +192,16 @@ func (a *Artifact) credit(d Applied, id string) {
 	if id == "" {
 		return
 	}
-	for _, x := range c.Items {
-		if x == id {
-			return
+	if c.touched == nil {
+		c.touched = make(map[string]bool, len(c.Items)+1)
+		for _, x := range c.Items {
+			c.touched[x] = true
 		}
 	}
+	if c.touched[id] {
+		return
+	}
+	c.touched[id] = true
 	c.Items = append(c.Items, id)
 }
 
