@@ -96,3 +96,38 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOfABadShardWritesReports: a truncated shard file (an upload cut
+// short) or one that is a link makes merge exit 2 with every report saying
+// it could not run. (Before, merge exited 2 and wrote no report.)
+func TestMergeOfABadShardWritesReports(t *testing.T) {
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	dir := t.TempDir()
+	s1, s2 := filepath.Join(dir, "s1.json"), filepath.Join(dir, "s2.json")
+	for i, s := range []string{s1, s2} {
+		if code, _, errs := runCLI(t, "check", "--repo-root", corpus, "--shard", fmt.Sprintf("%d/2", i+1), "--json", s, "."); code != 0 {
+			t.Fatalf("shard %d: exit %d\n%s", i+1, code, errs)
+		}
+	}
+	whole, _ := os.ReadFile(s1)
+	cut := filepath.Join(dir, "cut.json")
+	os.WriteFile(cut, whole[:len(whole)/2], 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(s1, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, bad := range []string{cut, link} {
+		out := t.TempDir()
+		code, _, _ := runCLI(t, "merge", "--repo-root", corpus, "--out", out, bad, s2)
+		if code != ExitUsage {
+			t.Errorf("merge %s: exit %d, want %d", filepath.Base(bad), code, ExitUsage)
+		}
+		for _, name := range []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
+			data, err := os.ReadFile(filepath.Join(out, name))
+			if err != nil || !strings.Contains(string(data), "could not run") {
+				t.Errorf("merge %s: %s is missing or does not say the merge could not run (%v)", filepath.Base(bad), name, err)
+			}
+		}
+	}
+}

@@ -117,15 +117,19 @@ func (c *checker) runShard(e *Env, run *Plan) error {
 // in the repository checkout the shards ran in: the reports read the input
 // files for their locations, as check does.
 func Merge(files []string, o CheckOptions, e *Env) error {
+	c := &checker{CheckOptions: o, env: e, errw: e.Stderr}
 	var shards []*shard.Shard
 	for _, p := range files {
 		s, err := shard.Read(p)
 		if err != nil {
-			return usagef("%v", err)
+			// A truncated or oversize shard: every report says the merge
+			// could not run.
+			err = usagef("%v", err)
+			c.reportRunError(e, err)
+			return err
 		}
 		shards = append(shards, s)
 	}
-	c := &checker{CheckOptions: o, env: e, errw: e.Stderr}
 	if len(shards) > 0 {
 		c.Paths = shards[0].Inputs
 	}

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -304,9 +304,14 @@ func Write(w io.Writer, s *Shard) error {
 		Config: s.Config, Threads: len(s.Threads), Findings: len(s.Findings), Payload: base64.StdEncoding.EncodeToString(buf.Bytes())})
 }
 
-// Read reads a shard file.
+// MaxFileBytes bounds a shard file: a shard holds its threads' findings,
+// far below this; an oversize (or endless) file is refused, not read.
+const MaxFileBytes = 2 << 30
+
+// Read reads a shard file (a regular file, not a link, at most
+// MaxFileBytes).
 func Read(path string) (*Shard, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
