@@ -488,16 +488,26 @@ func escape(s string) string {
 	s = reporters.OneLine(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for _, c := range s {
-		switch c {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&', '!', '#', '$':
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case strings.ContainsRune("\\`*_[]<>|~&!#$", c):
 			b.WriteByte('\\')
 			b.WriteRune(c)
-		case '@':
-			b.WriteString("@\u200b")
+		case c == '@', c == ':' && strings.HasPrefix(s[i+1:], "//"):
+			// GFM links e-mail addresses and bare URLs by themselves
+			// ("https://…", "www.…"), and "@name" mentions someone: a
+			// zero-width space keeps input text from becoming either.
+			b.WriteRune(c)
+			b.WriteString("\u200b")
+		case (c == 'w' || c == 'W') && len(s)-i >= 4 && strings.EqualFold(s[i:i+4], "www."):
+			b.WriteString(s[i : i+3])
+			b.WriteString("\u200b")
+			n = 3
 		default:
 			b.WriteRune(c)
 		}
+		i += n
 	}
 	return b.String()
 }

@@ -73,6 +73,24 @@ func TestContents(t *testing.T) {
 	}
 }
 
+// TestNoLinksFromInput: a bare URL, a www. address or an e-mail address
+// in input text (a subject, a message) does not become a link in the job
+// summary: GFM links them by themselves, so a pull request could place
+// links in the report a reviewer trusts.
+func TestNoLinksFromInput(t *testing.T) {
+	r := fixture.Report(t)
+	r.Findings[0].Message = "See https://evil.example/x, WWW.evil.example and bob@evil.example."
+	got := write(t, r, 0)
+	for _, raw := range []string{"https://evil", "WWW.evil", "bob@evil"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("%q is in the report as written: GFM would link it", raw)
+		}
+	}
+	if !strings.Contains(got, "See https:\u200b//evil.example/x, WWW\u200b.evil.example and bob@\u200bevil.example.") {
+		t.Errorf("the message is not shown whole:\n%s", got)
+	}
+}
+
 var footerRE = regexp.MustCompile(`⚠️ \*\*(\d+) of (\d+) findings not shown\*\*`)
 
 func TestSizeCap(t *testing.T) {
