@@ -101,3 +101,34 @@ func TestPullRequestCannotBaselineItsFinding(t *testing.T) {
 		t.Errorf("outside pull-request mode: exit %d, want 0\n%s", code, out)
 	}
 }
+
+// TestNewFromRevBasePathIsALink: at the base revision the checked folder
+// was a symbolic link (now a folder). The base contributes nothing (a link
+// is never followed), an IN-006 note says so, every finding counts as new,
+// and all reports are written. (Before, the run ended with exit 3, no
+// report.)
+func TestNewFromRevBasePathIsALink(t *testing.T) {
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json"})
+	os.Rename(filepath.Join(repo, "mailbox"), filepath.Join(repo, "real"))
+	if err := os.Symlink("real", filepath.Join(repo, "mailbox")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	os.Remove(filepath.Join(repo, "mailbox"))
+	os.MkdirAll(filepath.Join(repo, "mailbox"), 0o755)
+	src, _ := os.ReadFile(filepath.Join(repo, "real", "t.json"))
+	os.WriteFile(filepath.Join(repo, "mailbox", "t.json"), []byte(strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
+	t.Chdir(repo)
+	out := t.TempDir()
+	code, stdout, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--out", out, "mailbox")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitFindings, stdout, errs)
+	}
+	if !strings.Contains(stdout, "is a symbolic link or a submodule at HEAD") || !strings.Contains(stdout, "[IN-006]") {
+		t.Errorf("no IN-006 note about the base path:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "brenner-ci.sarif")); err != nil {
+		t.Errorf("no SARIF report: %v", err)
+	}
+}

@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
+	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
 // revFingerprints checks the inputs as they were at git revision rev and
@@ -51,6 +53,14 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 			return nil, fmt.Errorf("--new-from-rev: %v", err)
 		}
 		at := filepath.ToSlash(filepath.Join(tmp, filepath.FromSlash(rel)))
+		if _, err := os.Lstat(filepath.FromSlash(at)); err != nil {
+			// git archive wrote nothing for it: at rev the path is a
+			// symbolic link (or a submodule), which is never followed.
+			run.extra = append(run.extra, diag.Finding{Rule: ruleid.IN006, Severity: diag.Note,
+				Message: fmt.Sprintf("%s is a symbolic link or a submodule at %s, which is not followed: every finding under it counts as new.", filepath.ToSlash(filepath.Clean(p)), rev),
+				Pos:     diag.Pos{File: filepath.ToSlash(filepath.Clean(p)), Line: 1, Col: 1}, Anchor: "base path not followed " + rel})
+			continue
+		}
 		revPaths = append(revPaths, at)
 		mapped[at] = filepath.ToSlash(filepath.Clean(p))
 	}
