@@ -38,6 +38,10 @@ type Options struct {
 	// compile and the caller's work); past it the thread is reported as
 	// timed out (TimeoutError) and the others go on.
 	ThreadTimeout time.Duration
+	// Deadline, when set, ends the run's time budget: a thread not started
+	// by then is not checked, one running then is given up (TimeoutError
+	// with Run set). It is an instant, not a setting: no cache key holds it.
+	Deadline time.Time `json:"-"`
 	// MaxMessages and MaxBlocks bound the messages of one thread and the
 	// delta blocks of one body (0: DefaultMaxMessages, DefaultMaxBlocks);
 	// past them the rest is not compiled and IN-011 says so.

@@ -35,7 +35,8 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	for _, ref := range b.Threads {
 		ref := ref
 		s.Go(func() stream.Callback {
-			r, err := withBudget(opt.ThreadTimeout, func() (R, error) {
+			budget, run := opt.budget()
+			r, err := withBudget(budget, run, func() (R, error) {
 				return safely(func() (R, error) {
 					if pre != nil {
 						if r, ok := pre(ref); ok {
@@ -67,15 +68,48 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	s.Wait()
 }
 
-// TimeoutError says a thread went past its time budget.
-type TimeoutError struct{ Budget time.Duration }
+// TimeoutError says a thread went past its time budget, or (Run) past the
+// end of the run's.
+type TimeoutError struct {
+	Budget time.Duration
+	Run    bool
+}
 
-func (e *TimeoutError) Error() string { return fmt.Sprintf("over the time budget of %s", e.Budget) }
+func (e *TimeoutError) Error() string {
+	if e.Run {
+		return "past the end of the run's time budget"
+	}
+	return fmt.Sprintf("over the time budget of %s", e.Budget)
+}
 
-// withBudget runs f, giving up after budget (0: no budget). A thread that
-// goes over is left to finish in the background; its result is dropped.
-func withBudget[R any](budget time.Duration, f func() (R, error)) (R, error) {
-	if budget <= 0 {
+// budget is the time a thread starting now may take: the thread budget,
+// or less when the run's deadline comes first (run is then true); a
+// negative budget when the deadline has passed.
+func (opt Options) budget() (budget time.Duration, run bool) {
+	budget = opt.ThreadTimeout
+	if opt.Deadline.IsZero() {
+		return budget, false
+	}
+	left := time.Until(opt.Deadline)
+	if left <= 0 {
+		return -1, true
+	}
+	if budget <= 0 || left < budget {
+		return left, true
+	}
+	return budget, false
+}
+
+// withBudget runs f, giving up after budget (0: no budget; negative: at
+// once, without running f). A thread that goes over is left to finish in
+// the background; its result is dropped. run says the budget is what
+// remains of the run's.
+func withBudget[R any](budget time.Duration, run bool, f func() (R, error)) (R, error) {
+	if budget < 0 {
+		var zero R
+		return zero, &TimeoutError{Run: true}
+	}
+	if budget == 0 {
 		return f()
 	}
 	type res struct {
@@ -94,7 +128,7 @@ func withBudget[R any](budget time.Duration, f func() (R, error)) (R, error) {
 		return x.r, x.err
 	case <-timer.C:
 		var zero R
-		return zero, &TimeoutError{Budget: budget}
+		return zero, &TimeoutError{Budget: budget, Run: run}
 	}
 }
 
@@ -103,6 +137,10 @@ func TimeoutFinding(ref *mailbox.ThreadRef, err *TimeoutError) diag.Finding {
 	f := diag.Finding{Rule: ruleid.IN010, Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s was not checked: it went %s; the other threads were checked.", ref.Key, err.Error()),
 		Hint:    "Raise --thread-timeout, or look for a pathological message in the thread.", Anchor: "timeout " + ref.Key}
+	if err.Run {
+		f.Message = fmt.Sprintf("Thread %s was not checked: the run's time budget (--timeout) ran out before it was done.", ref.Key)
+		f.Hint, f.Anchor = "Raise --timeout, split the run into shards (check --shard I/N), or look for a pathological thread.", "run timeout "+ref.Key
+	}
 	if m := ref.First(); m != nil {
 		f.Pos = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 	}

@@ -64,7 +64,8 @@ var inRules = []Rule{
 			"checking. A thread past it is reported here and not checked, so that one pathological thread cannot " +
 			"stall the CI job; the other threads are checked. A timeout depends on the machine, so it is the one " +
 			"finding that may differ between runs; with the input guards (IN-008) real threads never come near " +
-			"it.",
+			"it. The run as a whole has a budget too (--timeout, 30 min by default): past it, the threads not yet " +
+			"checked are reported here and every report is still written.",
 	},
 	{ID: "IN-011", Name: "limit-exceeded", Code: "LIMIT_EXCEEDED", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Threads and bodies are within the message and delta-block limits.",

@@ -351,3 +351,25 @@ func TestScanCacheKeyHasTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimeout: past the run's time budget (--timeout) the threads not
+// yet checked are IN-010 errors, every report is written, and the run ends
+// (exit 1). (There was no run-wide budget: only each thread's.)
+func TestRunTimeout(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "check", "--timeout", "1ns", "--out", out, demo(t))
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitFindings, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "the run's time budget (--timeout) ran out") || !strings.Contains(stdout, "[IN-010]") {
+		t.Errorf("no IN-010 for the threads past the run's budget:\n%s", stdout)
+	}
+	for _, name := range []string{"brenner-ci.sarif", "brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("%s not written: %v", name, err)
+		}
+	}
+	if code, _, _ := runCLI(t, "check", "--timeout", "10m", "--fail-on", "none", demo(t)); code != ExitOK {
+		t.Errorf("a generous --timeout: exit %d", code)
+	}
+}

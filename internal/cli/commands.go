@@ -29,6 +29,7 @@ type checkFlags struct {
 	NewFromRev    string        `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
 	WriteBaseline string        `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
+	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Fix           bool          `help:"With --out: also write every persisted artifact among the inputs, recompiled from its thread, to DIR/fixed/<its path>. Nothing is rewritten in place."`
 	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again, and a run whose inputs, options and environment are all unchanged writes the recorded run's reports again (without --out). Safe to share between concurrent runs." placeholder:"DIR"`
@@ -56,6 +57,7 @@ type compileCmd struct {
 	CompiledBody  bool          `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
 	Jobs          int           `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
+	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
 }
 

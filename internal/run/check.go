@@ -47,7 +47,7 @@ type CheckOptions struct {
 	MarkdownMax                               int
 	Category, RepoRoot                        string
 	Baseline, NewFromRev, WriteBaseline       string
-	ThreadTimeout                             time.Duration
+	ThreadTimeout, Timeout                    time.Duration
 	GithubOutput                              string
 	Fix                                       bool
 	Cache, Shard                              string
@@ -203,7 +203,7 @@ func (c *checker) setup() (*Plan, error) {
 			return nil, err
 		}
 	}
-	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout)
+	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err != nil {
 		return nil, err
 	}

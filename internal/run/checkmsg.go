@@ -78,7 +78,7 @@ type msgFinding struct {
 
 func (c *messageChecker) run(e *Env) error {
 	// The configuration first: it sets how much of the body is read.
-	plan, err := settle(c.Config, []string{"."}, 1, 0)
+	plan, err := settle(c.Config, []string{"."}, 1, 0, 0)
 	if err != nil {
 		return err
 	}

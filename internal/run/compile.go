@@ -24,6 +24,7 @@ type CompileOptions struct {
 	CompiledBody  bool   // and DIR/compiled/<thread_id>.v<N>.md
 	Jobs          int
 	ThreadTimeout time.Duration
+	Timeout       time.Duration // the run's time budget (0: none)
 	Config        string
 }
 
@@ -58,7 +59,7 @@ type compiledOut struct {
 }
 
 func (c *compiler) run(e *Env) error {
-	plan, err := settle(c.Config, c.Paths, c.Jobs, c.ThreadTimeout)
+	plan, err := settle(c.Config, c.Paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err != nil {
 		return err
 	}

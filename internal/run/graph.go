@@ -21,7 +21,7 @@ type GraphOptions struct {
 // by session, with the references as labelled edges and killed items
 // styled.
 func Graph(c GraphOptions, e *Env) error {
-	plan, err := settle(c.Config, c.Paths, c.Jobs, 0)
+	plan, err := settle(c.Config, c.Paths, c.Jobs, 0, 0)
 	if err != nil {
 		return err
 	}

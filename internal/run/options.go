@@ -31,8 +31,10 @@ type Plan struct {
 	Cfg    *config.Config   // Policy.Effective: the configuration that governs (nil: the defaults)
 	Epoch  time.Time        // SOURCE_DATE_EPOCH (zero: unset)
 	Jobs   int
-	// ThreadTimeout is the time budget of one thread (0: none).
+	// ThreadTimeout is the time budget of one thread (0: none), Deadline
+	// the end of the run's (zero: none).
 	ThreadTimeout time.Duration
+	Deadline      time.Time
 	Limits        config.Limits
 
 	// Set by check only.
@@ -50,7 +52,7 @@ type Plan struct {
 // settle resolves the configuration for paths (the --config file alone when
 // given, else the first .brenner-ci.yaml from the first path upward to the
 // repository root) and reads SOURCE_DATE_EPOCH.
-func settle(configFlag string, paths []string, jobs int, timeout time.Duration) (*Plan, error) {
+func settle(configFlag string, paths []string, jobs int, threadTimeout, runTimeout time.Duration) (*Plan, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -63,7 +65,10 @@ func settle(configFlag string, paths []string, jobs int, timeout time.Duration) 
 		return nil, usagef("configuration error: %v", err)
 	}
 	p := NewPlan(paths, policy, jobs)
-	p.Epoch, p.ThreadTimeout = ep, timeout
+	p.Epoch, p.ThreadTimeout = ep, threadTimeout
+	if runTimeout > 0 {
+		p.Deadline = time.Now().Add(runTimeout)
+	}
 	return p, nil
 }
 
@@ -97,7 +102,7 @@ func (p *Plan) ScanOptions(exclude ...string) mailbox.ScanOptions {
 // CompileOptions are the options of compiling the threads of a batch whose
 // archives name archiveAgents.
 func (p *Plan) CompileOptions(archiveAgents []string) compile.Options {
-	opt := compile.Options{ArchiveAgents: archiveAgents, Epoch: p.Epoch, ThreadTimeout: p.ThreadTimeout,
+	opt := compile.Options{ArchiveAgents: archiveAgents, Epoch: p.Epoch, ThreadTimeout: p.ThreadTimeout, Deadline: p.Deadline,
 		MaxMessages: p.Limits.Messages, MaxBlocks: p.Limits.Blocks, Limits: p.ParseLimits()}
 	if p.Cfg != nil {
 		opt.Agents = p.Cfg.Agents
