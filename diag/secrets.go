@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -11,17 +12,75 @@ import (
 // a report or a log: RedactSecrets replaces each by its kind and a short
 // hash (so findings stay distinguishable), and the SC- rules report where
 // they are so the team can rotate them.
-var secretPatterns = []struct {
+//
+// The kinds are one hand-kept table (see secretPatterns), each with its test
+// in secrets_test.go. Token shapes with a fixed prefix (ghp_, github_pat_,
+// AKIA …) never rely on a word boundary after the token: a token followed by
+// "_old", letters or digits is still a token, and the whole run of token
+// characters is the match. Where a boundary before the token keeps prose
+// from matching (sk-, AKIA, eyJ, bearer), it is "not after an
+// ASCII letter or digit", written into the expression (boundary below), so
+// that "key_AKIA…" still matches and the search stays linear.
+//
+// Case-insensitive key names are spelled with ASCII classes (ci), never
+// (?i): Go's (?i) also folds ſ to s and K (Kelvin) to k, which the prefilter
+// (mayHoldSecret) would have to follow byte by byte.
+var secretPatterns = []secretPattern{
+	{Kind: "GitHub token", RE: regexp.MustCompile(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}[A-Za-z0-9_]*`)},
+	{Kind: "GitHub fine-grained token", RE: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`)},
+	{Kind: "AWS access key", RE: regexp.MustCompile(boundary + `((?:AKIA|ASIA)[0-9A-Z]{16}[A-Za-z0-9_]*)`)},
+	{Kind: "API key", RE: regexp.MustCompile(boundary + `(sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,})`)},
+	{Kind: "JWT", RE: regexp.MustCompile(boundary + `(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)},
+	{Kind: "bearer token", RE: regexp.MustCompile(boundary + `(` + ci("bearer") + `\s+[A-Za-z0-9._~+/_-]{20,}=*)`)},
+	{Kind: "registration token", RE: regexp.MustCompile(ci("registration_token") + `["']?\s*[:=]\s*["']?[A-Za-z0-9._-]{8,}`)},
+}
+
+// boundary starts an expression whose first group is the secret, which
+// starts with a letter: the secret is at the start of the text or after a
+// byte that is not an ASCII letter or digit. \b consumes nothing, so the
+// byte may end the match before (FindAll goes on from there); "_" is the
+// one word byte that may precede a secret, and a match before never ends
+// just before it (each pattern's run of token characters takes "_").
+const boundary = `(?:\b|_)`
+
+// ci spells an ASCII word case-insensitively: ci("key") is [Kk][Ee][Yy].
+func ci(word string) string {
+	var b strings.Builder
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		lo, up := c|0x20, c&^0x20
+		if lo < 'a' || lo > 'z' {
+			b.WriteString(regexp.QuoteMeta(word[i : i+1]))
+			continue
+		}
+		b.WriteByte('[')
+		b.WriteByte(up)
+		b.WriteByte(lo)
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// secretPattern is one kind of credential: an expression, the secret
+// being its first group when it has one, else the whole match.
+type secretPattern struct {
 	Kind string
 	RE   *regexp.Regexp
-}{
-	{"GitHub token", regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b`)},
-	{"GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{"AWS access key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"API key", regexp.MustCompile(`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b`)},
-	{"JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b`)},
-	{"bearer token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*`)},
-	{"registration token", regexp.MustCompile(`(?i)\bregistration_token["']?\s*[:=]\s*["']?[A-Za-z0-9._-]{8,}`)},
+}
+
+// spans returns the byte ranges of p's secrets in s, in order.
+func (p *secretPattern) spans(s string) [][2]int {
+	var out [][2]int
+	if p.RE.NumSubexp() == 0 {
+		for _, m := range p.RE.FindAllStringIndex(s, -1) {
+			out = append(out, [2]int{m[0], m[1]})
+		}
+		return out
+	}
+	for _, m := range p.RE.FindAllStringSubmatchIndex(s, -1) {
+		out = append(out, [2]int{m[2], m[3]})
+	}
+	return out
 }
 
 // Secret is one credential-looking match: its kind and byte range.
@@ -31,17 +90,18 @@ type Secret struct {
 }
 
 // mayHoldSecret is a cheap prefilter, run on every message body: a string
-// it rejects cannot match a secret pattern. It looks for a rare byte of each
+// it rejects cannot match a secret pattern (TestPrefilterMatchesPatterns and
+// FuzzPrefilter hold it to the patterns). It looks for a rare byte of each
 // pattern with IndexByte (vectorised) and checks the bytes around it, a
 // handful of passes over the text instead of one search per pattern prefix
 // (which stopped at every "e" and "s").
 func mayHoldSecret(s string) bool {
-	return anyAt(s, '_', func(i int) bool { // ghp_ gho_ ghu_ ghs_ ghr_, github_pat_, registration_token
-		return i >= 3 && s[i-3] == 'g' && s[i-2] == 'h' && strings.IndexByte("pousr", s[i-1]) >= 0 ||
-			i >= 6 && s[i-6:i] == "github" ||
-			i >= 12 && strings.EqualFold(s[i-12:i], "registration")
-	}) || anyAt(s, 'J', func(i int) bool { return i >= 2 && s[i-2:i] == "ey" }) || // JWT
-		anyAt(s, '-', func(i int) bool { return i >= 2 && s[i-2:i] == "sk" }) || // sk- API keys
+	return anyAt(s, '_', func(i int) bool {
+		return i >= 3 && s[i-3] == 'g' && s[i-2] == 'h' && strings.IndexByte("pousr", s[i-1]) >= 0 || // ghp_ gho_ ghu_ ghs_ ghr_
+			i >= 6 && s[i-6:i] == "github" || // github_pat_
+			i >= 12 && asciiFold(s[i-12:i], "registration") // registration_token
+	}) || anyAt(s, '-', func(i int) bool { return i >= 2 && s[i-2:i] == "sk" }) || // sk- API keys
+		anyAt(s, 'J', func(i int) bool { return i >= 2 && s[i-2:i] == "ey" }) || // JWT
 		anyAt(s, 'A', func(i int) bool { // AKIA, ASIA
 			return i+4 <= len(s) && (s[i+1:i+4] == "KIA" || s[i+1:i+4] == "SIA")
 		}) ||
@@ -49,7 +109,25 @@ func mayHoldSecret(s string) bool {
 }
 
 func isBearer(s string) func(int) bool {
-	return func(i int) bool { return i+6 <= len(s) && strings.EqualFold(s[i:i+6], "bearer") }
+	return func(i int) bool { return i+6 <= len(s) && asciiFold(s[i:i+6], "bearer") }
+}
+
+// asciiFold reports whether s equals the lower-case ASCII word w, ignoring
+// ASCII case only (as ci does).
+func asciiFold(s, w string) bool {
+	if len(s) != len(w) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // anyAt reports whether ok holds at some index of byte c in s.
@@ -66,14 +144,22 @@ func anyAt(s string, c byte, ok func(int) bool) bool {
 	}
 }
 
-// FindSecrets returns the credential-looking strings of s, in order.
+// FindSecrets returns the credential-looking strings of s: pattern by
+// pattern (table order), each in text order. Two kinds may match the same
+// text ("Bearer eyJ…" is a bearer token and a JWT).
 func FindSecrets(s string) []Secret {
 	if !mayHoldSecret(s) {
 		return nil
 	}
+	return findSecrets(s)
+}
+
+// findSecrets is FindSecrets without the prefilter.
+func findSecrets(s string) []Secret {
 	var out []Secret
-	for _, p := range secretPatterns {
-		for _, m := range p.RE.FindAllStringIndex(s, -1) {
+	for i := range secretPatterns {
+		p := &secretPatterns[i]
+		for _, m := range p.spans(s) {
 			out = append(out, Secret{Kind: p.Kind, Start: m[0], End: m[1]})
 		}
 	}
@@ -82,16 +168,40 @@ func FindSecrets(s string) []Secret {
 
 // RedactSecrets replaces every credential-looking string of s with
 // "[redacted KIND #hash]", the hash being the first 8 hex digits of the
-// value's SHA-256 (stable, so findings stay distinguishable).
+// value's SHA-256 (stable, so findings stay distinguishable). Overlapping
+// matches are one value, named by the match that starts first (the
+// longest, then the first in the table, when two start together). The
+// result holds no credential-looking string, so redacting it again changes
+// nothing.
 func RedactSecrets(s string) string {
-	if !mayHoldSecret(s) {
+	found := FindSecrets(s)
+	if len(found) == 0 {
 		return s
 	}
-	for _, p := range secretPatterns {
-		s = p.RE.ReplaceAllStringFunc(s, func(v string) string {
-			sum := sha256.Sum256([]byte(v))
-			return "[redacted " + p.Kind + " #" + hex.EncodeToString(sum[:4]) + "]"
-		})
+	order := make([]int, len(found)) // found is in table order: the index breaks ties
+	for i := range order {
+		order[i] = i
 	}
-	return s
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &found[order[a]], &found[order[b]]
+		if x.Start != y.Start {
+			return x.Start < y.Start
+		}
+		return x.End > y.End
+	})
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0
+	for k := 0; k < len(order); {
+		cur := found[order[k]]
+		for k++; k < len(order) && found[order[k]].Start < cur.End; k++ {
+			cur.End = max(cur.End, found[order[k]].End)
+		}
+		sum := sha256.Sum256([]byte(s[cur.Start:cur.End]))
+		b.WriteString(s[at:cur.Start])
+		b.WriteString("[redacted " + cur.Kind + " #" + hex.EncodeToString(sum[:4]) + "]")
+		at = cur.End
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
