@@ -18,9 +18,45 @@ var secretKinds = map[string]struct{ yes, no []string }{
 		yes: []string{"github_pat_" + strings.Repeat("x", 30), "github_pat_11ABCDEFG0_" + strings.Repeat("z", 59)},
 		no:  []string{"github_pat_short", "github_token"},
 	},
+	"GitLab token": {
+		yes: []string{"glpat-" + strings.Repeat("Ab3_-", 4), "glpat-xxxxxxxxxxxxxxxxxxxx"},
+		no:  []string{"glpat-short", "glpat_" + strings.Repeat("x", 20)},
+	},
+	"npm token": {
+		yes: []string{"npm_" + strings.Repeat("aZ09", 9)},
+		no:  []string{"npm_install", "npm_" + strings.Repeat("a", 35), "npm_config_cache"},
+	},
+	"Stripe key": {
+		yes: []string{"sk_live_" + strings.Repeat("4eC39HqL", 3), "rk_live_" + strings.Repeat("Ab1", 33)},
+		no:  []string{"sk_test_" + strings.Repeat("4eC39HqL", 3), "sk_live_short", "task_live_view"},
+	},
+	"Slack token": {
+		yes: []string{"xoxb-" + "17653672481-19874698323-" + strings.Repeat("pdFZKVeT", 3), "xoxp-1234567890-1234567890-1234567890-" + strings.Repeat("ab12", 8),
+			"xoxa-2-" + strings.Repeat("Q", 40), "xoxs-1-abcdefghij", "xoxr-99-" + strings.Repeat("r", 30), "xoxo-7-" + strings.Repeat("o", 30)},
+		no: []string{"xoxo-hugs", "xoxz-1234-abcdefghij", "xoxb-" + strings.Repeat("a", 30), "xoxb-12-short"},
+	},
+	"Google API key": {
+		yes: []string{"AIza" + strings.Repeat("SyA-", 8) + "1_2", "AIza" + strings.Repeat("SyDa-Gm_W", 4)},
+		no:  []string{"AIza" + strings.Repeat("x", 34), "AIzaSy short", "xAIza" + strings.Repeat("x", 35)},
+	},
 	"AWS access key": {
 		yes: []string{"AKIAIOSFODNN7EXAMPLE", "ASIAIOSFODNN7EXAMPLE"},
 		no:  []string{"AKIAshort", "AKIAIOSFODNN7EXAMPL", "XAKIAIOSFODNN7EXAMPLE"},
+	},
+	"AWS secret access key": {
+		yes: []string{
+			"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			`"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"`,
+			"aws-secret-key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			"export MY_AWS_SECRET_ACCESS_KEY='wJalrXUtnFEMI+K7MDENG+bPxRfiCYEXAMPLEKEY'",
+		},
+		no: []string{
+			"aws_secret_access_key = short",
+			"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKE", // 39 characters
+			"secret = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		},
 	},
 	"API key": {
 		yes: []string{"sk-" + strings.Repeat("Z", 32), "sk-proj-" + strings.Repeat("Z", 32), "sk-ant-api03-" + strings.Repeat("Z", 40)},
@@ -38,6 +74,21 @@ var secretKinds = map[string]struct{ yes, no []string }{
 		yes: []string{`registration_token: "AABBCCDDEEFF0011"`, `REGISTRATION_TOKEN="AABBCCDDEEFF0011"`, `Registration_Token='AABBCCDDEEFF0011'`,
 			"RUNNER_REGISTRATION_TOKEN=AABBCCDDEEFF0011"},
 		no: []string{"registration_tokens: []", "registration token: AABBCCDDEEFF0011"},
+	},
+	"private key": {
+		yes: []string{
+			"-----BEGIN " + "RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEA", 4) + "\n" + strings.Repeat("VTLw7onL+q/0Rnrq", 4) + "\n-----END RSA PRIVATE KEY-----",
+			"-----BEGIN " + "PRIVATE KEY-----\r\n" + strings.Repeat("MIIEvQIBADANBgkq", 4) + "\r\n-----END PRIVATE KEY-----",
+			// as JSON text:
+			`-----BEGIN ` + `OPENSSH PRIVATE KEY-----\n` + strings.Repeat("b3BlbnNzaC1rZXkt", 4) + `\n-----END OPENSSH PRIVATE KEY-----`,
+			// cut short:
+			"-----BEGIN " + "EC PRIVATE KEY-----\n" + strings.Repeat("MHcCAQEEIIrYSSNQ", 3),
+		},
+		no: []string{
+			"-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n-----END PUBLIC KEY-----",
+			"-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+			"start the file with -----BEGIN OPENSSH PRIVATE KEY----- and end it with the END line",
+		},
 	},
 }
 
@@ -76,7 +127,7 @@ func TestSecretKinds(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []string{"a plain subject", "the token is in the vault", "snake_case and kebab-case"} {
+	for _, s := range []string{"a plain subject", "the token is in the vault", "snake_case and kebab-case", "-----BEGIN", "AIza"} {
 		if FindSecrets(s) != nil || RedactSecrets(s) != s {
 			t.Errorf("%q: false positive", s)
 		}
@@ -95,6 +146,8 @@ func TestTokenGluedToWordCharacters(t *testing.T) {
 		{"x" + tok + "_1", "GitHub token", tok + "_1"},
 		{"github_pat_" + strings.Repeat("a", 30) + "_old.", "GitHub fine-grained token", "github_pat_" + strings.Repeat("a", 30) + "_old"},
 		{"key_AKIAIOSFODNN7EXAMPLE_old", "AWS access key", "AKIAIOSFODNN7EXAMPLE_old"},
+		{"npm_" + strings.Repeat("n", 36) + "_v2", "npm token", "npm_" + strings.Repeat("n", 36) + "_v2"},
+		{"sk_live_" + strings.Repeat("s", 24) + "_old", "Stripe key", "sk_live_" + strings.Repeat("s", 24) + "_old"},
 	} {
 		got := FindSecrets(tc.in)
 		if len(got) != 1 || got[0].Kind != tc.kind || tc.in[got[0].Start:got[0].End] != tc.secret {
@@ -126,7 +179,7 @@ func TestRedactOverlapping(t *testing.T) {
 func TestPrefilterMatchesPatterns(t *testing.T) {
 	for _, c := range secretKinds {
 		for _, v := range c.yes {
-			for _, in := range []string{v, "x " + v, "- sk_ ey A b B _ " + v + "\n", "é" + v + "é", "_" + v + "_"} {
+			for _, in := range []string{v, "x " + v, "- sk_ ey A b B k K _ " + v + "\n", "é" + v + "é", "_" + v + "_"} {
 				if !mayHoldSecret(in) {
 					t.Errorf("prefilter rejects %q", in)
 				}
@@ -136,7 +189,7 @@ func TestPrefilterMatchesPatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, in := range []string{"", "plain text with - dashes and A capitals", "snake_case_names and ey-J"} {
+	for _, in := range []string{"", "plain text with - dashes and A capitals", "snake_case_names and ey-J", "keys and secrets"} {
 		if mayHoldSecret(in) {
 			t.Errorf("prefilter accepts %q", in)
 		}
@@ -156,7 +209,11 @@ func FuzzPrefilter(f *testing.F) {
 	// Near misses of the prefilter's anchors: non-ASCII case folds (ſ, K)
 	// that (?i) would accept, and separators at the edges.
 	f.Add("regiſtration_token: AABBCCDDEEFF0011")
-	f.Add("\u212aey bearer ſ")
+	f.Add("aws_secret_access_\u212aey = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+	f.Add("ſecret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+	f.Add("SECRET.ACCESS.KEY:'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'")
+	f.Add("xoxb-1-abcdefgh xoxp-")
+	f.Add("-----BEGIN X PRIVATE KEY-----AAAAAAAAAAAAAAAAAAAA")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !mayHoldSecret(s) {
 			if got := findSecrets(s); len(got) > 0 {
