@@ -83,3 +83,33 @@ func TestNamesAndRunErrorsNeverEchoCredentials(t *testing.T) {
 		t.Errorf("the configuration error is not reported:\n%.2000s", text)
 	}
 }
+
+// TestArtifactNamesNeverHoldCredentials: compile --out and check --out
+// name a thread's files after its id; an id that holds a credential gets
+// no file (the name would publish it in the uploaded folder), and what is
+// said about it is redacted.
+func TestArtifactNamesNeverHoldCredentials(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Aq9x", 9)
+	id := "RS-20260301-" + tok
+	msgs := []map[string]any{{"id": 1, "thread_id": id, "subject": "KICKOFF: Quorum timing", "from": "A",
+		"created_ts": "2026-03-01T10:00:00Z", "body_md": "# Q\n"}}
+	data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": msgs})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
+	for _, args := range [][]string{{"compile", "--compiled-body"}, {"check", "--format", "text"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		_, stdout, stderr := runCLI(t, append(args, "--out", out, dir)...)
+		if l := leaked(stdout+stderr, tok); l != "" {
+			t.Errorf("%v: the output holds %q", args, l)
+		}
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if l := leaked(p, tok); l != "" {
+				t.Errorf("%v wrote %s", args, p)
+			}
+			return nil
+		})
+		if !strings.Contains(stdout+stderr, "holds a credential (GitHub token)") {
+			t.Errorf("%v: no word of the artifact not written:\n%s\n%s", args, stdout, stderr)
+		}
+	}
+}
