@@ -113,3 +113,37 @@ func TestArtifactNamesNeverHoldCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestClippedTextRedactedFirst: input text that a finding quotes cut short
+// (a subject without a protocol prefix, an invalid created_ts, a JSON-RPC
+// error message) is redacted before it is cut: a credential across the cut
+// is not echoed in part (before, 35 of a token's 36 characters were).
+func TestClippedTextRedactedFirst(t *testing.T) {
+	tok := func(c string) string { return "ghp_" + strings.Repeat(c+"q9x", 9) }
+	subj, ts, rpc := tok("S"), tok("T"), tok("R")
+	msgs := []map[string]any{{"id": 1, "thread_id": "RS-20260301-clipped", "from": "A", "body_md": "# Q\n",
+		// MB-001 quotes the subject cut to 60 runes: the token starts at 21.
+		"subject":    "Re: hello world, see " + subj + " for the data",
+		"created_ts": "2026-03-01T10:00:00Z"}, {"id": 2, "thread_id": "RS-20260301-clipped", "from": "A", "body_md": "# Q\n",
+		"subject": "INFO: timing",
+		// The invalid timestamp is quoted cut to 60 runes.
+		"created_ts": strings.Repeat("x", 40) + ts}}
+	data, _ := json.Marshal(map[string]any{"thread_id": "RS-20260301-clipped", "messages": msgs})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
+	// The error message of a JSON-RPC response is quoted cut to 160 runes.
+	rpcMsg := strings.Repeat("y", 130) + " " + rpc
+	data, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32000, "message": rpcMsg}})
+	os.WriteFile(filepath.Join(dir, "rpc.json"), data, 0o644)
+	text := everything(t, dir)
+	for _, s := range []string{subj, ts, rpc} {
+		if l := leaked(text, s); l != "" {
+			t.Errorf("credential %.8s… reached the output in part (%q)", s, l)
+		}
+	}
+	for _, rule := range []string{"[MB-001]", "[IN-003]", "JSON-RPC response is an error"} {
+		if !strings.Contains(text, rule) {
+			t.Errorf("no %s finding:\n%.3000s", rule, text)
+		}
+	}
+}
