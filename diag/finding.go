@@ -72,10 +72,13 @@ type Finding struct {
 	Anchor string
 }
 
-// String renders the finding in the text format path:line:col: severity: message [ID].
+// String renders the finding in the text format path:line:col: severity:
+// message [ID], the path with its credentials redacted (a file or folder
+// name can hold one; the message and hint are redacted by the findings
+// pipeline).
 func (f *Finding) String() string {
 	p := f.Pos
-	loc := p.File
+	loc := RedactSecrets(p.File)
 	if loc == "" {
 		loc = "<input>"
 	}

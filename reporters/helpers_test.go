@@ -3,6 +3,7 @@ package reporters_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -136,5 +137,52 @@ func TestGates(t *testing.T) {
 	r.CompareWith(nil)
 	if n := reporters.Gating(r); n != 3 {
 		t.Errorf("fail-on note: %d", n)
+	}
+}
+
+// TestPathsRedactCredentials: a file or folder name that holds a
+// credential is never given out as it is: Display shows it redacted
+// (inside the root, outside it, and for a file that does not exist), Rel
+// and File say it cannot be located, so no link or code scanning result
+// points at it; other paths keep their form.
+func TestPathsRedactCredentials(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Zq9x", 9)
+	root := t.TempDir()
+	dir := filepath.Join(root, "dir_"+tok)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, tok+"_old.json")
+	if err := os.WriteFile(file, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := reporters.NewPaths(root)
+	for _, f := range []string{file, filepath.Join(dir, "missing.json"), "/elsewhere/" + tok + "/x.json", "dir_" + tok + "/x.json"} {
+		shown := p.Display(f)
+		if strings.Contains(shown, tok[4:20]) || !strings.Contains(shown, "[redacted GitHub token #") {
+			t.Errorf("Display(%q) = %q", f, shown)
+		}
+		if rel, ok := p.Rel(f); ok || strings.Contains(rel, tok[4:20]) {
+			t.Errorf("Rel(%q) = %q, %v", f, rel, ok)
+		}
+		if fi := p.File(f); fi.OK || strings.Contains(fi.Rel, tok[4:20]) {
+			t.Errorf("File(%q) = %+v", f, fi)
+		}
+		if p.Display(f) != shown {
+			t.Errorf("Display(%q) is not stable", f)
+		}
+	}
+	if fi := p.File(file); fi.Reason != "its path holds a credential" || !strings.HasPrefix(fi.Rel, "dir_[redacted GitHub token #") {
+		t.Errorf("File(%q) = %+v", file, fi)
+	}
+	plain := filepath.Join(root, "plain.json")
+	os.WriteFile(plain, []byte("{}\n"), 0o644)
+	if rel, ok := p.Rel(plain); !ok || rel != "plain.json" || p.Display(plain) != "plain.json" || !p.File(plain).OK {
+		t.Errorf("plain path: %q %v %q %+v", rel, ok, p.Display(plain), p.File(plain))
+	}
+	// The text form of a finding names its file the same way.
+	f := diag.Finding{Rule: "SC-001", Message: "m", Pos: diag.Pos{File: "mb/" + tok + ".json", Line: 1}}
+	if s := f.String(); strings.Contains(s, tok[4:20]) {
+		t.Errorf("Finding.String() = %q", s)
 	}
 }

@@ -34,6 +34,9 @@ type dirInfo struct {
 type relInfo struct {
 	rel string
 	ok  bool
+	// shown is rel as a report may show it: rel with its credentials
+	// redacted (diag.RedactSecrets), "" when rel holds none.
+	shown string
 }
 
 // FileInfo is what Paths.File learns about one finding path.
@@ -78,7 +81,7 @@ func (p *Paths) Root() string { return p.rootReal }
 // RootURI returns the file URI of the repository root with a trailing slash
 // (SARIF originalUriBaseIds %SRCROOT%), e.g. "file:///home/runner/work/r/r/".
 func (p *Paths) RootURI() string {
-	s := filepath.ToSlash(p.rootReal)
+	s := filepath.ToSlash(diag.RedactSecrets(p.rootReal))
 	if !strings.HasPrefix(s, "/") {
 		s = "/" + s // Windows drive letter: file:///C:/...
 	}
@@ -91,21 +94,42 @@ func (p *Paths) RootURI() string {
 // Rel returns file relative to the repository root, slash separated, with
 // no "./" and with symbolic links resolved when the file exists. ok is false
 // when file is empty, names the root itself, or lies outside the root.
+//
+// A file or folder name can hold a credential, and Rel, Display, File and
+// RootURI are where every report takes its paths from: a path that holds
+// one is only ever given out redacted (diag.RedactSecrets), and Rel and File
+// say it cannot be located (ok, OK false), so no link or code scanning
+// result points at it.
 func (p *Paths) Rel(file string) (rel string, ok bool) {
+	ri := p.relInfo(file)
+	if ri.shown != "" {
+		return ri.shown, false
+	}
+	return ri.rel, ri.ok
+}
+
+// relInfo is what Rel learns of file, cached.
+func (p *Paths) relInfo(file string) relInfo {
 	if file == "" {
-		return "", false
+		return relInfo{}
 	}
 	p.mu.Lock()
 	if ri, hit := p.rel[file]; hit {
 		p.mu.Unlock()
-		return ri.rel, ri.ok
+		return ri
 	}
 	p.mu.Unlock()
-	rel, ok = p.computeRel(file)
+	ri := relInfo{}
+	ri.rel, ri.ok = p.computeRel(file)
+	if ri.ok {
+		if shown := diag.RedactSecrets(ri.rel); shown != ri.rel {
+			ri.shown = shown
+		}
+	}
 	p.mu.Lock()
-	p.rel[file] = relInfo{rel, ok}
+	p.rel[file] = ri
 	p.mu.Unlock()
-	return rel, ok
+	return ri
 }
 
 func (p *Paths) computeRel(file string) (string, bool) {
@@ -174,12 +198,15 @@ func under(root, path string) (string, bool) {
 }
 
 // Display returns the path to show for file: repo-relative when it lies
-// inside the repository root, else file as given.
+// inside the repository root, else file as given; credentials redacted.
 func (p *Paths) Display(file string) string {
-	if rel, ok := p.Rel(file); ok {
-		return rel
+	switch ri := p.relInfo(file); {
+	case ri.shown != "":
+		return ri.shown
+	case ri.ok:
+		return ri.rel
 	}
-	return file
+	return diag.RedactSecrets(file)
 }
 
 // File reports whether file can be a SARIF result location (an existing
@@ -204,8 +231,12 @@ func (p *Paths) computeFile(file string) FileInfo {
 	if file == "" {
 		return FileInfo{Reason: "it has no file"}
 	}
-	rel, ok := p.Rel(file)
-	if !ok {
+	ri := p.relInfo(file)
+	rel := ri.rel
+	switch {
+	case ri.shown != "":
+		return FileInfo{Rel: ri.shown, Reason: "its path holds a credential"}
+	case !ri.ok:
 		return FileInfo{Reason: "its file is outside the repository root"}
 	}
 	full := filepath.Join(p.rootReal, filepath.FromSlash(rel))

@@ -162,7 +162,11 @@ func ClaimKey(claim string) uint64 {
 	return h
 }
 
+// clipName bounds an item name kept in facts (the genealogy graph shows
+// it), its credentials redacted first: cut short, a credential no longer
+// looks like one.
 func clipName(s string) string {
+	s = diag.RedactSecrets(s)
 	if len(s) <= maxFactName {
 		return s
 	}

@@ -130,9 +130,10 @@ func (c *Ctx) anchor(parts ...string) string {
 	return strings.Join(out, " ")
 }
 
-// alClip shortens s to n runes for a message.
+// alClip shortens s to n runes for a message, its credentials redacted
+// first (cut short, a credential no longer looks like one).
 func alClip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(diag.RedactSecrets(s)), " ")
 	r := []rune(s)
 	if len(r) <= n {
 		return s

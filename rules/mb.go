@@ -106,7 +106,9 @@ func checkSubjectPrefix(c *Ctx) {
 		return
 	}
 	pos := m.Pos("subject")
-	raw := s.Raw
+	// Redacted before it is cut: a credential cut short no longer looks
+	// like one, and the rest of it would be echoed.
+	raw := diag.RedactSecrets(s.Raw)
 	if len([]rune(raw)) > 60 {
 		raw = string([]rune(raw)[:60]) + "…"
 	}

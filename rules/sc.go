@@ -13,7 +13,7 @@ import (
 var scRules = []Rule{
 	{ID: "SC-001", Name: "credential-in-message", Code: "CREDENTIAL_IN_MESSAGE", Family: "SC", Severity: diag.Error, Scope: ScopeMessage, Spec: "brenner-ci security (docs/security.md)",
 		Short: "No credential in a message's subject, sender or body.",
-		Full:  "A credential-looking string in a message — a GitHub token (ghp_…, github_pat_…), an AWS access key (AKIA…), an sk-… API key, a JWT, a bearer token, a registration_token value — is published with the export. The finding gives its place and kind, never the value (every report redacts it); rotate the credential and remove it from the export.",
+		Full:  "A credential-looking string in a message — a GitHub token (ghp_…, github_pat_…), a GitLab token (glpat-…), an npm token (npm_…), a Stripe key (sk_live_…, rk_live_…), a Slack token (xoxb-… and the other xox?- kinds), a Google API key (AIza…), an AWS access key (AKIA…) or secret access key (after an aws_secret_access_key-like name), an sk-… API key, a JWT, a bearer token, a registration_token value, a PEM private key — is published with the export. The finding gives its place and kind, never the value (every report redacts it); rotate the credential and remove it from the export.",
 		Check: checkMessageCredentials},
 	{ID: "SC-002", Name: "credential-in-artifact", Code: "CREDENTIAL_IN_ARTIFACT", Family: "SC", Severity: diag.Error, Scope: ScopeArtifact, Spec: "brenner-ci security (docs/security.md)",
 		Short: "No credential in a persisted artifact.",

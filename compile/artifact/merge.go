@@ -460,9 +460,11 @@ func (a *Artifact) SeedRT(statement, context, by string, at time.Time) {
 	a.RT = &Item{ID: "RT", Section: delta.ResearchThread, Fields: f, AddedBy: by, AddedAt: at}
 }
 
-// brief quotes a value for a message, cut to 80 bytes.
+// brief quotes a value for a message, cut to 80 bytes after its
+// credentials are redacted (cut first, a credential no longer looks like
+// one).
 func brief(v *jsonv.Value) string {
-	s := v.Text()
+	s := diag.RedactSecrets(v.Text())
 	if len(s) > 80 {
 		cut := 77
 		for cut > 0 && !utf8Start(s[cut]) {

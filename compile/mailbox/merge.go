@@ -459,7 +459,11 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 	return ref
 }
 
+// quoteShort quotes input text for a message, cut to 60 runes after its
+// credentials are redacted (cut first, a credential no longer looks like
+// one).
 func quoteShort(s string) string {
+	s = diag.RedactSecrets(s)
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:60]) + "…"
 	}

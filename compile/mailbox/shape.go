@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // ctx is what an enclosing object says about the messages inside it.
@@ -198,15 +199,17 @@ func errText(d *jdoc, content int32) string {
 }
 
 // redact shortens an error text for a message and withholds it entirely
-// when it mentions anything credential-like.
+// when it mentions anything credential-like. Credentials are redacted
+// (diag.RedactSecrets) before the text is cut or its spacing changed: cut
+// short, a credential no longer looks like one.
 func redact(t string) string {
-	t = strings.Join(strings.Fields(t), " ")
 	low := strings.ToLower(t)
 	for _, w := range []string{"token", "authorization", "bearer", "secret", "password", "signed_url", "api_key", "apikey"} {
 		if strings.Contains(low, w) {
 			return "(text withheld: it mentions credentials)"
 		}
 	}
+	t = strings.Join(strings.Fields(diag.RedactSecrets(t)), " ")
 	if r := []rune(t); len(r) > 160 {
 		t = string(r[:160]) + "…"
 	}

@@ -120,7 +120,9 @@ func (c *checker) reportRunError(e *Env, err error) {
 		plan.Epoch, _ = epoch()
 		plan.repoRoot, _ = repoRoot(c.RepoRoot)
 		r := c.report(plan, nil, nil, []diag.Notification{{Level: diag.Error, Message: "brenner-ci could not run: " + err.Error()}}, time.Time{})
-		r.RunError = err.Error()
+		// A configuration or input error quotes file names and file
+		// content: every report shows it with its credentials redacted.
+		r.RunError = diag.RedactSecrets(err.Error())
 		c.writeReports(e, r)
 	}
 }
@@ -432,7 +434,7 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 		Category:      c.Category,
 		FailOn:        plan.failOn,
 		GitHub:        diag.GitHub{ServerURL: os.Getenv("GITHUB_SERVER_URL"), Repository: os.Getenv("GITHUB_REPOSITORY"), SHA: os.Getenv("GITHUB_SHA")},
-		Inputs:        c.Paths,
+		Inputs:        redactAll(c.Paths),
 		Time:          last.UTC(),
 		RepoRoot:      plan.repoRoot,
 	}
@@ -454,6 +456,16 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 		r.Rules = append(r.Rules, m.Report(docsURL))
 	}
 	return r
+}
+
+// redactAll is paths with their credentials redacted (diag.RedactSecrets),
+// as a report may show them.
+func redactAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = diag.RedactSecrets(p)
+	}
+	return out
 }
 
 // reportTarget is a report file a run writes.

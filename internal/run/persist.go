@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -79,11 +80,17 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 	return reporters.WriteFileAtomic(filepath.Join(dir, clean), write)
 }
 
-// artifactName returns the file name for a thread's artifact, or an error
-// when the thread id is not safe as a file name.
+// artifactName returns the file name for a thread's artifact (every file
+// compile and check --out write for a thread is named from it), or an
+// error when the thread id is not safe as a file name or holds a
+// credential, which the file name (and the artifact's title) would publish
+// in the output folder a CI job uploads.
 func artifactName(threadID string) (string, error) {
 	if why := rules.UnsafeThreadID(threadID); why != "" {
 		return "", fmt.Errorf("thread id %q is not safe as a file name: %s", threadID, why)
+	}
+	if s := diag.FindSecrets(threadID); s != nil {
+		return "", fmt.Errorf("thread id %q holds a credential (%s), which its file name would publish", diag.RedactSecrets(threadID), s[0].Kind)
 	}
 	return threadID + ".md", nil
 }

@@ -28,8 +28,11 @@ const (
 	maxLabel      = 60
 )
 
-// label reduces input text to a safe label of at most maxLabel runes.
+// label reduces input text to a safe label of at most maxLabel runes, its
+// credentials redacted first (diag.RedactSecrets; cut short, a credential
+// no longer looks like one).
 func label(s string) string {
+	s = diag.RedactSecrets(s)
 	var b strings.Builder
 	n := 0
 	space := false
@@ -170,22 +173,25 @@ func DOT(g *diag.Genealogy) string {
 }
 
 // WriteJSON writes g as indented JSON (input text is data there, escaped by
-// the encoder; labels are not reduced).
+// the encoder; labels are not reduced, but credentials are redacted).
 func WriteJSON(w io.Writer, g *diag.Genealogy) error {
-	if g.Sessions == nil {
-		g.Sessions = []diag.GenSession{}
-	}
-	if g.Edges == nil {
-		g.Edges = []diag.GenEdge{}
-	}
-	for i := range g.Sessions {
-		if g.Sessions[i].Items == nil {
-			g.Sessions[i].Items = []diag.GenItem{}
+	r := diag.RedactSecrets
+	out := diag.Genealogy{Sessions: make([]diag.GenSession, len(g.Sessions)), Edges: make([]diag.GenEdge, len(g.Edges))}
+	for i, s := range g.Sessions {
+		s.Key, s.Items = r(s.Key), append([]diag.GenItem{}, s.Items...)
+		for j := range s.Items {
+			it := &s.Items[j]
+			it.ID, it.Name = r(it.ID), r(it.Name)
 		}
+		out.Sessions[i] = s
+	}
+	for i, e := range g.Edges {
+		e.FromSession, e.From, e.ToSession, e.To, e.Relation = r(e.FromSession), r(e.From), r(e.ToSession), r(e.To), r(e.Relation)
+		out.Edges[i] = e
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(g)
+	return enc.Encode(&out)
 }
 
 // Embeddable reports whether g is small enough to embed as Mermaid in a

@@ -93,3 +93,23 @@ func TestJSON(t *testing.T) {
 		t.Errorf("empty graph: %s", buf.String())
 	}
 }
+
+// TestCredentialsRedacted: session keys, item names and ids that hold a
+// credential reach no graph (Mermaid, DOT, JSON) as they are, cut or not.
+func TestCredentialsRedacted(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("Gq9x", 9)
+	g := sample(" " + tok)
+	g.Sessions[0].Items[0].Name = strings.Repeat("n", 40) + " " + tok // cut by label
+	var js bytes.Buffer
+	if err := WriteJSON(&js, g); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"mermaid": Mermaid(g), "dot": DOT(g), "json": js.String()} {
+		if strings.Contains(out, "Gq9xGq9x") || !strings.Contains(out, "redacted GitHub token") {
+			t.Errorf("%s output:\n%s", name, out)
+		}
+	}
+	if g.Sessions[1].Key != "RS-20260301-follow "+tok {
+		t.Error("WriteJSON changed the graph it was given")
+	}
+}
