@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -103,7 +104,11 @@ type Thread struct {
 	Key      string
 	ThreadID string
 	Project  string
-	Msgs     []*Msg
+	// stop is set when the thread's time budget has run out (Each): the
+	// compiler and the rules stop at the next message or rule (Stopped),
+	// so timed-out work does not go on in the background.
+	stop *atomic.Bool
+	Msgs []*Msg
 	// Findings are the input and compile findings of this thread: IN-002…
 	// IN-005, MB-004, MB-005, DL-, MG-, RF-003.
 	Findings []diag.Finding
@@ -140,8 +145,16 @@ func (t *Thread) File() string {
 // extracted and validated, deltas merged in order (every COMPILED message
 // recorded as a Version, rebuilt on demand), then the section minimums
 // checked.
-func Compile(mt *mailbox.Thread, opt Options) *Thread {
-	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project}
+func Compile(mt *mailbox.Thread, opt Options) *Thread { return compile(mt, opt, nil) }
+
+// Stopped reports whether the thread's time budget ran out while it was
+// compiled or checked: what is left of the work is not done (its result is
+// dropped). Long loops over a thread's messages or rules check it.
+func (t *Thread) Stopped() bool { return t.stop != nil && t.stop.Load() }
+
+// compile is Compile, stopping early when stop is set (nil: never).
+func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool) *Thread {
+	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop}
 	t.Findings = append(t.Findings, mt.Findings...)
 	msgs := mt.Messages
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
@@ -155,6 +168,10 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	}
 	t.Msgs = make([]*Msg, len(msgs))
 	for i, m := range msgs {
+		if t.Stopped() {
+			t.Msgs = t.Msgs[:i]
+			return t
+		}
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			if why := body.Guard(m.Body, opt.Limits.Body()); why != "" {
@@ -175,6 +192,9 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread {
 	t.Known = knownAgents(t, opt)
 	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks), opt.Limits)
 	t.deltas = deltas
+	if t.Stopped() {
+		return t
+	}
 	art, lastMsg := t.merge(t.newArtifact(), deltas)
 	art.Version = t.Version
 	art.CompiledBy = "brenner-ci"
@@ -212,6 +232,9 @@ type pending struct {
 func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 	var deltas []pending
 	for i, m := range t.Msgs {
+		if t.Stopped() {
+			return deltas
+		}
 		if m.Subject.Kind != subject.Delta || m.Doc == nil {
 			continue
 		}
@@ -263,6 +286,9 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Artifact, int) {
 	next, ordinal, lastVersion := 0, 0, 0
 	for i, m := range t.Msgs {
+		if t.Stopped() {
+			break
+		}
 		// Apply every delta posted before this message.
 		for next < len(deltas) && deltas[next].msg < i {
 			t.apply(art, deltas[next].d, deltas[next].msg, deltas[next].block)

@@ -1,7 +1,9 @@
 package compile
 
 import (
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,5 +55,51 @@ func TestOrderTies(t *testing.T) {
 	orderTies(ms, agentPriority(nil))
 	if got := ids(ms); got != "1,5,3,4,2,6,7" {
 		t.Errorf("swapped input: %s", got)
+	}
+}
+
+// TestStoppedThreadStops: a thread whose time budget ran out (its stop
+// flag set, as withBudget sets it) is compiled no further: the compiler
+// stops at the next message, so the work of a timed-out thread does not
+// go on in the background. Unset, the same thread compiles whole.
+func TestStoppedThreadStops(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	mt := &mailbox.Thread{Key: "RS-20260301-stop"}
+	for i := range 50 {
+		mt.Messages = append(mt.Messages, &mailbox.Message{ID: strconv.Itoa(i + 1), Subject: "DELTA[gpt]: d", From: "A",
+			Body:    "```delta\n{\"operation\": \"ADD\", \"section\": \"assumption_ledger\", \"target_id\": null, \"payload\": {\"name\": \"a\", \"statement\": \"s\", \"load\": \"l\", \"test\": \"t\"}}\n```\n",
+			HasBody: true, Created: t0.Add(time.Duration(i) * time.Minute)})
+	}
+	whole := compile(mt, Options{}, new(atomic.Bool))
+	if whole.Stopped() || len(whole.Msgs) != 50 || len(whole.Current.Section("assumption_ledger")) != 50 {
+		t.Fatalf("unstopped: %d messages, %d items", len(whole.Msgs), len(whole.Current.Section("assumption_ledger")))
+	}
+	stop := new(atomic.Bool)
+	stop.Store(true)
+	cut := compile(mt, Options{}, stop)
+	if !cut.Stopped() || len(cut.Msgs) != 0 || cut.Current != nil {
+		t.Errorf("stopped: %d messages compiled, artifact %v; want none", len(cut.Msgs), cut.Current != nil)
+	}
+}
+
+// TestWithBudgetStopsTheWork: when the budget runs out, withBudget sets
+// the stop flag the work watches, and the work ends.
+func TestWithBudgetStopsTheWork(t *testing.T) {
+	stop := new(atomic.Bool)
+	ended := make(chan struct{})
+	_, err := withBudget(time.Millisecond, false, stop, func() (int, error) {
+		defer close(ended)
+		for !stop.Load() {
+			time.Sleep(time.Millisecond)
+		}
+		return 0, nil
+	})
+	if _, ok := err.(*TimeoutError); !ok {
+		t.Fatalf("err = %v, want a TimeoutError", err)
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the work went on after its budget ran out")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/conc/stream"
@@ -36,7 +37,8 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 		ref := ref
 		s.Go(func() stream.Callback {
 			budget, run := opt.budget()
-			r, err := withBudget(budget, run, func() (R, error) {
+			stop := new(atomic.Bool)
+			r, err := withBudget(budget, run, stop, func() (R, error) {
 				return safely(func() (R, error) {
 					if pre != nil {
 						if r, ok := pre(ref); ok {
@@ -48,7 +50,7 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 						var zero R
 						return zero, err
 					}
-					r := work(Compile(mt, opt))
+					r := work(compile(mt, opt, stop))
 					// Its read buffers go to the next thread's Load (a
 					// position asked for later reads the file again).
 					mt.Release()
@@ -101,10 +103,10 @@ func (opt Options) budget() (budget time.Duration, run bool) {
 }
 
 // withBudget runs f, giving up after budget (0: no budget; negative: at
-// once, without running f). A thread that goes over is left to finish in
-// the background; its result is dropped. run says the budget is what
-// remains of the run's.
-func withBudget[R any](budget time.Duration, run bool, f func() (R, error)) (R, error) {
+// once, without running f). When a thread goes over, stop is set, so its
+// compiling and checking stop at the next message or rule; its result is
+// dropped. run says the budget is what remains of the run's.
+func withBudget[R any](budget time.Duration, run bool, stop *atomic.Bool, f func() (R, error)) (R, error) {
 	if budget < 0 {
 		var zero R
 		return zero, &TimeoutError{Run: true}
@@ -127,6 +129,7 @@ func withBudget[R any](budget time.Duration, run bool, f func() (R, error)) (R, 
 	case x := <-done:
 		return x.r, x.err
 	case <-timer.C:
+		stop.Store(true)
 		var zero R
 		return zero, &TimeoutError{Budget: budget, Run: run}
 	}

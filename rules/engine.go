@@ -111,6 +111,9 @@ func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) Th
 	}
 	c := &Ctx{T: t, Thread: t.Key, Persisted: persisted}
 	for _, rule := range e.enabled {
+		if t.Stopped() {
+			break // its time budget ran out: the result is dropped
+		}
 		switch {
 		case rule.Check == nil:
 		case rule.Scope == ScopeMessage:
