@@ -211,25 +211,10 @@ func liveCells(v *jsonv.Value, killed map[string]bool) *jsonv.Value {
 
 func sameValue(a, b *jsonv.Value) bool {
 	if a.IsNull() || b.IsNull() {
-		return blank(a) && blank(b)
+		return a.IsBlank() && b.IsBlank()
 	}
 	if a.Kind == jsonv.String && b.Kind == jsonv.String {
 		return strings.Join(strings.Fields(a.Str), " ") == strings.Join(strings.Fields(b.Str), " ")
 	}
 	return jsonv.Equal(a, b)
-}
-
-func blank(v *jsonv.Value) bool {
-	if v.IsNull() {
-		return true
-	}
-	switch v.Kind {
-	case jsonv.String:
-		return strings.TrimSpace(v.Str) == ""
-	case jsonv.Array:
-		return len(v.Arr) == 0
-	case jsonv.Object:
-		return len(v.Keys) == 0
-	}
-	return false
 }

@@ -76,31 +76,12 @@ func RequiredFields(sec string) []string {
 	return out
 }
 
-// missing reports whether a required field counts as absent: absent, null,
-// a blank string, or an empty object or array.
-func missing(v *jsonv.Value) bool {
-	if v == nil {
-		return true
-	}
-	switch v.Kind {
-	case jsonv.Null:
-		return true
-	case jsonv.String:
-		return strings.TrimSpace(v.Str) == ""
-	case jsonv.Object:
-		return len(v.Keys) == 0
-	case jsonv.Array:
-		return len(v.Arr) == 0
-	}
-	return false
-}
-
 // required checks an ADD's required fields (DL-005) and returns the fields it
 // filled in with defaults.
 func (c *checker) required(sec string, pv *jsonv.Value) []string {
 	var hard, soft, defaulted []string
 	for _, r := range required[sec] {
-		if !missing(pv.Get(r.name)) {
+		if !pv.Get(r.name).IsBlank() {
 			continue
 		}
 		if r.lenient != nil && r.lenient(pv) {

@@ -176,6 +176,25 @@ func (v *Value) reindex() {
 // IsNull reports whether v is absent or JSON null.
 func (v *Value) IsNull() bool { return v == nil || v.Kind == Null }
 
+// IsBlank reports whether v says nothing: absent (nil), null, a string of
+// white space, or an empty object or array. A required field that is
+// blank counts as missing (delta validation), and two blank values are
+// the same (DR-001).
+func (v *Value) IsBlank() bool {
+	if v.IsNull() {
+		return true
+	}
+	switch v.Kind {
+	case String:
+		return strings.TrimSpace(v.Str) == ""
+	case Object:
+		return len(v.Keys) == 0
+	case Array:
+		return len(v.Arr) == 0
+	}
+	return false
+}
+
 // AsString returns the string and true when v is a string.
 func (v *Value) AsString() (string, bool) {
 	if v == nil || v.Kind != String {

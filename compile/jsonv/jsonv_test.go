@@ -310,3 +310,24 @@ func TestObjectsSmallAndLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestIsBlank: absent, null, white space and empty containers say
+// nothing; everything else, false and 0 included, says something.
+func TestIsBlank(t *testing.T) {
+	var absent *Value
+	if !absent.IsBlank() {
+		t.Error("nil is not blank")
+	}
+	for src, want := range map[string]bool{
+		`null`: true, `" \t\n"`: true, `{}`: true, `[]`: true,
+		`"x"`: false, `0`: false, `false`: false, `[null]`: false, `{"a":null}`: false,
+	} {
+		v, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.IsBlank(); got != want {
+			t.Errorf("%s: IsBlank %t, want %t", src, got, want)
+		}
+	}
+}
