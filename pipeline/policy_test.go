@@ -8,6 +8,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -18,15 +19,7 @@ func repo(t *testing.T, files map[string]string) *config.Resolved {
 	dir := t.TempDir()
 	files[".git/HEAD"] = "ref: refs/heads/main\n"
 	files["mailbox/t.json"] = "{}"
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteTree(t, dir, files)
 	res, err := config.Resolve("", filepath.Join(dir, "mailbox"), "", rules.Known)
 	if err != nil {
 		t.Fatal(err)

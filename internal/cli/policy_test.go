@@ -21,18 +21,12 @@ func policyRepo(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p, c := range map[string]string{
+	testutil.WriteTree(t, dir, map[string]string{
 		".git/HEAD":                              "ref: refs/heads/main\n",
 		".brenner-ci.yaml":                       "fail-on: warning\n",
 		"mailbox/RS-20260301-quorum-timing.json": string(data),
 		"mailbox/.brenner-ci.yaml":               "fail-on: none\nrules:\n  MG-006: off\n",
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 
@@ -137,19 +131,11 @@ func nestedRepo(t *testing.T, nested string) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for p, c := range map[string]string{
+	testutil.WriteTree(t, dir, map[string]string{
 		".git/HEAD":                "ref: refs/heads/main\n",
 		"mailbox/thread.json":      string(data),
 		"mailbox/.brenner-ci.yaml": nested,
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 

@@ -40,3 +40,18 @@ func Shared(t testing.TB, elem ...string) string {
 	}
 	return p
 }
+
+// WriteTree writes files (slash-separated path relative to dir → content)
+// into dir, creating folders as needed.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
