@@ -132,3 +132,17 @@ func TestNewFromRevBasePathIsALink(t *testing.T) {
 		t.Errorf("no SARIF report: %v", err)
 	}
 }
+
+// TestNewFromRevOnTheRepositoryRoot: pull-request mode on "." (the
+// Action's default paths) compares with the base as on a folder: only the
+// change's finding is new. (Before, "REV:." was no object, the base gave
+// nothing, and every finding was new.)
+func TestNewFromRevOnTheRepositoryRoot(t *testing.T) {
+	repo := prRepo(t, false)
+	for _, p := range []string{".", "./", repo} {
+		code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, p)
+		if code != ExitFindings || !strings.Contains(out, ", 1 new (") {
+			t.Errorf("check %s: exit %d; want %d with 1 new finding\n%s%s", p, code, ExitFindings, out, errs)
+		}
+	}
+}

@@ -46,6 +46,9 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 			return nil, usagef("--new-from-rev: %s is outside the repository %s", p, run.repoRoot)
 		}
 		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			rel = "" // the repository root: "REV:" is its tree ("REV:." is no object)
+		}
 		if err := exec.Command("git", "-C", run.repoRoot, "cat-file", "-e", rev+":"+rel).Run(); err != nil {
 			continue // the path is new since rev: everything in it is new
 		}
@@ -125,9 +128,14 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 	return fps, nil
 }
 
-// gitArchive extracts rev:rel into dir (regular files and folders only).
+// gitArchive extracts rev:rel into dir (regular files and folders only;
+// rel "": the whole tree).
 func gitArchive(repo, rev, rel, dir string) error {
-	cmd := exec.Command("git", "-C", repo, "archive", "--format=tar", rev, "--", rel)
+	args := []string{"-C", repo, "archive", "--format=tar", rev}
+	if rel != "" {
+		args = append(args, "--", rel)
+	}
+	cmd := exec.Command("git", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
