@@ -146,3 +146,26 @@ func TestNewFromRevOnTheRepositoryRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFromRevFollowsRenames: after a pure git mv of an export its
+// findings are still old (they were new, every one); a renamed export with
+// one new mistake has exactly that one new finding.
+func TestNewFromRevFollowsRenames(t *testing.T) {
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json", "biofilm.jsonl": "biofilm.jsonl"})
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	t.Chdir(repo)
+	gitRun(t, repo, "mv", "mailbox/biofilm.jsonl", "mailbox/biofilm-renamed.jsonl")
+	code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitOK || !strings.Contains(out, ", 0 new (") {
+		t.Fatalf("a pure rename: exit %d; want 0 and no new finding\n%s%s", code, out, errs)
+	}
+	gitRun(t, repo, "mv", "mailbox/t.json", "mailbox/quorum.json")
+	file := filepath.Join(repo, "mailbox", "quorum.json")
+	src, _ := os.ReadFile(file)
+	os.WriteFile(file, []byte(strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
+	code, out, errs = runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitFindings || !strings.Contains(out, ", 1 new (") {
+		t.Errorf("a renamed export with one mistake: exit %d; want %d and 1 new finding\n%s%s", code, ExitFindings, out, errs)
+	}
+}

@@ -104,6 +104,11 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 		}
 		return s
 	}
+	// A file the change renamed (git mv) is the same file: its findings at
+	// rev are named as the file is named now, so they stay old.
+	renamed := renamesSince(run.repoRoot, rev)
+	back = renamed.file(back)
+	backText = renamed.text(backText)
 	for i := range res.Findings {
 		res.Findings[i].Pos.File = back(res.Findings[i].Pos.File)
 		// Anchors and messages name files too ("<path> too large"), and
@@ -187,4 +192,88 @@ func writeFileFrom(name string, r io.Reader) error {
 		return err
 	}
 	return f.Close()
+}
+
+// renames are the files renamed between a revision and the working tree:
+// absolute path then → absolute path now.
+type renames map[string]string
+
+// renamesSince asks git which tracked files were renamed since rev
+// (similarity 50% or more, git's default); none when git cannot tell.
+func renamesSince(root, rev string) renames {
+	out, err := exec.Command("git", "-C", root, "diff", "-M", "--name-status", "-z", rev, "--").Output()
+	if err != nil {
+		return nil
+	}
+	r := renames{}
+	f := strings.Split(string(out), "\x00")
+	for i := 0; i+2 < len(f); {
+		if strings.HasPrefix(f[i], "R") {
+			r[filepath.Join(root, filepath.FromSlash(f[i+1]))] = filepath.Join(root, filepath.FromSlash(f[i+2]))
+			i += 3
+			continue
+		}
+		if strings.HasPrefix(f[i], "C") {
+			i += 3 // a copy: both files exist
+			continue
+		}
+		i += 2
+	}
+	return r
+}
+
+// as writes now in the form of then: absolute when then is, else relative
+// to the working directory.
+func as(then, now string) string {
+	if filepath.IsAbs(filepath.FromSlash(then)) {
+		return filepath.ToSlash(now)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, now); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(now)
+}
+
+// file is back followed by the renames.
+func (r renames) file(back func(string) string) func(string) string {
+	if len(r) == 0 {
+		return back
+	}
+	return func(file string) string {
+		p := back(file)
+		abs, err := filepath.Abs(filepath.FromSlash(p))
+		if err != nil {
+			return p
+		}
+		if now, ok := r[abs]; ok {
+			return as(p, now)
+		}
+		return p
+	}
+}
+
+// text is backText followed by the renames, in both forms a report may
+// name a file (relative to the working directory, absolute).
+func (r renames) text(backText func(string) string) func(string) string {
+	if len(r) == 0 {
+		return backText
+	}
+	olds := make([]string, 0, len(r))
+	for old := range r {
+		olds = append(olds, old)
+	}
+	sort.Strings(olds)
+	return func(s string) string {
+		s = backText(s)
+		for _, old := range olds {
+			now := r[old]
+			s = strings.ReplaceAll(s, filepath.ToSlash(old), filepath.ToSlash(now))
+			if rel := as("x", old); rel != filepath.ToSlash(old) {
+				s = strings.ReplaceAll(s, rel, as("x", now))
+			}
+		}
+		return s
+	}
 }
