@@ -57,11 +57,16 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 // truncated export or an unsupported shape, becomes an IN-001 finding in
 // Batch.Findings, and the other files are still read.
 //
-// How files are chosen (content decides the format, never the extension):
+// How files are chosen (content decides the format, never the extension).
 //
 //   - A directory is walked in byte-wise name order. Symbolic links are
-//     skipped silently (so a walk never leaves the tree), as are hidden
-//     entries (names starting with "."; e.g. .git, .archive.lock).
+//     never followed (so a walk never leaves the tree) and are named in an
+//     IN-006 note at their own path, as are hidden entries (names starting
+//     with "."; a hidden folder is named as a whole, and only .git is
+//     passed over in silence) and the excluded output
+//     (ScanOptions.Exclude).
+//   - A path named on the command line is what a walk makes of it (a link
+//     or output is named, not read), except that a hidden name is read.
 //   - Agent Mail archive layout: messages/threads/ digests, the
 //     agents/<name>/inbox and outbox copies, and attachments/ and
 //     file_reservations/ of a project directory (one holding messages/ or
@@ -115,15 +120,14 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	var files []inFile
-	seen := map[string]bool{}
+	w := walker{seen: map[string]bool{}, excluded: map[string]bool{}}
 	for _, x := range opt.Exclude {
 		if abs, err := filepath.Abs(x); err == nil && x != "" {
-			seen[filepath.ToSlash(abs)] = true
+			w.excluded[filepath.ToSlash(abs)] = true
 		}
 	}
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		fi, err := os.Lstat(p)
 		if err != nil {
 			return nil, err
 		}
@@ -133,20 +137,27 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 			return nil, err
 		}
 		abs = filepath.ToSlash(abs)
-		if fi.IsDir() {
-			walkDir(p, disp, abs, &files, seen) // an excluded directory is already "seen"
+		// A path named on the command line is what a walk would make of
+		// it (output and links are named, not read), except that a name
+		// starting with "." is read: it was named.
+		if w.skipped(disp, abs, fi.Mode()) {
 			continue
 		}
-		if seen[abs] {
+		if fi.IsDir() {
+			w.dir(p, disp, abs)
+			continue
+		}
+		if w.seen[abs] {
 			continue // the same file named twice, or already found by a walk
 		}
-		seen[abs] = true
-		files = append(files, newInFile(p, disp, abs, true))
+		w.seen[abs] = true
+		w.out = append(w.out, newInFile(p, disp, abs, true))
 	}
 	maxBytes := opt.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
 	}
+	files := w.out
 	for i := range files {
 		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth
 	}
@@ -167,8 +178,8 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 }
 
 // Digest is a hash of every input, in order: its path and place, and its
-// content hash or why it is not read (a symbolic link, a folder that
-// cannot be listed). ok is false without a cache, or when a file could not
+// content hash or why it is not read (a symbolic link, a hidden or output
+// entry, a folder that cannot be listed). ok is false without a cache, or when a file could not
 // be hashed (over the cache's size limit, or unreadable): such a run's
 // inputs have no digest.
 func (in *Inputs) Digest() (sum []byte, ok bool) {
@@ -262,14 +273,17 @@ func (f *inFile) stat() {
 	}
 }
 
-// inFile is one file to read.
+// inFile is one file to read, or one entry a walk names without reading
+// it (skip).
 type inFile struct {
 	disp     string // path for positions: as given, cleaned, slash separated
 	osPath   string
+	abs      string   // absolute, slash separated ("" for an entry not read)
 	explicit bool     // named on the command line
 	role     fileRole // what its place in an archive says
 	dirErr   error    // a directory that could not be listed
-	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
+	skip     string   // the IN-006 note naming an entry that is not read, e.g. a symbolic link
+	skipHint string   // its hint
 	maxBytes int64    // the largest file read (IN-009)
 	maxDepth int      // the deepest JSON nesting accepted (0: the default)
 	agentDir string   // roleProfile: the agent directory name
@@ -285,7 +299,7 @@ const (
 )
 
 func newInFile(osPath, disp, abs string, explicit bool) inFile {
-	f := inFile{disp: disp, osPath: osPath, explicit: explicit}
+	f := inFile{disp: disp, osPath: osPath, abs: abs, explicit: explicit}
 	dir := path.Dir(abs)
 	base := path.Base(abs)
 	switch {
@@ -301,15 +315,65 @@ func newInFile(osPath, disp, abs string, explicit bool) inFile {
 func isYear(s string) bool  { return len(s) == 4 && digits(s) }
 func isMonth(s string) bool { return len(s) == 2 && digits(s) }
 
-// walkDir appends the files under dir in byte-wise order of names.
-func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
-	if seen[abs] {
+// The notes of the entries a walk names without reading them (IN-006).
+const (
+	noteLink       = "This file is a symbolic link, which brenner-ci never follows; it is not checked."
+	noteHiddenFile = `This file's name starts with ".", and brenner-ci does not read hidden files it finds in a folder; it is not checked.`
+	noteHiddenDir  = `This folder's name starts with ".", and brenner-ci does not walk hidden folders; nothing in it is checked.`
+	noteOutput     = "This %s is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked."
+
+	hintDefault = "Remove it from the checked paths, or replace it with the file it stands for."
+	hintHidden  = `Rename it without the leading ".", or name it on the command line, to have it checked.`
+	hintOutput  = "Keep thread exports out of the output folders, or write the reports elsewhere."
+)
+
+// walker lists the inputs of a run: the files to read, and an entry for
+// everything it does not read, which the scan names (IN-006).
+type walker struct {
+	out      []inFile
+	seen     map[string]bool // absolute paths listed, walked or named
+	excluded map[string]bool // absolute paths of brenner-ci's own output
+}
+
+// note lists an entry that is not read, named once.
+func (w *walker) note(disp, abs, msg, hint string) {
+	if w.seen[abs] {
 		return
 	}
-	seen[abs] = true
+	w.seen[abs] = true
+	w.out = append(w.out, inFile{disp: disp, skip: msg, skipHint: hint})
+}
+
+// skipped names an entry that is brenner-ci's output or a symbolic link,
+// and reports whether it did.
+func (w *walker) skipped(disp, abs string, mode fs.FileMode) bool {
+	switch {
+	case len(w.excluded) > 0 && w.excluded[abs]:
+		what := "file"
+		if mode.IsDir() {
+			what = "folder"
+		}
+		w.note(disp, abs, fmt.Sprintf(noteOutput, what), hintOutput)
+	case mode&fs.ModeSymlink != 0:
+		// Never followed, so a walk never leaves the tree; said, not silent.
+		w.note(disp, abs, noteLink, hintDefault)
+	default:
+		return false
+	}
+	return true
+}
+
+// dir lists the files under a folder in byte-wise order of names. Only
+// .git is passed over in silence; every other entry is listed or named
+// (but for the archive folders it passes over, below).
+func (w *walker) dir(osDir, disp, abs string) {
+	if w.seen[abs] {
+		return
+	}
+	w.seen[abs] = true
 	ents, err := os.ReadDir(osDir) // sorted by name
 	if err != nil {
-		*out = append(*out, inFile{disp: disp, osPath: osDir, dirErr: err})
+		w.out = append(w.out, inFile{disp: disp, osPath: osDir, dirErr: err})
 	}
 	project := false
 	for _, e := range ents {
@@ -321,17 +385,23 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			// Never followed, so a walk never leaves the tree; said, not silent.
-			*out = append(*out, inFile{disp: path.Join(disp, name), skip: "is a symbolic link, which brenner-ci never follows"})
-			continue
+		if name == ".git" {
+			continue // the repository's own data (a folder, or a worktree's file)
 		}
 		childOS := filepath.Join(osDir, name)
 		childDisp := path.Join(disp, name)
 		childAbs := path.Join(abs, name)
+		if w.skipped(childDisp, childAbs, e.Type()) {
+			continue
+		}
+		if strings.HasPrefix(name, ".") {
+			if e.IsDir() {
+				w.note(childDisp, childAbs, noteHiddenDir, hintHidden)
+			} else {
+				w.note(childDisp, childAbs, noteHiddenFile, hintHidden)
+			}
+			continue
+		}
 		if e.IsDir() {
 			switch {
 			case project && (name == "attachments" || name == "file_reservations"):
@@ -341,18 +411,18 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 			case parent == "agents" && (name == "inbox" || name == "outbox"):
 				continue // byte-identical copies of messages/ files
 			}
-			walkDir(childOS, childDisp, childAbs, out, seen)
+			w.dir(childOS, childDisp, childAbs)
 			continue
 		}
-		if seen[childAbs] {
+		if w.seen[childAbs] {
 			continue
 		}
 		if !e.Type().IsRegular() {
-			*out = append(*out, inFile{disp: childDisp, skip: "is a special file (" + specialKind(e.Type()) + "), which brenner-ci never reads"})
+			w.out = append(w.out, inFile{disp: childDisp, skip: "This file is a special file (" + specialKind(e.Type()) + "), which brenner-ci never reads; it is not checked.", skipHint: hintDefault})
 			continue
 		}
-		seen[childAbs] = true
-		*out = append(*out, newInFile(childOS, childDisp, childAbs, false))
+		w.seen[childAbs] = true
+		w.out = append(w.out, newInFile(childOS, childDisp, childAbs, false))
 	}
 }
 
@@ -454,7 +524,7 @@ func (s *scanner) run() {
 			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " unsafe name"})
 	}
 	if f.skip != "" {
-		s.skipNote(f.skip)
+		s.note(f.skip, f.skipHint, "skipped")
 		return
 	}
 	// A special file (a FIFO would block the run forever, a device could
@@ -694,11 +764,15 @@ func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
 // skipNote says why a file found by a walk is not read (IN-006): nothing
 // the walk sees is skipped silently.
 func (s *scanner) skipNote(why string) {
+	s.note(fmt.Sprintf("This file %s; it is not checked.", why), hintDefault, "skipped")
+}
+
+// note is an IN-006 note at the file or folder: what in it is not checked.
+func (s *scanner) note(msg, hint, tag string) {
 	s.res.findings = append(s.res.findings, diag.Finding{
 		Rule: ruleid.IN006, Code: "SKIPPED_INPUT", Severity: diag.Note,
-		Message: fmt.Sprintf("This file %s; it is not checked.", why),
-		Hint:    "Remove it from the checked paths, or replace it with the file it stands for.",
-		Pos:     diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " skipped",
+		Message: msg, Hint: hint,
+		Pos: diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " " + tag,
 	})
 }
 
