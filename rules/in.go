@@ -30,8 +30,8 @@ var inRules = []Rule{
 		Short: "Every file a walk finds is read or said to be skipped.",
 		Full: "A directory walk never skips a file or folder silently; only .git is passed over. Each of these is " +
 			"named once, in a note saying why it was not checked: a symbolic link (never followed, so no read " +
-			"leaves the tree), a special file (named pipe, socket, device: never opened, so a FIFO cannot block " +
-			"the run), a name starting with \".\" (a hidden folder is named as a whole), brenner-ci's own output " +
+			"leaves the tree; reported at its own path), a special file (named pipe, socket, device: never " +
+			"opened, so a FIFO cannot block the run), a name starting with \".\" (a hidden folder is named as a whole), brenner-ci's own output " +
 			"(the --out and --cache folders and the report files, never read as input), an empty markdown file, " +
 			"or a file of binary data that is not named like an export. An export in UTF-16 with a byte order " +
 			"mark is decoded and checked, with a note that positions inside it are given as its first line. A " +
