@@ -31,14 +31,17 @@ var inRules = []Rule{
 		Full: "A directory walk never skips a file or folder silently; only .git is passed over. Each of these is " +
 			"named once, in a note saying why it was not checked: a symbolic link (never followed, so no read " +
 			"leaves the tree; reported at its own path), a special file (named pipe, socket, device: never " +
-			"opened, so a FIFO cannot block the run), a name starting with \".\" (a hidden folder is named as a whole), brenner-ci's own output " +
-			"(the --out and --cache folders and the report files, never read as input), an empty markdown file, " +
-			"or a file of binary data that is not named like an export. An export in UTF-16 with a byte order " +
-			"mark is decoded and checked, with a note that positions inside it are given as its first line. A " +
-			"file named on the command line is treated as a walk treats it (a link or output is named, not " +
-			"read), except that a name starting with \".\" is read, and that binary data or text that is not " +
-			"JSON is an IN-001 error there, not a note (binary data is an error in a .json/.jsonl/.md file found " +
-			"by a walk too).",
+			"opened, so a FIFO cannot block the run), a name starting with \".\" (a hidden folder is named as a " +
+			"whole), brenner-ci's own output (the --out and --cache folders and the report files, never read as " +
+			"input), the attachments/ and file_reservations/ folders and the messages/threads/ digests of an " +
+			"Agent Mail archive project (one note per folder), an empty markdown file, or a file of binary data " +
+			"that is not named like an export. An archive's agents/<name>/inbox and outbox copies are compared " +
+			"byte for byte with their messages/ original: a copy identical to an original that is checked too " +
+			"gets no finding, and any other copy is checked. An export in UTF-16 with a byte order mark is " +
+			"decoded and checked, with a note that positions inside it are given as its first line. A file named " +
+			"on the command line is treated as a walk treats it (a link or output is named, not read), except " +
+			"that a name starting with \".\" is read, and that binary data or text that is not JSON is an IN-001 " +
+			"error there, not a note (binary data is an error in a .json/.jsonl/.md file found by a walk too).",
 	},
 	{ID: "IN-007", Name: "duplicate-message-field", Code: "DUPLICATE_KEY", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "No message field appears twice in one message object, nor a key in an object around messages.",

@@ -67,10 +67,15 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 //     (ScanOptions.Exclude).
 //   - A path named on the command line is what a walk makes of it (a link
 //     or output is named, not read), except that a hidden name is read.
-//   - Agent Mail archive layout: messages/threads/ digests, the
-//     agents/<name>/inbox and outbox copies, and attachments/ and
-//     file_reservations/ of a project directory (one holding messages/ or
-//     agents/) are skipped; agents/<name>/profile.json files give
+//   - Agent Mail archive layout, in a project directory (one holding
+//     messages/ or agents/): attachments/ and file_reservations/ are named
+//     once each, not walked; messages/threads/ is named once (per-thread
+//     digests, lossy, never messages) and only what in it is JSON or an
+//     archive message is read; the agents/<name>/inbox and outbox copies
+//     are compared byte for byte with their messages/ original (List,
+//     dropCopies): a copy identical to an original that is an input too
+//     is not read and gets no finding (the original is checked), any
+//     other copy is read. agents/<name>/profile.json files give
 //     Batch.Agents (only the name is kept, never tokens).
 //   - A file starting with a "---json" line is an archive message.
 //   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
@@ -144,7 +149,7 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 			continue
 		}
 		if fi.IsDir() {
-			w.dir(p, disp, abs)
+			w.dir(p, disp, abs, dirCtx{})
 			continue
 		}
 		if w.seen[abs] {
@@ -157,7 +162,7 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
 	}
-	files := w.out
+	files := dropCopies(w.out, jobs, maxBytes)
 	for i := range files {
 		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth
 	}
@@ -179,7 +184,8 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 
 // Digest is a hash of every input, in order: its path and place, and its
 // content hash or why it is not read (a symbolic link, a hidden or output
-// entry, a folder that cannot be listed). ok is false without a cache, or when a file could not
+// entry, a folder that cannot be listed). An archive copy identical to its
+// original is no input (dropCopies): when it changes, it becomes one. ok is false without a cache, or when a file could not
 // be hashed (over the cache's size limit, or unreadable): such a run's
 // inputs have no digest.
 func (in *Inputs) Digest() (sum []byte, ok bool) {
@@ -284,6 +290,7 @@ type inFile struct {
 	dirErr   error    // a directory that could not be listed
 	skip     string   // the IN-006 note naming an entry that is not read, e.g. a symbolic link
 	skipHint string   // its hint
+	copyOf   string   // an archive copy (agents/*/inbox|outbox): its messages/ original, absolute, slash separated
 	maxBytes int64    // the largest file read (IN-009)
 	maxDepth int      // the deepest JSON nesting accepted (0: the default)
 	agentDir string   // roleProfile: the agent directory name
@@ -295,7 +302,8 @@ type fileRole uint8
 const (
 	roleAny        fileRole = iota
 	roleProfile             // projects/<slug>/agents/<name>/profile.json
-	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md
+	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md, or its agents/<name>/inbox|outbox copy
+	roleDigest              // projects/<slug>/messages/threads/<file>, found by a walk: a per-thread digest
 )
 
 func newInFile(osPath, disp, abs string, explicit bool) inFile {
@@ -306,10 +314,22 @@ func newInFile(osPath, disp, abs string, explicit bool) inFile {
 	case base == "profile.json" && path.Base(path.Dir(dir)) == "agents":
 		f.role = roleProfile
 		f.agentDir = path.Base(dir)
-	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && path.Base(path.Dir(path.Dir(dir))) == "messages":
+	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && isMessageRoot(path.Dir(path.Dir(dir))):
 		f.role = roleArchiveMsg
 	}
 	return f
+}
+
+// isMessageRoot reports whether dir holds an archive's YYYY/MM message
+// folders: a project's messages/, or an agent's inbox/ or outbox/ copies.
+func isMessageRoot(dir string) bool {
+	switch path.Base(dir) {
+	case "messages":
+		return true
+	case "inbox", "outbox":
+		return path.Base(path.Dir(path.Dir(dir))) == "agents"
+	}
+	return false
 }
 
 func isYear(s string) bool  { return len(s) == 4 && digits(s) }
@@ -321,10 +341,14 @@ const (
 	noteHiddenFile = `This file's name starts with ".", and brenner-ci does not read hidden files it finds in a folder; it is not checked.`
 	noteHiddenDir  = `This folder's name starts with ".", and brenner-ci does not walk hidden folders; nothing in it is checked.`
 	noteOutput     = "This %s is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked."
+	noteAttach     = "This folder holds the attachments of an Agent Mail archive project (images, manifests, audit logs), which are not thread exports; nothing in it is checked."
+	noteReserve    = "This folder holds the file reservations of an Agent Mail archive project, which are not thread exports; nothing in it is checked."
+	noteDigests    = "This folder holds the per-thread digests of an Agent Mail archive project: Markdown summaries, cut short, of the messages/ files, which are checked instead; its Markdown files are not checked (a JSON export or an archive message file in it is)."
 
 	hintDefault = "Remove it from the checked paths, or replace it with the file it stands for."
 	hintHidden  = `Rename it without the leading ".", or name it on the command line, to have it checked.`
 	hintOutput  = "Keep thread exports out of the output folders, or write the reports elsewhere."
+	hintArchive = "Nothing to do: keep thread exports out of this folder, where they would not be checked."
 )
 
 // walker lists the inputs of a run: the files to read, and an entry for
@@ -333,6 +357,12 @@ type walker struct {
 	out      []inFile
 	seen     map[string]bool // absolute paths listed, walked or named
 	excluded map[string]bool // absolute paths of brenner-ci's own output
+}
+
+// dirCtx is what a folder's place in an archive says of what is inside.
+type dirCtx struct {
+	copyOf string // under agents/<name>/inbox|outbox: the matching folder of messages/ (absolute, slash separated)
+	digest bool   // under messages/threads
 }
 
 // note lists an entry that is not read, named once.
@@ -364,9 +394,8 @@ func (w *walker) skipped(disp, abs string, mode fs.FileMode) bool {
 }
 
 // dir lists the files under a folder in byte-wise order of names. Only
-// .git is passed over in silence; every other entry is listed or named
-// (but for the archive folders it passes over, below).
-func (w *walker) dir(osDir, disp, abs string) {
+// .git is passed over in silence; every other entry is listed or named.
+func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 	if w.seen[abs] {
 		return
 	}
@@ -403,15 +432,27 @@ func (w *walker) dir(osDir, disp, abs string) {
 			continue
 		}
 		if e.IsDir() {
+			cc := dirCtx{digest: c.digest}
+			if c.copyOf != "" {
+				cc.copyOf = path.Join(c.copyOf, name)
+			}
 			switch {
-			case project && (name == "attachments" || name == "file_reservations"):
+			case project && name == "attachments":
+				w.note(childDisp, childAbs, noteAttach, hintArchive)
+				continue
+			case project && name == "file_reservations":
+				w.note(childDisp, childAbs, noteReserve, hintArchive)
 				continue
 			case base == "messages" && name == "threads":
-				continue // per-thread digests: lossy, never messages
+				// Digests are lossy, never messages; the folder is named
+				// once, and whatever in it is not a digest is read.
+				w.out = append(w.out, inFile{disp: childDisp, skip: noteDigests, skipHint: hintArchive})
+				cc.digest = true
 			case parent == "agents" && (name == "inbox" || name == "outbox"):
-				continue // byte-identical copies of messages/ files
+				// Copies of messages/ files, compared with them (dropCopies).
+				cc.copyOf = path.Join(path.Dir(path.Dir(abs)), "messages")
 			}
-			w.dir(childOS, childDisp, childAbs)
+			w.dir(childOS, childDisp, childAbs, cc)
 			continue
 		}
 		if w.seen[childAbs] {
@@ -422,7 +463,90 @@ func (w *walker) dir(osDir, disp, abs string) {
 			continue
 		}
 		w.seen[childAbs] = true
-		w.out = append(w.out, newInFile(childOS, childDisp, childAbs, false))
+		f := newInFile(childOS, childDisp, childAbs, false)
+		switch {
+		case c.copyOf != "":
+			f.copyOf = path.Join(c.copyOf, name)
+		case c.digest:
+			f.role = roleDigest
+		}
+		w.out = append(w.out, f)
+	}
+}
+
+// dropCopies removes the archive copies (agents/<name>/inbox|outbox files)
+// whose bytes are those of their messages/ original when that original is
+// an input too: the original is checked, and the copy would only repeat
+// it, so it gets no finding at all. A copy that differs, or whose original
+// is missing or not among the inputs, stays an input and is checked. Each
+// copy is compared once, in parallel; only archives have copies.
+func dropCopies(files []inFile, jobs int, maxBytes int64) []inFile {
+	var copies []int
+	for i := range files {
+		if files[i].copyOf != "" {
+			copies = append(copies, i)
+		}
+	}
+	if len(copies) == 0 {
+		return files
+	}
+	listed := make(map[string]bool, len(files))
+	for i := range files {
+		if f := &files[i]; f.abs != "" && f.copyOf == "" {
+			listed[f.abs] = true
+		}
+	}
+	same := make([]bool, len(copies))
+	iter.Iterator[int]{MaxGoroutines: jobs}.ForEachIdx(copies, func(k int, i *int) {
+		f := &files[*i]
+		same[k] = listed[f.copyOf] && sameBytes(f.osPath, filepath.FromSlash(f.copyOf), maxBytes)
+	})
+	out := files[:0]
+	k := 0
+	for i := range files {
+		if k < len(copies) && copies[k] == i {
+			k++
+			if same[k-1] {
+				continue
+			}
+		}
+		out = append(out, files[i])
+	}
+	return out
+}
+
+// sameBytes reports whether regular files a and b (neither a link) hold
+// the same bytes, at most max of them, read in pieces.
+func sameBytes(a, b string, max int64) bool {
+	sa, err := os.Lstat(a)
+	if err != nil || !sa.Mode().IsRegular() {
+		return false
+	}
+	sb, err := os.Lstat(b)
+	if err != nil || !sb.Mode().IsRegular() || sa.Size() != sb.Size() || sa.Size() > max {
+		return false
+	}
+	fa, err := openInput(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := openInput(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	n := int(min(sa.Size()+1, 64<<10))
+	ba, bb := make([]byte, n), make([]byte, n)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if ea != nil || eb != nil {
+			return ea == eb && (ea == io.EOF || ea == io.ErrUnexpectedEOF)
+		}
 	}
 }
 
@@ -582,6 +706,8 @@ func (s *scanner) run() {
 			// An emptied artifacts/<thread_id>.md is not skipped: the
 			// engine reports it and still compares its thread (DR-003).
 			s.res.markdown = true
+		case f.role == roleDigest:
+			// a digest: its folder's note names it
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.skipNote("is empty")
 		}
@@ -624,6 +750,8 @@ func (s *scanner) run() {
 		case f.role == roleArchiveMsg:
 			s.fileIssue(diag.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
 				"An Agent Mail archive message is the line ---json, a JSON object, the line ---, a blank line and the body; restore the file from the archive.")
+		case f.role == roleDigest:
+			// a digest: its folder's note names it
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.res.markdown = true
 		case f.explicit:

@@ -467,8 +467,16 @@ func TestArchive(t *testing.T) {
 	const f1 = dir + "2026-03-07T08-00-00Z__kickoff-rs-20260307-archive-archive-demo__1001.md"
 	const f2 = dir + "2026-03-07T08-05-30Z__delta-gpt-crlf-file__1002.md"
 	b := scanT(t, root)
-	// The lock file is named; the archive's other folders are passed over.
-	if got, want := where(b.Findings), []string{"IN-006 " + root + "/projects/data-projects-demo/.archive.lock:0:0 "}; !slices.Equal(got, want) {
+	// Named once each: the lock file, attachments/, file_reservations/ and
+	// the digest folder; the inbox/outbox copies are identical to their
+	// messages/ originals, so they get nothing.
+	const proj = root + "/projects/data-projects-demo/"
+	if got, want := where(b.Findings), []string{
+		"IN-006 " + proj + ".archive.lock:0:0 ",
+		"IN-006 " + proj + "attachments:0:0 ",
+		"IN-006 " + proj + "file_reservations:0:0 ",
+		"IN-006 " + proj + "messages/threads:0:0 ",
+	}; !slices.Equal(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
 	}
 	if !slices.Equal(keys(b), []string{"RS-20260307-archive"}) {
@@ -480,11 +488,12 @@ func TestArchive(t *testing.T) {
 	if !slices.Equal(b.Markdown, []string{root + "/artifacts/RS-20260307-archive.md"}) {
 		t.Errorf("markdown %v", b.Markdown)
 	}
-	// README.txt, the artifact, two profiles, project.json and the two
-	// canonical messages; inbox/outbox copies, the digest, attachments/,
-	// file_reservations/ and .archive.lock (named) are never opened.
-	if b.Files != 7 {
-		t.Errorf("files read = %d, want 7", b.Files)
+	// README.txt, the artifact, two profiles, project.json, the two
+	// canonical messages and the digest (to tell it is one); identical
+	// inbox/outbox copies, attachments/, file_reservations/ and
+	// .archive.lock are never opened by the scan.
+	if b.Files != 8 {
+		t.Errorf("files read = %d, want 8", b.Files)
 	}
 	th := loadT(t, b, "RS-20260307-archive")
 	if got := ids(th.Messages); !slices.Equal(got, []string{"1001", "1002"}) {

@@ -86,6 +86,75 @@ func TestWalkNamesExcludedOutput(t *testing.T) {
 	}
 }
 
+// archiveMsg is an archive message file.
+func archiveMsg(id int, tid, body string) string {
+	return fmt.Sprintf("---json\n{\n  \"id\": %d,\n  \"thread_id\": %q,\n  \"project\": \"/p\",\n  \"from\": \"A\",\n  \"subject\": \"DELTA[a]: %d\",\n  \"created\": \"2026-03-07T08:00:0%d+00:00\"\n}\n---\n\n%s\n", id, tid, id, id%10, body)
+}
+
+// TestArchiveCopiesCompared: inbox/outbox copies identical to their
+// messages/ original are not read again; one that differs, or has no
+// original among the inputs, is read; attachments/, file_reservations/ and
+// the digests are named once per folder; a JSON export among the digests
+// is read.
+func TestArchiveCopiesCompared(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "p")
+	msgs := filepath.Join(proj, "messages", "2026", "03")
+	write(t, filepath.Join(msgs, "a__1.md"), archiveMsg(1, "T", "one"))
+	write(t, filepath.Join(msgs, "b__2.md"), archiveMsg(2, "T", "two"))
+	write(t, filepath.Join(proj, "agents", "X", "profile.json"), `{"name":"X"}`)
+	write(t, filepath.Join(proj, "agents", "X", "outbox", "2026", "03", "a__1.md"), archiveMsg(1, "T", "one")) // identical
+	write(t, filepath.Join(proj, "agents", "X", "inbox", "2026", "03", "b__2.md"), archiveMsg(2, "T", "TAMPERED"))
+	write(t, filepath.Join(proj, "agents", "X", "inbox", "2026", "03", "c__3.md"), archiveMsg(3, "T", "no original"))
+	write(t, filepath.Join(proj, "attachments", "ab", "x.webp"), "RIFF\x00\x00WEBP")
+	write(t, filepath.Join(proj, "attachments", "_audit", "x.log"), `{"event":"x"}`)
+	write(t, filepath.Join(proj, "file_reservations", "1.json"), `{"path_pattern":"a"}`)
+	write(t, filepath.Join(proj, "messages", "threads", "T.md"), "### DELTA[a]: 1\n## 2026 — A → B\n")
+	write(t, filepath.Join(proj, "messages", "threads", "hidden.json"), threadJSON(9, "IN-DIGESTS"))
+	b := scanT(t, dir)
+	if !slices.Equal(keys(b), []string{"IN-DIGESTS", "T"}) {
+		t.Fatalf("threads %v", keys(b))
+	}
+	th := loadT(t, b, "T")
+	var files []string
+	for _, m := range th.Messages {
+		files = append(files, m.ID+" "+strings.TrimPrefix(m.Src.File, filepath.ToSlash(proj)+"/"))
+	}
+	want := []string{
+		"1 messages/2026/03/a__1.md",
+		"2 agents/X/inbox/2026/03/b__2.md", // the tampered copy is read (and is an IN-003 duplicate)
+		"2 messages/2026/03/b__2.md",
+		"3 agents/X/inbox/2026/03/c__3.md",
+	}
+	slices.Sort(files)
+	if !slices.Equal(files, want) {
+		t.Errorf("messages read from %v, want %v", files, want)
+	}
+	dup := false
+	for _, f := range th.Findings {
+		dup = dup || f.Rule == "IN-003"
+	}
+	if !dup {
+		t.Errorf("the tampered copy is not reported as a duplicate id: %v", where(th.Findings))
+	}
+	wantNotes := []string{
+		"IN-006 projects/p/attachments:0",
+		"IN-006 projects/p/file_reservations:0",
+		"IN-006 projects/p/messages/threads:0",
+	}
+	if got := rel(dir, b.Findings); !slices.Equal(got, wantNotes) {
+		t.Errorf("findings %v, want %v", got, wantNotes)
+	}
+
+	// Without the messages/ folder among the inputs, no copy is dropped:
+	// the identical one is the only place its message is read.
+	b = scanT(t, filepath.Join(proj, "agents"))
+	th = loadT(t, b, "T")
+	if got := ids(th.Messages); !slices.Equal(got, []string{"1", "2", "3"}) {
+		t.Errorf("agents/ alone: messages %v, want 1 2 3", got)
+	}
+}
+
 // TestLinkNamedIsNotFollowed: a link named on the command line is named
 // at its own path, as a walk names it, and is not read.
 func TestLinkNamedIsNotFollowed(t *testing.T) {
