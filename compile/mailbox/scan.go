@@ -58,13 +58,15 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 // Batch.Findings, and the other files are still read.
 //
 // How files are chosen (content decides the format, never the extension).
+// Nothing is skipped silently but .git: every other file or folder that
+// is not read is named once in an IN-006 note, or is an IN-001 error where
+// its content is mail brenner-ci cannot read.
 //
 //   - A directory is walked in byte-wise name order. Symbolic links are
-//     never followed (so a walk never leaves the tree) and are named in an
-//     IN-006 note at their own path, as are hidden entries (names starting
-//     with "."; a hidden folder is named as a whole, and only .git is
-//     passed over in silence) and the excluded output
-//     (ScanOptions.Exclude).
+//     never followed (so a walk never leaves the tree) and are named at
+//     their own path, as are hidden entries (names starting with "."; a
+//     hidden folder is named as a whole, .git is passed over in silence)
+//     and the excluded output (ScanOptions.Exclude).
 //   - A path named on the command line is what a walk makes of it (a link
 //     or output is named, not read), except that a hidden name is read.
 //   - Agent Mail archive layout, in a project directory (one holding
@@ -78,18 +80,24 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 //     other copy is read. agents/<name>/profile.json files give
 //     Batch.Agents (only the name is kept, never tokens).
 //   - A file starting with a "---json" line is an archive message.
-//   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
+//   - A file whose first non-space byte is '{' or '[', or that is named
+//     *.json, *.jsonl or *.ndjson, is JSON or JSON Lines.
 //   - Other .md/.markdown files go to Batch.Markdown; empty ones get an
 //     IN-006 note, except at an artifact path (IsArtifactPath), where they
 //     go to Batch.Markdown too.
 //   - A JSON artifact object {metadata, sections} goes to Batch.ArtifactJSON.
-//   - Other files are skipped silently when found by a walk, and are IN-001
-//     when named explicitly. An empty *.json / *.jsonl / *.ndjson file is
-//     IN-001 either way (the extension is only used to decide whether staying
-//     silent is right, never to choose a parser).
-//   - JSON with no recognizable mailbox shape (e.g. a generator manifest,
-//     project.json, package metadata) is skipped silently when found by a
-//     walk, and is IN-001 "unsupported shape" when named explicitly.
+//   - Other files (text that is not JSON, not named like JSON) are passed
+//     over when found by a walk, and are IN-001 when named explicitly;
+//     binary data found by a walk is an IN-006 note. An empty *.json /
+//     *.jsonl / *.ndjson file is IN-001 either way (the extension is only
+//     used to decide whether a note is enough, never to choose a parser).
+//   - JSON with no recognizable export shape: Agent Mail content in it (a
+//     message object, an MCP or JSON-RPC response, a thread whose messages
+//     are not a list) is IN-001 at that content, in a walk as when named.
+//     JSON with no mail in it (a generator manifest, package metadata) is
+//     an IN-006 note when found by a walk (none for an evidence pack beside
+//     an artifact or an archive's project.json, which are read elsewhere)
+//     and IN-001 "unsupported shape" when named explicitly.
 func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	in, err := List(paths, opt)
 	if err != nil {
@@ -304,6 +312,7 @@ const (
 	roleProfile             // projects/<slug>/agents/<name>/profile.json
 	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md, or its agents/<name>/inbox|outbox copy
 	roleDigest              // projects/<slug>/messages/threads/<file>, found by a walk: a per-thread digest
+	roleProject             // projects/<slug>/project.json, found by a walk: the project's slug and key
 )
 
 func newInFile(osPath, disp, abs string, explicit bool) inFile {
@@ -469,6 +478,8 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 			f.copyOf = path.Join(c.copyOf, name)
 		case c.digest:
 			f.role = roleDigest
+		case project && name == "project.json":
+			f.role = roleProject
 		}
 		w.out = append(w.out, f)
 	}
@@ -750,6 +761,11 @@ func (s *scanner) run() {
 		case f.role == roleArchiveMsg:
 			s.fileIssue(diag.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
 				"An Agent Mail archive message is the line ---json, a JSON object, the line ---, a blank line and the body; restore the file from the archive.")
+		case hasExt(f.disp, ".json", ".jsonl", ".ndjson"):
+			// Named like JSON: read as JSON (a bare number, string or
+			// literal is JSON of no export shape; anything else is a
+			// syntax error), never passed over.
+			s.json(size)
 		case f.role == roleDigest:
 			// a digest: its folder's note names it
 		case hasExt(f.disp, ".md", ".markdown"):
@@ -946,7 +962,9 @@ func (s *scanner) utf16(data []byte) {
 		Message: "This file is UTF-16; it was decoded and checked, but positions inside it are given as its first line.",
 		Hint:    "Re-export it as UTF-8 for exact positions.", Pos: at, Anchor: s.f.disp + " utf16"})
 	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: at, file: s.f.disp}
-	s.shape(inner, root, ctx{})
+	if !s.shape(inner, root, ctx{}) {
+		s.unknownShape(inner, root)
+	}
 }
 
 // decodeUTF16 decodes UTF-16 with a byte order mark to UTF-8 (an odd last

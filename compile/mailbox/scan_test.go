@@ -136,10 +136,12 @@ func TestShapes(t *testing.T) {
 		{path: d + "bad/notes.txt", batch: []string{"IN-001 " + d + "bad/notes.txt:0:0 "}},
 		{path: d + "bad/manifest.json", batch: []string{"IN-001 " + d + "bad/manifest.json:1:1 "}},
 		{path: d + "bad/empty.json", batch: []string{"IN-001 " + d + "bad/empty.json:0:0 "}},
-		// found by a walk: notes.txt and the generator manifest are skipped
-		// silently; broken JSON and empty .json files are still reported.
+		// found by a walk: notes.txt (text, not named like JSON) is passed
+		// over, the generator manifest (JSON with no mail in it) is named;
+		// broken JSON and empty .json files are still reported.
 		{path: d + "bad", batch: []string{
 			"IN-001 " + d + "bad/empty.json:0:0 ",
+			"IN-006 " + d + "bad/manifest.json:0:0 ",
 			"IN-001 " + d + "bad/syntax.json:4:14 ",
 			"IN-001 " + d + "bad/truncated.json:4:39 ",
 		}},
@@ -199,12 +201,12 @@ func collectThreadFindings(t *testing.T, b *Batch) []diag.Finding {
 func checkFinding(t *testing.T, f diag.Finding) {
 	t.Helper()
 	codes := map[string]string{"IN-001": "UNREADABLE_INPUT", "IN-002": "MISSING_BODY", "IN-003": "DUPLICATE_MESSAGE_ID",
-		"IN-004": "MIXED_TIMESTAMP_FORMATS", "IN-005": "INVALID_TIMESTAMP"}
+		"IN-004": "MIXED_TIMESTAMP_FORMATS", "IN-005": "INVALID_TIMESTAMP", "IN-006": "SKIPPED_INPUT"}
 	if codes[f.Rule] != f.Code {
 		t.Errorf("finding %s has code %q", f.Rule, f.Code)
 	}
 	wantSev := diag.Error
-	if f.Rule == "IN-004" {
+	if f.Rule == "IN-004" || f.Rule == "IN-006" {
 		wantSev = diag.Note
 	}
 	if f.Severity != wantSev {
@@ -219,7 +221,7 @@ func checkFinding(t *testing.T, f diag.Finding) {
 	if strings.Contains(f.Pos.File, `\`) {
 		t.Errorf("path not slash separated: %s", f.Pos.File)
 	}
-	if f.Rule != "IN-001" && (f.Thread == "" || f.MsgID == "") {
+	if f.Rule != "IN-001" && f.Rule != "IN-006" && (f.Thread == "" || f.MsgID == "") {
 		t.Errorf("thread finding without thread/message: %+v", f)
 	}
 }

@@ -155,6 +155,66 @@ func TestArchiveCopiesCompared(t *testing.T) {
 	}
 }
 
+// TestUnknownShapes: JSON no shape recognises is never skipped silently:
+// mail in an unknown shape is an IN-001 error at its line, in a walk as
+// when named; JSON with no mail at all is named in an IN-006 note.
+func TestUnknownShapes(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"wrapped.json":       "{\"thread\": {\"project\": \"/p\",\n  \"thread_id\": \"W\", \"messages\": [\n{\"id\": 1, \"subject\": \"KICKOFF: w\", \"body_md\": \"x\"}]}}",
+		"messages-obj.json":  "{\"project\": \"/p\", \"thread_id\": \"M\",\n \"messages\": {\"1\": {\"id\": 1}}}",
+		"messages-null.json": "{\"thread_id\": \"N\",\n\n \"messages\": null}",
+		"mcp-empty.json":     `{"jsonrpc": "2.0", "id": 1, "result": {}}`,
+		"mcp-text.json":      `{"result": {"contents": [{"uri": "resource://thread/X", "text": "Thread not found"}]}}`,
+		"tool-text.json":     `{"content": [{"type": "text", "text": "agent not registered"}]}`,
+		"object.json":        `{}`,
+		"number.json":        "42\n",
+		"manifest.json":      `{"generator": "x", "threads": [{"thread_id": "RS-1", "file": "RS-1.json"}]}`,
+		"lines.jsonl":        "{\"a\": 1}\n{\"b\": 2}\n",
+		"lines-mail.jsonl":   "{\"a\": 1}\n{\"x\": {\"id\": 1, \"subject\": \"KICKOFF: j\", \"body_md\": \"x\"}}\n",
+		"garbage.json":       "not json at all\n",
+		"ok.json":            threadJSON(1, "OK"),
+	}
+	for name, s := range files {
+		write(t, filepath.Join(dir, name), s)
+	}
+	b := scanT(t, dir)
+	if !slices.Equal(keys(b), []string{"OK"}) {
+		t.Errorf("threads %v", keys(b))
+	}
+	want := []string{
+		"IN-001 garbage.json:1",
+		"IN-001 lines-mail.jsonl:2",
+		"IN-006 lines.jsonl:0",
+		"IN-006 manifest.json:0",
+		"IN-001 mcp-empty.json:1",
+		"IN-001 mcp-text.json:1",
+		"IN-001 messages-null.json:3",
+		"IN-001 messages-obj.json:2",
+		"IN-006 number.json:0",
+		"IN-006 object.json:0",
+		"IN-001 tool-text.json:1",
+		"IN-001 wrapped.json:3",
+	}
+	if got := rel(dir, b.Findings); !slices.Equal(got, want) {
+		t.Errorf("walk findings\n got %q\nwant %q", got, want)
+	}
+	// Named on the command line, mail in an unknown shape is the same
+	// finding, word for word.
+	walked := map[string]diag.Finding{}
+	for _, f := range b.Findings {
+		if f.Rule == "IN-001" {
+			walked[f.Pos.File] = f
+		}
+	}
+	for file, wf := range walked {
+		nb := scanT(t, filepath.FromSlash(file))
+		if len(nb.Findings) != 1 || nb.Findings[0] != wf {
+			t.Errorf("%s named: %v, walked: %v", file, nb.Findings, wf)
+		}
+	}
+}
+
 // TestLinkNamedIsNotFollowed: a link named on the command line is named
 // at its own path, as a walk names it, and is not read.
 func TestLinkNamedIsNotFollowed(t *testing.T) {
