@@ -37,14 +37,15 @@ var inRules = []Rule{
 			"input), the attachments/ and file_reservations/ folders and the messages/threads/ digests of an " +
 			"Agent Mail archive project (one note per folder), JSON with no Agent Mail message in it (a manifest, " +
 			"package metadata, a tool's output; an evidence pack beside an artifact and an archive's project.json " +
-			"are read elsewhere), an empty markdown file, or a file of binary data that is not named like an " +
-			"export. An archive's agents/<name>/inbox and outbox copies are compared byte for byte with their " +
-			"messages/ original: a copy identical to an original that is checked too gets no finding, and any " +
-			"other copy is checked. An export in UTF-16 with a byte order mark is decoded and checked, with a " +
-			"note that positions inside it are given as its first line. A file named on the command line is " +
-			"treated as a walk treats it (a link or output is named, not read), except that a name starting with " +
-			"\".\" is read, and that binary data, text that is not JSON and JSON with no mail in it are IN-001 " +
-			"errors there, not notes (binary data is an error in a .json/.jsonl/.md file found by a walk too).",
+			"are read elsewhere), an export that holds no messages (never taken for \"nothing found\"), an empty " +
+			"markdown file, or a file of binary data that is not named like an export. An archive's " +
+			"agents/<name>/inbox and outbox copies are compared byte for byte with their messages/ original: a " +
+			"copy identical to an original that is checked too gets no finding, and any other copy is checked. An " +
+			"export in UTF-16 with a byte order mark is decoded and checked, with a note that positions inside it " +
+			"are given as its first line. A file named on the command line is treated as a walk treats it (a link " +
+			"or output is named, not read), except that a name starting with \".\" is read, and that binary data, " +
+			"text that is not JSON and JSON with no mail in it are IN-001 errors there, not notes (binary data is " +
+			"an error in a .json/.jsonl/.md file found by a walk too).",
 	},
 	{ID: "IN-007", Name: "duplicate-message-field", Code: "DUPLICATE_KEY", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "No message field appears twice in one message object, nor a key in an object around messages.",

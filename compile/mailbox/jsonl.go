@@ -20,6 +20,7 @@ import (
 // does not parse but other lines do parse on their own, it is JSON Lines
 // whose first line is broken.
 func (s *scanner) json(size int64) {
+	nf := len(s.res.findings)
 	consumed := s.fbuf[:0] // bytes read before the first non-blank line
 	lineNo := 0
 	var off int64
@@ -46,7 +47,7 @@ func (s *scanner) json(size int64) {
 		}
 		if _, perr := s.p.parse(content, 0, len(content)); perr == nil {
 			// JSON Lines (or a one-line document): stream the rest.
-			jl := s.newJSONL()
+			jl := s.newJSONL(nf)
 			jl.line(content, lineNo, off)
 			off += int64(len(line))
 			for err == nil {
@@ -84,13 +85,15 @@ func (s *scanner) json(size int64) {
 	root, perr := s.p.parse(data, 0, len(data))
 	if perr == nil {
 		d := s.doc(data, 0, 1, 1)
-		if !s.shape(d, root, ctx{}) {
+		if s.shape(d, root, ctx{}) {
+			s.emptyExport(nf)
+		} else {
 			s.unknownShape(d, root)
 		}
 		return
 	}
 	if linesParse(&s.p, data) {
-		jl := s.newJSONL()
+		jl := s.newJSONL(nf)
 		lineNo, start := 0, 0
 		for start < len(data) {
 			end := bytes.IndexByte(data[start:], '\n')
@@ -220,6 +223,7 @@ func trimEOL(b []byte) []byte {
 
 type jsonlState struct {
 	s            *scanner
+	nf           int // the file's findings before its first line
 	recognized   bool
 	unrecognized []diag.Pos
 	kind         jkind    // the value of the first line not recognized
@@ -227,7 +231,7 @@ type jsonlState struct {
 	mailAt       diag.Pos // where
 }
 
-func (s *scanner) newJSONL() *jsonlState { return &jsonlState{s: s} }
+func (s *scanner) newJSONL(nf int) *jsonlState { return &jsonlState{s: s, nf: nf} }
 
 // line ingests one JSON Lines line (without its newline) that starts at
 // file offset off.
@@ -269,6 +273,9 @@ func (jl *jsonlState) finish() {
 	s := jl.s
 	switch {
 	case len(jl.unrecognized) == 0:
+		if jl.recognized {
+			s.emptyExport(jl.nf)
+		}
 	case jl.recognized:
 		for _, p := range jl.unrecognized {
 			s.fileIssue(p, fmt.Sprintf("line-shape %d", p.Line), fmt.Sprintf("Line %d of the JSON Lines file is not an Agent Mail message or thread.", p.Line),
@@ -336,6 +343,19 @@ func (s *scanner) notMail(what string) {
 	s.note(fmt.Sprintf("This file is JSON with no Agent Mail message in it (%s); it is not checked.", what),
 		"Nothing to do if it is not a thread export (a manifest, package metadata, a tool's output). If it is one, export it again in a shape brenner-ci reads: a thread {project, thread_id, messages}, a message array, JSON Lines of messages, or an MCP response holding one.",
 		"skipped")
+}
+
+// emptyExport names a file read as an export that holds no message at all
+// (IN-006), unless it is something else (an artifact, agent profiles) or
+// its problems are reported already: an empty thread or inbox is never
+// taken for "nothing found".
+func (s *scanner) emptyExport(nf int) {
+	r := s.res
+	if len(r.recs) > 0 || len(r.refs) > 0 || len(r.findings) > nf || r.artifact || len(r.agents) > 0 {
+		return
+	}
+	s.note("This file is an Agent Mail export with no messages in it; there is nothing in it to check.",
+		"Export the thread again with its messages, or remove the file.", "empty export")
 }
 
 // IsEvidencePath reports whether p (slash separated) is where an

@@ -98,6 +98,8 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 //     an IN-006 note when found by a walk (none for an evidence pack beside
 //     an artifact or an archive's project.json, which are read elsewhere)
 //     and IN-001 "unsupported shape" when named explicitly.
+//   - An export that holds no message (an empty thread or inbox) is an
+//     IN-006 note, never taken for "nothing found".
 func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	in, err := List(paths, opt)
 	if err != nil {
@@ -962,7 +964,10 @@ func (s *scanner) utf16(data []byte) {
 		Message: "This file is UTF-16; it was decoded and checked, but positions inside it are given as its first line.",
 		Hint:    "Re-export it as UTF-8 for exact positions.", Pos: at, Anchor: s.f.disp + " utf16"})
 	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: at, file: s.f.disp}
-	if !s.shape(inner, root, ctx{}) {
+	nf := len(s.res.findings)
+	if s.shape(inner, root, ctx{}) {
+		s.emptyExport(nf)
+	} else {
 		s.unknownShape(inner, root)
 	}
 }

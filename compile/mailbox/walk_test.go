@@ -215,6 +215,25 @@ func TestUnknownShapes(t *testing.T) {
 	}
 }
 
+// TestEmptyExport: an export with no messages is named, in a walk and
+// when named, so that it is never taken for "nothing found".
+func TestEmptyExport(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "thread.json"), `{"project": "/p", "thread_id": "E", "messages": []}`)
+	write(t, filepath.Join(dir, "inbox.json"), `{"result": []}`)
+	write(t, filepath.Join(dir, "list.json"), "[]")
+	write(t, filepath.Join(dir, "lines.jsonl"), "[]\n[]\n")
+	want := []string{"IN-006 inbox.json:0", "IN-006 lines.jsonl:0", "IN-006 list.json:0", "IN-006 thread.json:0"}
+	b := scanT(t, dir)
+	if got := rel(dir, b.Findings); !slices.Equal(got, want) {
+		t.Errorf("walk: %v, want %v", got, want)
+	}
+	b = scanT(t, filepath.Join(dir, "thread.json"))
+	if got := rel(dir, b.Findings); !slices.Equal(got, want[3:]) || !strings.Contains(b.Findings[0].Message, "no messages") {
+		t.Errorf("named: %v", b.Findings)
+	}
+}
+
 // TestLinkNamedIsNotFollowed: a link named on the command line is named
 // at its own path, as a walk names it, and is not read.
 func TestLinkNamedIsNotFollowed(t *testing.T) {

@@ -26,6 +26,20 @@ func checkJSON(t *testing.T, args ...string) (int, walkReport) {
 	return code, r
 }
 
+// TestEmptyExportIsNotNothingFound: an empty thread export alone is an
+// IN-006 note, not exit 2 "no thread export found" (which was false).
+func TestEmptyExportIsNotNothingFound(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".git"), nil, 0o644) // the repository root
+	os.WriteFile(filepath.Join(dir, "empty.json"), []byte(`{"project": "/p", "thread_id": "E", "messages": []}`), 0o644)
+	for _, p := range []string{dir, filepath.Join(dir, "empty.json")} {
+		code, r := checkJSON(t, "--repo-root", dir, p)
+		if code != 0 || len(r.Findings) != 1 || r.Findings[0].Rule != "IN-006" || r.Findings[0].Path != "empty.json" {
+			t.Errorf("%s: exit %d, findings %+v; want 0 and one IN-006 note at empty.json", p, code, r.Findings)
+		}
+	}
+}
+
 // TestLinkReportedAtItsPath: a thread committed as a symbolic link is
 // named at the link's own path, not at its target's.
 func TestLinkReportedAtItsPath(t *testing.T) {
