@@ -335,7 +335,7 @@ func (s *scanner) mailShape(at diag.Pos, what string) {
 // over: an evidence pack beside an artifact (the artifact linter reads it)
 // or an archive project's project.json.
 func (s *scanner) readElsewhere(k jkind) bool {
-	return k == jObj && (IsEvidencePath(s.f.disp) || s.f.role == roleProject)
+	return k == jObj && (isEvidencePath(s.f.disp) || s.f.role == roleProject)
 }
 
 // notMail names JSON with no mail in it that a walk found (IN-006).
@@ -358,9 +358,10 @@ func (s *scanner) emptyExport(nf int) {
 		"Export the thread again with its messages, or remove the file.", "empty export")
 }
 
-// IsEvidencePath reports whether p (slash separated) is where an
-// artifact's evidence pack lives: artifacts/<id>/evidence.json.
-func IsEvidencePath(p string) bool {
+// isEvidencePath reports whether p (slash separated) is where an
+// artifact's evidence pack lives: artifacts/<id>/evidence.json (see
+// rules.EvidencePath).
+func isEvidencePath(p string) bool {
 	return path.Base(p) == "evidence.json" && path.Base(path.Dir(path.Dir(p))) == "artifacts"
 }
 

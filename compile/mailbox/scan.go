@@ -195,9 +195,9 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 // Digest is a hash of every input, in order: its path and place, and its
 // content hash or why it is not read (a symbolic link, a hidden or output
 // entry, a folder that cannot be listed). An archive copy identical to its
-// original is no input (dropCopies): when it changes, it becomes one. ok is false without a cache, or when a file could not
-// be hashed (over the cache's size limit, or unreadable): such a run's
-// inputs have no digest.
+// original is no input (dropCopies): when it changes, it becomes one. ok
+// is false without a cache, or when a file could not be hashed (over the
+// cache's size limit, or unreadable): such a run's inputs have no digest.
 func (in *Inputs) Digest() (sum []byte, ok bool) {
 	if in.opt.Cache == nil || !in.all {
 		return nil, false
