@@ -24,7 +24,9 @@ func TestPaths(t *testing.T) {
 	must(os.WriteFile(filepath.Join(root, "elsewhere", "x.json"), []byte("x\n"), 0o644))
 	must(os.Symlink(filepath.Join(root, "elsewhere"), filepath.Join(root, "repo", "out")))
 	must(os.Symlink("threads", filepath.Join(root, "repo", "alias")))
-	// Files that are links: Paths resolves folders once, links each time.
+	// Files that are links: Paths resolves folders, never the link itself
+	// (brenner-ci reads no file through a link: a finding there is about
+	// the link).
 	must(os.Symlink("a b.json", filepath.Join(root, "repo", "threads", "ln.json")))
 	must(os.Symlink(filepath.Join(root, "elsewhere", "x.json"), filepath.Join(root, "repo", "threads", "away.json")))
 	// The root itself is reached through a symbolic link.
@@ -39,10 +41,10 @@ func TestPaths(t *testing.T) {
 		{"threads/a b.json", "threads/a b.json", true, true},
 		{"./threads/../threads/a b.json", "threads/a b.json", true, true},
 		{filepath.Join(root, "link", "threads", "a b.json"), "threads/a b.json", true, true},
-		{"alias/a b.json", "threads/a b.json", true, true}, // resolved, as GitHub needs
-		{"threads/ln.json", "threads/a b.json", true, true},
-		{"alias/ln.json", "threads/a b.json", true, true},
-		{"threads/away.json", "", false, false},
+		{"alias/a b.json", "threads/a b.json", true, true},  // resolved, as GitHub needs
+		{"threads/ln.json", "threads/ln.json", true, false}, // the link, which is no regular file
+		{"alias/ln.json", "threads/ln.json", true, false},
+		{"threads/away.json", "threads/away.json", true, false},
 		{"out/x.json", "", false, false}, // a link leaving the repository
 		{"threads/missing.json", "threads/missing.json", true, false},
 		{"../elsewhere/x.json", "", false, false},

@@ -141,8 +141,9 @@ func (p *Paths) computeRel(file string) (string, bool) {
 		if r, ok := under(p.rootReal, real); ok {
 			return r, true
 		}
-		// A link inside the repository that points outside it: GitHub
-		// cannot show it, and the target is not in the checkout.
+		// A path through a folder link that leads outside the
+		// repository: GitHub cannot show it, and the target is not in
+		// the checkout.
 		return "", false
 	}
 	// The file does not exist: decide lexically.
@@ -154,15 +155,23 @@ func (p *Paths) computeRel(file string) (string, bool) {
 	return "", false
 }
 
-// evalSymlinks is filepath.EvalSymlinks(abs) for a cleaned absolute path,
-// resolving each folder once: a report names thousands of files in a few
-// folders, and resolving every path component of every file was a tenth of
-// a cached run. A last component that is a symbolic link (or any path on
-// Windows, where EvalSymlinks also normalises case) takes the full call.
+// evalSymlinks is filepath.EvalSymlinks for the folders of a cleaned
+// absolute path, resolving each folder once: a report names thousands of
+// files in a few folders, and resolving every path component of every file
+// was a tenth of a cached run. A last component that is a symbolic link is
+// not followed: brenner-ci never reads through one, so a finding at a link
+// is about the link, and is reported at the link's own path. (On Windows,
+// where EvalSymlinks also normalises case, a path that is not a link takes
+// the full call.)
 func (p *Paths) evalSymlinks(abs string) (string, error) {
 	dir, base := filepath.Split(abs)
-	if runtime.GOOS == "windows" || base == "" {
+	if base == "" {
 		return filepath.EvalSymlinks(abs)
+	}
+	if runtime.GOOS == "windows" {
+		if st, err := os.Lstat(abs); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return filepath.EvalSymlinks(abs)
+		}
 	}
 	p.mu.Lock()
 	d, ok := p.dirs[dir]
@@ -177,12 +186,8 @@ func (p *Paths) evalSymlinks(abs string) (string, error) {
 		return "", d.err
 	}
 	full := filepath.Join(d.real, base)
-	st, err := os.Lstat(full)
-	switch {
-	case err != nil:
+	if _, err := os.Lstat(full); err != nil {
 		return "", err
-	case st.Mode()&os.ModeSymlink != 0:
-		return filepath.EvalSymlinks(abs)
 	}
 	return full, nil
 }

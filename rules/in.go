@@ -8,7 +8,8 @@ import "github.com/brenner-ci/brenner-ci/diag"
 var inRules = []Rule{
 	{ID: "IN-001", Name: "unreadable-input", Code: "UNREADABLE_INPUT", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Input is a readable Agent Mail export.",
-		Full:  "An input file must be JSON (or JSON Lines, or an archive message file) in a supported shape. Truncated JSON, unsupported shapes and TOON exports are reported with their position; the rest of the batch is still processed.",
+		Full: "An input file must be JSON (or JSON Lines, or an archive message file) in a supported shape. Truncated JSON, unsupported shapes and TOON exports are reported with their position; the rest of the batch is still processed. " +
+			"Agent Mail content in a shape brenner-ci cannot read — a message object outside any export shape (a thread wrapped in another object), an MCP or JSON-RPC response that holds no thread export, a thread whose messages field is not a list — is an error at that content, the same whether the file is named on the command line or found by a walk, so a thread cannot be hidden by wrapping it.",
 	},
 	{ID: "IN-002", Name: "missing-body", Code: "MISSING_BODY", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Messages carry their bodies.",
@@ -28,12 +29,23 @@ var inRules = []Rule{
 	},
 	{ID: "IN-006", Name: "skipped-input", Code: "SKIPPED_INPUT", Family: "IN", Severity: diag.Note, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Every file a walk finds is read or said to be skipped.",
-		Full: "A directory walk never skips a file silently: a symbolic link (never followed, so a walk never " +
-			"leaves the tree), a special file (named pipe, socket, device: never opened, so a FIFO cannot block " +
-			"the run), an empty markdown file, or a file of binary data that is not named like an export is " +
-			"reported as a note saying why it was not checked. An export in UTF-16 with a byte order mark is " +
-			"decoded and checked, with a note that positions inside it are given as its first line. The same " +
-			"problems in a file named on the command line, or in a .json/.jsonl/.md file, are IN-001 errors.",
+		Full: "A directory walk never skips a file or folder silently; only .git is passed over. Each of these is " +
+			"named once, in a note saying why it was not checked: a symbolic link (never followed, so no read " +
+			"leaves the tree; reported at its own path), a special file (named pipe, socket, device: never " +
+			"opened, so a FIFO cannot block the run), a name starting with \".\" (a hidden folder is named as a " +
+			"whole), brenner-ci's own output (the --out and --cache folders and the report files, never read as " +
+			"input), the attachments/ and file_reservations/ folders and the messages/threads/ digests of an " +
+			"Agent Mail archive project (one note per folder), JSON with no Agent Mail message in it (a manifest, " +
+			"package metadata, a tool's output; an evidence pack beside an artifact and an archive's project.json " +
+			"are read elsewhere), an export that holds no messages (never taken for \"nothing found\"), an empty " +
+			"markdown file, or a file of binary data that is not named like an export. An archive's " +
+			"agents/<name>/inbox and outbox copies are compared byte for byte with their messages/ original: a " +
+			"copy identical to an original that is checked too gets no finding, and any other copy is checked. An " +
+			"export in UTF-16 with a byte order mark is decoded and checked, with a note that positions inside it " +
+			"are given as its first line. A file named on the command line is treated as a walk treats it (a link " +
+			"or output is named, not read), except that a name starting with \".\" is read, and that binary data, " +
+			"text that is not JSON and JSON with no mail in it are IN-001 errors there, not notes (binary data is " +
+			"an error in a .json/.jsonl/.md file found by a walk too).",
 	},
 	{ID: "IN-007", Name: "duplicate-message-field", Code: "DUPLICATE_KEY", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "No message field appears twice in one message object, nor a key in an object around messages.",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sourcegraph/conc/iter"
 
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -147,8 +148,12 @@ func TestGenCorpusLayouts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(b.Findings) != 0 {
-			t.Errorf("%s: findings %v", layout, where(b.Findings))
+		// The generator's manifest (JSON with no mail) and an archive's
+		// digest folders are named, nothing else.
+		for _, f := range b.Findings {
+			if f.Rule != "IN-006" || !strings.HasSuffix(f.Pos.File, "/manifest.json") && !strings.HasSuffix(f.Pos.File, "/messages/threads") {
+				t.Errorf("%s: finding %v", layout, where([]diag.Finding{f}))
+			}
 		}
 		if layout == "archive" && len(b.Agents) == 0 {
 			t.Errorf("archive: no agents from profiles")

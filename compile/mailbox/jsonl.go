@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -19,6 +20,7 @@ import (
 // does not parse but other lines do parse on their own, it is JSON Lines
 // whose first line is broken.
 func (s *scanner) json(size int64) {
+	nf := len(s.res.findings)
 	consumed := s.fbuf[:0] // bytes read before the first non-blank line
 	lineNo := 0
 	var off int64
@@ -45,7 +47,7 @@ func (s *scanner) json(size int64) {
 		}
 		if _, perr := s.p.parse(content, 0, len(content)); perr == nil {
 			// JSON Lines (or a one-line document): stream the rest.
-			jl := s.newJSONL()
+			jl := s.newJSONL(nf)
 			jl.line(content, lineNo, off)
 			off += int64(len(line))
 			for err == nil {
@@ -83,13 +85,15 @@ func (s *scanner) json(size int64) {
 	root, perr := s.p.parse(data, 0, len(data))
 	if perr == nil {
 		d := s.doc(data, 0, 1, 1)
-		if !s.shape(d, root, ctx{}) && s.f.explicit {
-			s.unsupported(d, root)
+		if s.shape(d, root, ctx{}) {
+			s.emptyExport(nf)
+		} else {
+			s.unknownShape(d, root)
 		}
 		return
 	}
 	if linesParse(&s.p, data) {
-		jl := s.newJSONL()
+		jl := s.newJSONL(nf)
 		lineNo, start := 0, 0
 		for start < len(data) {
 			end := bytes.IndexByte(data[start:], '\n')
@@ -219,11 +223,15 @@ func trimEOL(b []byte) []byte {
 
 type jsonlState struct {
 	s            *scanner
+	nf           int // the file's findings before its first line
 	recognized   bool
 	unrecognized []diag.Pos
+	kind         jkind    // the value of the first line not recognized
+	mail         string   // what mail a line not recognized holds, or ""
+	mailAt       diag.Pos // where
 }
 
-func (s *scanner) newJSONL() *jsonlState { return &jsonlState{s: s} }
+func (s *scanner) newJSONL(nf int) *jsonlState { return &jsonlState{s: s, nf: nf} }
 
 // line ingests one JSON Lines line (without its newline) that starts at
 // file offset off.
@@ -248,34 +256,113 @@ func (jl *jsonlState) line(content []byte, lineNo int, off int64) {
 	}
 	if s.shape(d, root, ctx{}) {
 		jl.recognized = true
-	} else {
-		jl.unrecognized = append(jl.unrecognized, d.span(int(d.nodes[root].Start), int(d.nodes[root].Start)))
+		return
+	}
+	if len(jl.unrecognized) == 0 {
+		jl.kind = d.kind(root)
+	}
+	jl.unrecognized = append(jl.unrecognized, d.span(int(d.nodes[root].Start), int(d.nodes[root].Start)))
+	if jl.mail == "" && !jl.recognized {
+		if at, what := mailIn(d, root); at >= 0 {
+			jl.mail, jl.mailAt = what, d.span(int(d.nodes[at].Start), int(d.nodes[at].Start))
+		}
 	}
 }
 
 func (jl *jsonlState) finish() {
 	s := jl.s
-	if len(jl.unrecognized) == 0 {
-		return
-	}
-	if jl.recognized {
+	switch {
+	case len(jl.unrecognized) == 0:
+		if jl.recognized {
+			s.emptyExport(jl.nf)
+		}
+	case jl.recognized:
 		for _, p := range jl.unrecognized {
 			s.fileIssue(p, fmt.Sprintf("line-shape %d", p.Line), fmt.Sprintf("Line %d of the JSON Lines file is not an Agent Mail message or thread.", p.Line),
 				"Each line must be one message object (with id, subject, body_md, …) or one thread object with a messages array.")
 		}
-		return
-	}
-	if s.f.explicit {
+	case jl.mail != "":
+		s.mailShape(jl.mailAt, jl.mail)
+	case s.f.explicit:
 		s.fileIssue(jl.unrecognized[0], "shape", fmt.Sprintf("Input file %s has an unsupported shape: no line is an Agent Mail message or thread.", s.f.disp), shapeHint)
+	case s.readElsewhere(jl.kind):
+	default:
+		what := jsonKind(jl.kind)
+		if len(jl.unrecognized) > 1 {
+			what = "JSON Lines"
+		}
+		s.notMail(what)
 	}
 }
 
 const shapeHint = "Give brenner-ci a thread export {project, thread_id, messages}, a message array, JSON Lines of messages, an MCP/JSON-RPC response holding one of these, or an Agent Mail archive folder."
 
-func (s *scanner) unsupported(d *jdoc, root int32) {
-	what := "a JSON " + strings.TrimPrefix(strings.TrimPrefix(kindName(d.nodes[root].Kind), "an "), "a ")
-	s.fileIssue(d.span(int(d.nodes[root].Start), int(d.nodes[root].Start)), "shape",
-		fmt.Sprintf("Input file %s has an unsupported shape: %s with no Agent Mail messages.", s.f.disp, what), shapeHint)
+// jsonKind names the kind of a JSON value: "a JSON object".
+func jsonKind(k jkind) string {
+	return "a JSON " + strings.TrimPrefix(strings.TrimPrefix(kindName(k), "an "), "a ")
+}
+
+// unknownShape reports a JSON document no export shape recognised. Agent
+// Mail content in it (a message, an MCP response) cannot be checked: that
+// is an IN-001 error at that content, in a walk as when the file is named.
+// JSON with no mail in it at all is an IN-001 error when named (it is not
+// what was asked for) and, found by a walk, an IN-006 note naming it (a
+// manifest, package metadata, a tool's output: it can hide no message).
+func (s *scanner) unknownShape(d *jdoc, root int32) {
+	if at, what := mailIn(d, root); at >= 0 {
+		st := int(d.nodes[at].Start)
+		s.mailShape(d.span(st, st), what)
+		return
+	}
+	switch {
+	case s.f.explicit:
+		st := int(d.nodes[root].Start)
+		s.fileIssue(d.span(st, st), "shape",
+			fmt.Sprintf("Input file %s has an unsupported shape: %s with no Agent Mail messages.", s.f.disp, jsonKind(d.kind(root))), shapeHint)
+	case s.readElsewhere(d.kind(root)):
+	default:
+		s.notMail(jsonKind(d.kind(root)))
+	}
+}
+
+// mailShape is the IN-001 error of mail in a shape brenner-ci cannot read.
+func (s *scanner) mailShape(at diag.Pos, what string) {
+	s.fileIssue(at, "shape", fmt.Sprintf("Input file has an unsupported shape: %s; it is not checked.", what), shapeHint)
+}
+
+// readElsewhere reports whether JSON of no export shape, with no mail in
+// it, is a file another part of brenner-ci reads, so that a walk passes it
+// over: an evidence pack beside an artifact (the artifact linter reads it)
+// or an archive project's project.json.
+func (s *scanner) readElsewhere(k jkind) bool {
+	return k == jObj && (isEvidencePath(s.f.disp) || s.f.role == roleProject)
+}
+
+// notMail names JSON with no mail in it that a walk found (IN-006).
+func (s *scanner) notMail(what string) {
+	s.note(fmt.Sprintf("This file is JSON with no Agent Mail message in it (%s); it is not checked.", what),
+		"Nothing to do if it is not a thread export (a manifest, package metadata, a tool's output). If it is one, export it again in a shape brenner-ci reads: a thread {project, thread_id, messages}, a message array, JSON Lines of messages, or an MCP response holding one.",
+		"skipped")
+}
+
+// emptyExport names a file read as an export that holds no message at all
+// (IN-006), unless it is something else (an artifact, agent profiles) or
+// its problems are reported already: an empty thread or inbox is never
+// taken for "nothing found".
+func (s *scanner) emptyExport(nf int) {
+	r := s.res
+	if len(r.recs) > 0 || len(r.refs) > 0 || len(r.findings) > nf || r.artifact || len(r.agents) > 0 {
+		return
+	}
+	s.note("This file is an Agent Mail export with no messages in it; there is nothing in it to check.",
+		"Export the thread again with its messages, or remove the file.", "empty export")
+}
+
+// isEvidencePath reports whether p (slash separated) is where an
+// artifact's evidence pack lives: artifacts/<id>/evidence.json (see
+// rules.EvidencePath).
+func isEvidencePath(p string) bool {
+	return path.Base(p) == "evidence.json" && path.Base(path.Dir(path.Dir(p))) == "artifacts"
 }
 
 // doc wraps the parser's current tree: src[0] is at file offset off and at

@@ -57,29 +57,49 @@ const DefaultMaxFileBytes = limits.DefaultFileBytes
 // truncated export or an unsupported shape, becomes an IN-001 finding in
 // Batch.Findings, and the other files are still read.
 //
-// How files are chosen (content decides the format, never the extension):
+// How files are chosen (content decides the format, never the extension).
+// Nothing is skipped silently but .git: every other file or folder that
+// is not read is named once in an IN-006 note, or is an IN-001 error where
+// its content is mail brenner-ci cannot read.
 //
 //   - A directory is walked in byte-wise name order. Symbolic links are
-//     skipped silently (so a walk never leaves the tree), as are hidden
-//     entries (names starting with "."; e.g. .git, .archive.lock).
-//   - Agent Mail archive layout: messages/threads/ digests, the
-//     agents/<name>/inbox and outbox copies, and attachments/ and
-//     file_reservations/ of a project directory (one holding messages/ or
-//     agents/) are skipped; agents/<name>/profile.json files give
+//     never followed (so a walk never leaves the tree) and are named at
+//     their own path, as are hidden entries (names starting with "."; a
+//     hidden folder is named as a whole, .git is passed over in silence)
+//     and the excluded output (ScanOptions.Exclude).
+//   - A path named on the command line is what a walk makes of it (a link
+//     or output is named, not read), except that a hidden name is read.
+//   - Agent Mail archive layout, in a project directory (one holding
+//     messages/ or agents/): attachments/ and file_reservations/ are named
+//     once each, not walked; messages/threads/ is named once (per-thread
+//     digests, lossy, never messages) and only what in it is JSON or an
+//     archive message is read; the agents/<name>/inbox and outbox copies
+//     are compared byte for byte with their messages/ original (List,
+//     dropCopies): a copy identical to an original that is an input too
+//     is not read and gets no finding (the original is checked), any
+//     other copy is read. agents/<name>/profile.json files give
 //     Batch.Agents (only the name is kept, never tokens).
 //   - A file starting with a "---json" line is an archive message.
-//   - A file whose first non-space byte is '{' or '[' is JSON or JSON Lines.
+//   - A file whose first non-space byte is '{' or '[', or that is named
+//     *.json, *.jsonl or *.ndjson, is JSON or JSON Lines.
 //   - Other .md/.markdown files go to Batch.Markdown; empty ones get an
 //     IN-006 note, except at an artifact path (IsArtifactPath), where they
 //     go to Batch.Markdown too.
 //   - A JSON artifact object {metadata, sections} goes to Batch.ArtifactJSON.
-//   - Other files are skipped silently when found by a walk, and are IN-001
-//     when named explicitly. An empty *.json / *.jsonl / *.ndjson file is
-//     IN-001 either way (the extension is only used to decide whether staying
-//     silent is right, never to choose a parser).
-//   - JSON with no recognizable mailbox shape (e.g. a generator manifest,
-//     project.json, package metadata) is skipped silently when found by a
-//     walk, and is IN-001 "unsupported shape" when named explicitly.
+//   - Other files (text that is not JSON, not named like JSON) are passed
+//     over when found by a walk, and are IN-001 when named explicitly;
+//     binary data found by a walk is an IN-006 note. An empty *.json /
+//     *.jsonl / *.ndjson file is IN-001 either way (the extension is only
+//     used to decide whether a note is enough, never to choose a parser).
+//   - JSON with no recognizable export shape: Agent Mail content in it (a
+//     message object, an MCP or JSON-RPC response, a thread whose messages
+//     are not a list) is IN-001 at that content, in a walk as when named.
+//     JSON with no mail in it (a generator manifest, package metadata) is
+//     an IN-006 note when found by a walk (none for an evidence pack beside
+//     an artifact or an archive's project.json, which are read elsewhere)
+//     and IN-001 "unsupported shape" when named explicitly.
+//   - An export that holds no message (an empty thread or inbox) is an
+//     IN-006 note, never taken for "nothing found".
 func Scan(paths []string, opt ScanOptions) (*Batch, error) {
 	in, err := List(paths, opt)
 	if err != nil {
@@ -115,15 +135,14 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	var files []inFile
-	seen := map[string]bool{}
+	w := walker{seen: map[string]bool{}, excluded: map[string]bool{}}
 	for _, x := range opt.Exclude {
 		if abs, err := filepath.Abs(x); err == nil && x != "" {
-			seen[filepath.ToSlash(abs)] = true
+			w.excluded[filepath.ToSlash(abs)] = true
 		}
 	}
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		fi, err := os.Lstat(p)
 		if err != nil {
 			return nil, err
 		}
@@ -133,20 +152,27 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 			return nil, err
 		}
 		abs = filepath.ToSlash(abs)
-		if fi.IsDir() {
-			walkDir(p, disp, abs, &files, seen) // an excluded directory is already "seen"
+		// A path named on the command line is what a walk would make of
+		// it (output and links are named, not read), except that a name
+		// starting with "." is read: it was named.
+		if w.skipped(disp, abs, fi.Mode()) {
 			continue
 		}
-		if seen[abs] {
+		if fi.IsDir() {
+			w.dir(p, disp, abs, dirCtx{})
+			continue
+		}
+		if w.seen[abs] {
 			continue // the same file named twice, or already found by a walk
 		}
-		seen[abs] = true
-		files = append(files, newInFile(p, disp, abs, true))
+		w.seen[abs] = true
+		w.out = append(w.out, newInFile(p, disp, abs, true))
 	}
 	maxBytes := opt.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
 	}
+	files := dropCopies(w.out, jobs, maxBytes)
 	for i := range files {
 		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth
 	}
@@ -167,10 +193,11 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 }
 
 // Digest is a hash of every input, in order: its path and place, and its
-// content hash or why it is not read (a symbolic link, a folder that
-// cannot be listed). ok is false without a cache, or when a file could not
-// be hashed (over the cache's size limit, or unreadable): such a run's
-// inputs have no digest.
+// content hash or why it is not read (a symbolic link, a hidden or output
+// entry, a folder that cannot be listed). An archive copy identical to its
+// original is no input (dropCopies): when it changes, it becomes one. ok
+// is false without a cache, or when a file could not be hashed (over the
+// cache's size limit, or unreadable): such a run's inputs have no digest.
 func (in *Inputs) Digest() (sum []byte, ok bool) {
 	if in.opt.Cache == nil || !in.all {
 		return nil, false
@@ -262,14 +289,18 @@ func (f *inFile) stat() {
 	}
 }
 
-// inFile is one file to read.
+// inFile is one file to read, or one entry a walk names without reading
+// it (skip).
 type inFile struct {
 	disp     string // path for positions: as given, cleaned, slash separated
 	osPath   string
+	abs      string   // absolute, slash separated ("" for an entry not read)
 	explicit bool     // named on the command line
 	role     fileRole // what its place in an archive says
 	dirErr   error    // a directory that could not be listed
-	skip     string   // why a walk does not read this entry (IN-006), e.g. "is a symbolic link"
+	skip     string   // the IN-006 note naming an entry that is not read, e.g. a symbolic link
+	skipHint string   // its hint
+	copyOf   string   // an archive copy (agents/*/inbox|outbox): its messages/ original, absolute, slash separated
 	maxBytes int64    // the largest file read (IN-009)
 	maxDepth int      // the deepest JSON nesting accepted (0: the default)
 	agentDir string   // roleProfile: the agent directory name
@@ -281,35 +312,108 @@ type fileRole uint8
 const (
 	roleAny        fileRole = iota
 	roleProfile             // projects/<slug>/agents/<name>/profile.json
-	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md
+	roleArchiveMsg          // projects/<slug>/messages/YYYY/MM/<file>.md, or its agents/<name>/inbox|outbox copy
+	roleDigest              // projects/<slug>/messages/threads/<file>, found by a walk: a per-thread digest
+	roleProject             // projects/<slug>/project.json, found by a walk: the project's slug and key
 )
 
 func newInFile(osPath, disp, abs string, explicit bool) inFile {
-	f := inFile{disp: disp, osPath: osPath, explicit: explicit}
+	f := inFile{disp: disp, osPath: osPath, abs: abs, explicit: explicit}
 	dir := path.Dir(abs)
 	base := path.Base(abs)
 	switch {
 	case base == "profile.json" && path.Base(path.Dir(dir)) == "agents":
 		f.role = roleProfile
 		f.agentDir = path.Base(dir)
-	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && path.Base(path.Dir(path.Dir(dir))) == "messages":
+	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && isMessageRoot(path.Dir(path.Dir(dir))):
 		f.role = roleArchiveMsg
 	}
 	return f
 }
 
+// isMessageRoot reports whether dir holds an archive's YYYY/MM message
+// folders: a project's messages/, or an agent's inbox/ or outbox/ copies.
+func isMessageRoot(dir string) bool {
+	switch path.Base(dir) {
+	case "messages":
+		return true
+	case "inbox", "outbox":
+		return path.Base(path.Dir(path.Dir(dir))) == "agents"
+	}
+	return false
+}
+
 func isYear(s string) bool  { return len(s) == 4 && digits(s) }
 func isMonth(s string) bool { return len(s) == 2 && digits(s) }
 
-// walkDir appends the files under dir in byte-wise order of names.
-func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
-	if seen[abs] {
+// The notes of the entries a walk names without reading them (IN-006).
+const (
+	noteLink       = "This file is a symbolic link, which brenner-ci never follows; it is not checked."
+	noteHiddenFile = `This file's name starts with ".", and brenner-ci does not read hidden files it finds in a folder; it is not checked.`
+	noteHiddenDir  = `This folder's name starts with ".", and brenner-ci does not walk hidden folders; nothing in it is checked.`
+	noteOutput     = "This %s is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked."
+	noteAttach     = "This folder holds the attachments of an Agent Mail archive project (images, manifests, audit logs), which are not thread exports; nothing in it is checked."
+	noteReserve    = "This folder holds the file reservations of an Agent Mail archive project, which are not thread exports; nothing in it is checked."
+	noteDigests    = "This folder holds the per-thread digests of an Agent Mail archive project: Markdown summaries, cut short, of the messages/ files, which are checked instead; its Markdown files are not checked (a JSON export or an archive message file in it is)."
+
+	hintDefault = "Remove it from the checked paths, or replace it with the file it stands for."
+	hintHidden  = `Rename it without the leading ".", or name it on the command line, to have it checked.`
+	hintOutput  = "Keep thread exports out of the output folders, or write the reports elsewhere."
+	hintArchive = "Nothing to do: keep thread exports out of this folder, where they would not be checked."
+)
+
+// walker lists the inputs of a run: the files to read, and an entry for
+// everything it does not read, which the scan names (IN-006).
+type walker struct {
+	out      []inFile
+	seen     map[string]bool // absolute paths listed, walked or named
+	excluded map[string]bool // absolute paths of brenner-ci's own output
+}
+
+// dirCtx is what a folder's place in an archive says of what is inside.
+type dirCtx struct {
+	copyOf string // under agents/<name>/inbox|outbox: the matching folder of messages/ (absolute, slash separated)
+	digest bool   // under messages/threads
+}
+
+// note lists an entry that is not read, named once.
+func (w *walker) note(disp, abs, msg, hint string) {
+	if w.seen[abs] {
 		return
 	}
-	seen[abs] = true
+	w.seen[abs] = true
+	w.out = append(w.out, inFile{disp: disp, skip: msg, skipHint: hint})
+}
+
+// skipped names an entry that is brenner-ci's output or a symbolic link,
+// and reports whether it did.
+func (w *walker) skipped(disp, abs string, mode fs.FileMode) bool {
+	switch {
+	case len(w.excluded) > 0 && w.excluded[abs]:
+		what := "file"
+		if mode.IsDir() {
+			what = "folder"
+		}
+		w.note(disp, abs, fmt.Sprintf(noteOutput, what), hintOutput)
+	case mode&fs.ModeSymlink != 0:
+		// Never followed, so a walk never leaves the tree; said, not silent.
+		w.note(disp, abs, noteLink, hintDefault)
+	default:
+		return false
+	}
+	return true
+}
+
+// dir lists the files under a folder in byte-wise order of names. Only
+// .git is passed over in silence; every other entry is listed or named.
+func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
+	if w.seen[abs] {
+		return
+	}
+	w.seen[abs] = true
 	ents, err := os.ReadDir(osDir) // sorted by name
 	if err != nil {
-		*out = append(*out, inFile{disp: disp, osPath: osDir, dirErr: err})
+		w.out = append(w.out, inFile{disp: disp, osPath: osDir, dirErr: err})
 	}
 	project := false
 	for _, e := range ents {
@@ -321,38 +425,141 @@ func walkDir(osDir, disp, abs string, out *[]inFile, seen map[string]bool) {
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			// Never followed, so a walk never leaves the tree; said, not silent.
-			*out = append(*out, inFile{disp: path.Join(disp, name), skip: "is a symbolic link, which brenner-ci never follows"})
-			continue
+		if name == ".git" {
+			continue // the repository's own data (a folder, or a worktree's file)
 		}
 		childOS := filepath.Join(osDir, name)
 		childDisp := path.Join(disp, name)
 		childAbs := path.Join(abs, name)
-		if e.IsDir() {
-			switch {
-			case project && (name == "attachments" || name == "file_reservations"):
-				continue
-			case base == "messages" && name == "threads":
-				continue // per-thread digests: lossy, never messages
-			case parent == "agents" && (name == "inbox" || name == "outbox"):
-				continue // byte-identical copies of messages/ files
-			}
-			walkDir(childOS, childDisp, childAbs, out, seen)
+		if w.skipped(childDisp, childAbs, e.Type()) {
 			continue
 		}
-		if seen[childAbs] {
+		if strings.HasPrefix(name, ".") {
+			if e.IsDir() {
+				w.note(childDisp, childAbs, noteHiddenDir, hintHidden)
+			} else {
+				w.note(childDisp, childAbs, noteHiddenFile, hintHidden)
+			}
+			continue
+		}
+		if e.IsDir() {
+			cc := dirCtx{digest: c.digest}
+			if c.copyOf != "" {
+				cc.copyOf = path.Join(c.copyOf, name)
+			}
+			switch {
+			case project && name == "attachments":
+				w.note(childDisp, childAbs, noteAttach, hintArchive)
+				continue
+			case project && name == "file_reservations":
+				w.note(childDisp, childAbs, noteReserve, hintArchive)
+				continue
+			case base == "messages" && name == "threads":
+				// Digests are lossy, never messages; the folder is named
+				// once, and whatever in it is not a digest is read.
+				w.out = append(w.out, inFile{disp: childDisp, skip: noteDigests, skipHint: hintArchive})
+				cc.digest = true
+			case parent == "agents" && (name == "inbox" || name == "outbox"):
+				// Copies of messages/ files, compared with them (dropCopies).
+				cc.copyOf = path.Join(path.Dir(path.Dir(abs)), "messages")
+			}
+			w.dir(childOS, childDisp, childAbs, cc)
+			continue
+		}
+		if w.seen[childAbs] {
 			continue
 		}
 		if !e.Type().IsRegular() {
-			*out = append(*out, inFile{disp: childDisp, skip: "is a special file (" + specialKind(e.Type()) + "), which brenner-ci never reads"})
+			w.out = append(w.out, inFile{disp: childDisp, skip: "This file is a special file (" + specialKind(e.Type()) + "), which brenner-ci never reads; it is not checked.", skipHint: hintDefault})
 			continue
 		}
-		seen[childAbs] = true
-		*out = append(*out, newInFile(childOS, childDisp, childAbs, false))
+		w.seen[childAbs] = true
+		f := newInFile(childOS, childDisp, childAbs, false)
+		switch {
+		case c.copyOf != "":
+			f.copyOf = path.Join(c.copyOf, name)
+		case c.digest:
+			f.role = roleDigest
+		case project && name == "project.json":
+			f.role = roleProject
+		}
+		w.out = append(w.out, f)
+	}
+}
+
+// dropCopies removes the archive copies (agents/<name>/inbox|outbox files)
+// whose bytes are those of their messages/ original when that original is
+// an input too: the original is checked, and the copy would only repeat
+// it, so it gets no finding at all. A copy that differs, or whose original
+// is missing or not among the inputs, stays an input and is checked. Each
+// copy is compared once, in parallel; only archives have copies.
+func dropCopies(files []inFile, jobs int, maxBytes int64) []inFile {
+	var copies []int
+	for i := range files {
+		if files[i].copyOf != "" {
+			copies = append(copies, i)
+		}
+	}
+	if len(copies) == 0 {
+		return files
+	}
+	listed := make(map[string]bool, len(files))
+	for i := range files {
+		if f := &files[i]; f.abs != "" && f.copyOf == "" {
+			listed[f.abs] = true
+		}
+	}
+	same := make([]bool, len(copies))
+	iter.Iterator[int]{MaxGoroutines: jobs}.ForEachIdx(copies, func(k int, i *int) {
+		f := &files[*i]
+		same[k] = listed[f.copyOf] && sameBytes(f.osPath, filepath.FromSlash(f.copyOf), maxBytes)
+	})
+	out := files[:0]
+	k := 0
+	for i := range files {
+		if k < len(copies) && copies[k] == i {
+			k++
+			if same[k-1] {
+				continue
+			}
+		}
+		out = append(out, files[i])
+	}
+	return out
+}
+
+// sameBytes reports whether regular files a and b (neither a link) hold
+// the same bytes, at most max of them, read in pieces.
+func sameBytes(a, b string, max int64) bool {
+	sa, err := os.Lstat(a)
+	if err != nil || !sa.Mode().IsRegular() {
+		return false
+	}
+	sb, err := os.Lstat(b)
+	if err != nil || !sb.Mode().IsRegular() || sa.Size() != sb.Size() || sa.Size() > max {
+		return false
+	}
+	fa, err := openInput(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := openInput(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	n := int(min(sa.Size()+1, 64<<10))
+	ba, bb := make([]byte, n), make([]byte, n)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if ea != nil || eb != nil {
+			return ea == eb && (ea == io.EOF || ea == io.ErrUnexpectedEOF)
+		}
 	}
 }
 
@@ -454,7 +661,7 @@ func (s *scanner) run() {
 			Pos:     diag.Pos{File: f.disp}, Anchor: f.disp + " unsafe name"})
 	}
 	if f.skip != "" {
-		s.skipNote(f.skip)
+		s.note(f.skip, f.skipHint, "skipped")
 		return
 	}
 	// A special file (a FIFO would block the run forever, a device could
@@ -512,6 +719,8 @@ func (s *scanner) run() {
 			// An emptied artifacts/<thread_id>.md is not skipped: the
 			// engine reports it and still compares its thread (DR-003).
 			s.res.markdown = true
+		case f.role == roleDigest:
+			// a digest: its folder's note names it
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.skipNote("is empty")
 		}
@@ -554,6 +763,13 @@ func (s *scanner) run() {
 		case f.role == roleArchiveMsg:
 			s.fileIssue(diag.Pos{Line: 1}, "frontmatter", fmt.Sprintf("Archive message file %s does not start with a ---json front-matter line.", f.disp),
 				"An Agent Mail archive message is the line ---json, a JSON object, the line ---, a blank line and the body; restore the file from the archive.")
+		case hasExt(f.disp, ".json", ".jsonl", ".ndjson"):
+			// Named like JSON: read as JSON (a bare number, string or
+			// literal is JSON of no export shape; anything else is a
+			// syntax error), never passed over.
+			s.json(size)
+		case f.role == roleDigest:
+			// a digest: its folder's note names it
 		case hasExt(f.disp, ".md", ".markdown"):
 			s.res.markdown = true
 		case f.explicit:
@@ -694,11 +910,15 @@ func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
 // skipNote says why a file found by a walk is not read (IN-006): nothing
 // the walk sees is skipped silently.
 func (s *scanner) skipNote(why string) {
+	s.note(fmt.Sprintf("This file %s; it is not checked.", why), hintDefault, "skipped")
+}
+
+// note is an IN-006 note at the file or folder: what in it is not checked.
+func (s *scanner) note(msg, hint, tag string) {
 	s.res.findings = append(s.res.findings, diag.Finding{
 		Rule: ruleid.IN006, Code: "SKIPPED_INPUT", Severity: diag.Note,
-		Message: fmt.Sprintf("This file %s; it is not checked.", why),
-		Hint:    "Remove it from the checked paths, or replace it with the file it stands for.",
-		Pos:     diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " skipped",
+		Message: msg, Hint: hint,
+		Pos: diag.Pos{File: s.f.disp}, Anchor: s.f.disp + " " + tag,
 	})
 }
 
@@ -744,7 +964,12 @@ func (s *scanner) utf16(data []byte) {
 		Message: "This file is UTF-16; it was decoded and checked, but positions inside it are given as its first line.",
 		Hint:    "Re-export it as UTF-8 for exact positions.", Pos: at, Anchor: s.f.disp + " utf16"})
 	inner := &jdoc{src: text, nodes: p.Nodes, buf: &s.dec, mem: text, approx: at, file: s.f.disp}
-	s.shape(inner, root, ctx{})
+	nf := len(s.res.findings)
+	if s.shape(inner, root, ctx{}) {
+		s.emptyExport(nf)
+	} else {
+		s.unknownShape(inner, root)
+	}
 }
 
 // decodeUTF16 decodes UTF-16 with a byte order mark to UTF-8 (an odd last

@@ -136,10 +136,12 @@ func TestShapes(t *testing.T) {
 		{path: d + "bad/notes.txt", batch: []string{"IN-001 " + d + "bad/notes.txt:0:0 "}},
 		{path: d + "bad/manifest.json", batch: []string{"IN-001 " + d + "bad/manifest.json:1:1 "}},
 		{path: d + "bad/empty.json", batch: []string{"IN-001 " + d + "bad/empty.json:0:0 "}},
-		// found by a walk: notes.txt and the generator manifest are skipped
-		// silently; broken JSON and empty .json files are still reported.
+		// found by a walk: notes.txt (text, not named like JSON) is passed
+		// over, the generator manifest (JSON with no mail in it) is named;
+		// broken JSON and empty .json files are still reported.
 		{path: d + "bad", batch: []string{
 			"IN-001 " + d + "bad/empty.json:0:0 ",
+			"IN-006 " + d + "bad/manifest.json:0:0 ",
 			"IN-001 " + d + "bad/syntax.json:4:14 ",
 			"IN-001 " + d + "bad/truncated.json:4:39 ",
 		}},
@@ -199,12 +201,12 @@ func collectThreadFindings(t *testing.T, b *Batch) []diag.Finding {
 func checkFinding(t *testing.T, f diag.Finding) {
 	t.Helper()
 	codes := map[string]string{"IN-001": "UNREADABLE_INPUT", "IN-002": "MISSING_BODY", "IN-003": "DUPLICATE_MESSAGE_ID",
-		"IN-004": "MIXED_TIMESTAMP_FORMATS", "IN-005": "INVALID_TIMESTAMP"}
+		"IN-004": "MIXED_TIMESTAMP_FORMATS", "IN-005": "INVALID_TIMESTAMP", "IN-006": "SKIPPED_INPUT"}
 	if codes[f.Rule] != f.Code {
 		t.Errorf("finding %s has code %q", f.Rule, f.Code)
 	}
 	wantSev := diag.Error
-	if f.Rule == "IN-004" {
+	if f.Rule == "IN-004" || f.Rule == "IN-006" {
 		wantSev = diag.Note
 	}
 	if f.Severity != wantSev {
@@ -219,7 +221,7 @@ func checkFinding(t *testing.T, f diag.Finding) {
 	if strings.Contains(f.Pos.File, `\`) {
 		t.Errorf("path not slash separated: %s", f.Pos.File)
 	}
-	if f.Rule != "IN-001" && (f.Thread == "" || f.MsgID == "") {
+	if f.Rule != "IN-001" && f.Rule != "IN-006" && (f.Thread == "" || f.MsgID == "") {
 		t.Errorf("thread finding without thread/message: %+v", f)
 	}
 }
@@ -467,8 +469,17 @@ func TestArchive(t *testing.T) {
 	const f1 = dir + "2026-03-07T08-00-00Z__kickoff-rs-20260307-archive-archive-demo__1001.md"
 	const f2 = dir + "2026-03-07T08-05-30Z__delta-gpt-crlf-file__1002.md"
 	b := scanT(t, root)
-	if len(b.Findings) != 0 {
-		t.Errorf("findings %v", where(b.Findings))
+	// Named once each: the lock file, attachments/, file_reservations/ and
+	// the digest folder; the inbox/outbox copies are identical to their
+	// messages/ originals, so they get nothing.
+	const proj = root + "/projects/data-projects-demo/"
+	if got, want := where(b.Findings), []string{
+		"IN-006 " + proj + ".archive.lock:0:0 ",
+		"IN-006 " + proj + "attachments:0:0 ",
+		"IN-006 " + proj + "file_reservations:0:0 ",
+		"IN-006 " + proj + "messages/threads:0:0 ",
+	}; !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
 	}
 	if !slices.Equal(keys(b), []string{"RS-20260307-archive"}) {
 		t.Fatalf("threads %v", keys(b))
@@ -479,11 +490,12 @@ func TestArchive(t *testing.T) {
 	if !slices.Equal(b.Markdown, []string{root + "/artifacts/RS-20260307-archive.md"}) {
 		t.Errorf("markdown %v", b.Markdown)
 	}
-	// README.txt, the artifact, two profiles, project.json and the two
-	// canonical messages; inbox/outbox copies, the digest, attachments/,
-	// file_reservations/ and .archive.lock are never opened.
-	if b.Files != 7 {
-		t.Errorf("files read = %d, want 7", b.Files)
+	// README.txt, the artifact, two profiles, project.json, the two
+	// canonical messages and the digest (to tell it is one); identical
+	// inbox/outbox copies, attachments/, file_reservations/ and
+	// .archive.lock are never opened by the scan.
+	if b.Files != 8 {
+		t.Errorf("files read = %d, want 8", b.Files)
 	}
 	th := loadT(t, b, "RS-20260307-archive")
 	if got := ids(th.Messages); !slices.Equal(got, []string{"1001", "1002"}) {
@@ -737,9 +749,10 @@ func TestWalk(t *testing.T) {
 	if !slices.Equal(seqs, []int{0, 1, 2}) {
 		t.Errorf("seqs %v", seqs)
 	}
-	// an explicitly named symlink is followed; an explicit text file is IN-001
+	// an explicitly named symlink is named, as a walk names it, and not
+	// followed; an explicit text file is IN-001
 	b = scanT(t, filepath.Join(dir, "link.json"), filepath.Join(dir, "notes.txt"), filepath.Join(dir, "blob.bin"))
-	if !slices.Equal(keys(b), []string{"OUTSIDE"}) || len(b.Findings) != 2 {
+	if len(keys(b)) != 0 || len(b.Findings) != 3 || b.Findings[0].Rule != "IN-006" {
 		t.Errorf("threads %v findings %v", keys(b), where(b.Findings))
 	}
 	// a path that does not exist is an error, not a finding

@@ -42,7 +42,7 @@ type Store interface {
 
 // scanCacheFormat changes whenever the stored form or a scan's meaning
 // changes.
-const scanCacheFormat = 2
+const scanCacheFormat = 3 // 3: a walk names what it does not read, and compares archive copies
 
 // maxCachedFile is the largest file whose scan is stored.
 const maxCachedFile = 64 << 20

@@ -107,13 +107,22 @@ func (s *scanner) object(d *jdoc, n int32, c ctx) (ok, container bool) {
 		s.messages(d, v, c2)
 		return true, true
 	}
+	if v := get("messages"); v >= 0 && (get("thread_id") >= 0 || get("project") >= 0) {
+		s.messagesNotList(d, v)
+		return true, true
+	}
 	if v := get("threads"); v >= 0 && d.kind(v) == jArr {
 		found := false
 		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
-			if m := d.get(e, "messages"); m >= 0 && d.kind(m) == jArr {
-				found = true
+			switch m := d.get(e, "messages"); {
+			case m < 0:
+				continue
+			case d.kind(m) == jArr:
 				s.shape(d, e, c)
+			default:
+				s.messagesNotList(d, m)
 			}
+			found = true
 		}
 		if found {
 			return true, true
@@ -182,6 +191,60 @@ func (s *scanner) object(d *jdoc, n int32, c ctx) (ok, container bool) {
 		return found, found
 	}
 	return false, false
+}
+
+// messagesNotList reports a thread's messages field that is not an array
+// (IN-001 at the value): none of its messages can be read.
+func (s *scanner) messagesNotList(d *jdoc, v int32) {
+	st := int(d.nodes[v].Start)
+	s.fileIssue(d.span(st, st), "messages-not-list",
+		fmt.Sprintf("The messages field of this thread export is %s, not a list of messages; no message in it is read.", kindName(d.kind(v))),
+		"A thread export's messages field is a JSON array of message objects; export the thread again.")
+}
+
+// mailIn finds Agent Mail content in a JSON value that no export shape
+// recognised: root itself when it is an MCP or JSON-RPC response (at the
+// top, or as a JSON-RPC result), else the first object in it, in document
+// order, that looks like a message. It returns -1 when there is none, and
+// what it found, for a message. It runs once per file that no shape
+// recognised, never on an export.
+func mailIn(d *jdoc, root int32) (at int32, what string) {
+	if mcpResponse(d, root) || mcpResponse(d, d.get(root, "result")) {
+		return root, "an MCP or JSON-RPC response that holds no thread export (no contents, or contents whose text is not a JSON export)"
+	}
+	end := d.nodes[root].End
+	for n := root; int(n) < len(d.nodes) && d.nodes[n].Start < end; n++ {
+		if d.nodes[n].Kind == jObj && looksLikeMessage(d, n) {
+			return n, "it holds a message (an object with a subject, a body_md, or an id and a sender, thread or time) outside any export shape brenner-ci reads"
+		}
+	}
+	return -1, ""
+}
+
+// mcpResponse reports whether n is an object that only an MCP or JSON-RPC
+// response has: jsonrpc, isError or structuredContent, or contents/content
+// entries that carry a text or a resource uri.
+func mcpResponse(d *jdoc, n int32) bool {
+	if n < 0 || d.kind(n) != jObj {
+		return false
+	}
+	for _, k := range []string{"jsonrpc", "isError", "structuredContent"} {
+		if d.get(n, k) >= 0 {
+			return true
+		}
+	}
+	for _, k := range []string{"contents", "content"} {
+		v := d.get(n, k)
+		if v < 0 || d.kind(v) != jArr {
+			continue
+		}
+		for e := d.nodes[v].Child; e >= 0; e = d.nodes[e].Next {
+			if d.get(e, "text") >= 0 || d.get(e, "uri") >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errText returns ": <text>" from an MCP error's content, unless it looks
