@@ -362,6 +362,11 @@ const (
 	hintArchive = "Nothing to do: keep thread exports out of this folder, where they would not be checked."
 )
 
+// ConfigFile is the name of brenner-ci's configuration file
+// (internal/config.FileName): a walk passes over it in silence, as it is
+// read as the configuration, not as an input.
+const ConfigFile = ".brenner-ci.yaml"
+
 // walker lists the inputs of a run: the files to read, and an entry for
 // everything it does not read, which the scan names (IN-006).
 type walker struct {
@@ -425,8 +430,10 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {
 		name := e.Name()
-		if name == ".git" {
-			continue // the repository's own data (a folder, or a worktree's file)
+		if name == ".git" || name == ConfigFile && !e.IsDir() {
+			// The repository's own data (a folder, or a worktree's file),
+			// and the configuration, which is read as such.
+			continue
 		}
 		childOS := filepath.Join(osDir, name)
 		childDisp := path.Join(disp, name)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -172,5 +173,13 @@ func TestTightenTurnsOnWhatTheRootTurnedOff(t *testing.T) {
 	}
 	if !base.OffEverywhere("MB-014") || base.tighter != nil {
 		t.Errorf("Tighten modified the root's configuration")
+	}
+}
+
+// TestWalkKnowsTheFileName: the walk passes over the configuration file by
+// name (it is read as the configuration); both packages name the same file.
+func TestWalkKnowsTheFileName(t *testing.T) {
+	if mailbox.ConfigFile != FileName {
+		t.Errorf("mailbox.ConfigFile %q, config.FileName %q", mailbox.ConfigFile, FileName)
 	}
 }
