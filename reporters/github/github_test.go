@@ -28,6 +28,12 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "annotations.txt", []byte(write(t, r)))
 }
 
+// TestGoldenNoBaseline: without a baseline the annotations are what they
+// have always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	fixture.Golden(t, "annotations.nobaseline.txt", []byte(write(t, fixture.NoBaseline(t))))
+}
+
 func TestEscaping(t *testing.T) {
 	if got, want := github.EscapeData("100% done\r\nnext: a,b"), "100%25 done%0D%0Anext: a,b"; got != want {
 		t.Errorf("EscapeData: %q, want %q", got, want)

@@ -37,6 +37,14 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.truncated.md", []byte(write(t, r, 2600)))
 }
 
+// TestGoldenNoBaseline: without a baseline (no --baseline, no
+// --new-from-rev) the report is what it has always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	r := fixture.NoBaseline(t)
+	fixture.Golden(t, "report.nobaseline.md", []byte(write(t, r, 0)))
+	fixture.Golden(t, "report.nobaseline.truncated.md", []byte(write(t, r, 2600)))
+}
+
 func TestContents(t *testing.T) {
 	r := fixture.Report(t)
 	got := write(t, r, 0)

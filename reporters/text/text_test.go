@@ -32,6 +32,12 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.txt", write(t, r))
 }
 
+// TestGoldenNoBaseline: without a baseline the text output is what it has
+// always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	fixture.Golden(t, "report.nobaseline.txt", write(t, fixture.NoBaseline(t)))
+}
+
 func TestSummary(t *testing.T) {
 	r := &diag.Report{FailOn: diag.Warning, Threads: make([]diag.Thread, 1)}
 	if got, want := text.Summary(r), "brenner-ci: 0 errors, 0 warnings, 0 notes in 1 thread (fail-on warning: passed)"; got != want {
