@@ -107,6 +107,10 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "## ❌ brenner-ci could not run: %s\n\n", escape(r.RunError))
 	case r.Internal:
 		h.WriteString("## ❌ brenner-ci: internal error\n\n")
+	case failed && r.HasBaseline:
+		// Only new findings gate: the headline counts them, as new, so
+		// that it is not read as the count of the tables below.
+		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "new finding"), failOn)
 	case failed:
 		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "finding"), failOn)
 	case r.FailOn == diag.Off:

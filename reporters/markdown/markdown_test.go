@@ -50,7 +50,7 @@ func TestContents(t *testing.T) {
 	got := write(t, r, 0)
 	for _, want := range []string{
 		markdown.Marker,
-		"## ❌ brenner-ci: failed — 2 findings at or above `error`",
+		"## ❌ brenner-ci: failed — 2 new findings at or above `error`",
 		"| [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | error | 1 |",
 		"| `XX-999` |  | warning | 1 |",
 		// links to the line on GitHub; the space in the path is encoded
