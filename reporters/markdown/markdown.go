@@ -232,11 +232,16 @@ func newCounts(r *diag.Report) (e, w, n int) {
 }
 
 // rules writes the per-rule table: rules with findings, in registry order,
-// then unregistered rules in order of their first finding.
+// then unregistered rules in order of their first finding. With a baseline
+// it is the table of rulesBySeverity.
 func (m *writer) rules(reserve int) {
 	r := m.r
 	if len(r.Findings) == 0 {
 		m.addIf("No findings.\n\n", reserve)
+		return
+	}
+	if r.HasBaseline {
+		m.rulesBySeverity(reserve)
 		return
 	}
 	type row struct {
@@ -289,6 +294,75 @@ func (m *writer) rules(reserve int) {
 		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more rule")), reserve)
 	}
 }
+
+// rulesBySeverity writes, with a baseline, the per-rule table with a row
+// per severity and rule that has findings: errors, then warnings, then
+// notes, by rule id within a severity, each row counting its findings and
+// how many of them are new.
+func (m *writer) rulesBySeverity(reserve int) {
+	r := m.r
+	type row struct {
+		sev          diag.Severity
+		id           string
+		count, fresh int
+	}
+	type key struct {
+		sev diag.Severity
+		id  string
+	}
+	byKey := map[key]*row{}
+	var rows []*row
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		k := key{f.Severity, f.Rule}
+		rw, ok := byKey[k]
+		if !ok {
+			rw = &row{sev: f.Severity, id: f.Rule}
+			byKey[k] = rw
+			rows = append(rows, rw)
+		}
+		rw.count++
+		if r.IsNew(i) {
+			rw.fresh++
+		}
+	}
+	sort.Slice(rows, func(a, b int) bool {
+		if ra, rb := reporters.SeverityRank(rows[a].sev), reporters.SeverityRank(rows[b].sev); ra != rb {
+			return ra < rb
+		}
+		if rows[a].sev != rows[b].sev { // out-of-range severities share a rank
+			return rows[a].sev < rows[b].sev
+		}
+		return rows[a].id < rows[b].id
+	})
+	names := map[string]string{}
+	for _, rl := range r.Rules {
+		if _, dup := names[rl.ID]; !dup {
+			names[rl.ID] = rl.Name
+		}
+	}
+	if !m.addIf("### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n", reserve) {
+		return
+	}
+	left := 0
+	for _, rw := range rows {
+		sev := escape(rw.sev.String())
+		if k := reporters.SeverityRank(rw.sev); k < 3 {
+			sev = sevCells[k]
+		}
+		line := fmt.Sprintf("| %s | %s | %s | %d | %d |\n", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count, rw.fresh)
+		if left > 0 || !m.addIf(line, reserve) {
+			left++
+		}
+	}
+	m.add("\n")
+	if left > 0 {
+		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more row")), reserve)
+	}
+}
+
+// sevCells are the severities as the Rules table shows them.
+var sevCells = [...]string{"❌ error", "⚠️ warning", "ℹ️ note"}
 
 const closeDetails = "\n</details>\n\n"
 

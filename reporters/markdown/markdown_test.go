@@ -51,8 +51,8 @@ func TestContents(t *testing.T) {
 	for _, want := range []string{
 		markdown.Marker,
 		"## ❌ brenner-ci: failed — 2 new findings at or above `error`",
-		"| [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | error | 1 |",
-		"| `XX-999` |  | warning | 1 |",
+		"| ❌ error | [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | 1 | 1 |",
+		"| ⚠️ warning | `XX-999` |  | 1 | 1 |",
 		// links to the line on GitHub; the space in the path is encoded
 		"[threads/alpha.json:4:5](https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/threads/alpha.json#L4)",
 		"(https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/docs/with%20space.md)",

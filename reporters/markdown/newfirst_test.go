@@ -155,3 +155,40 @@ func TestPullRequestReportCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesTableSeverityFirst: with a baseline the Rules table has a row
+// per severity and rule, errors first, then warnings, then notes, by id
+// within a severity, and a New column.
+func TestRulesTableSeverityFirst(t *testing.T) {
+	got := write(t, fixture.Report(t), 0)
+	rules, ok := section(got, "Rules")
+	if !ok {
+		t.Fatalf("no Rules section:\n%s", got)
+	}
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSpace(rules), "\n") {
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		if len(cells) != 5 {
+			t.Fatalf("row %q: %d cells, want 5 (Severity, Rule, Name, Findings, New)", l, len(cells))
+		}
+		rule := cells[1]
+		if m := regexp.MustCompile("`([^`]*)`").FindStringSubmatch(rule); m != nil {
+			rule = m[1]
+		}
+		rows = append(rows, cells[0]+" "+rule+" "+cells[3]+" "+cells[4])
+	}
+	want := []string{
+		"Severity Rule Findings New",
+		":-- :-- --: --:",
+		"❌ error IN-001 1 1",
+		"❌ error MG-001 1 1",
+		"⚠️ warning IN-001 2 2",
+		"⚠️ warning TH-002 1 0",
+		"⚠️ warning XX-999 1 1",
+		"ℹ️ note IN-001 1 1",
+		"ℹ️ note MB-001 2 2",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rules table rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
