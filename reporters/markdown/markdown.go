@@ -1,7 +1,8 @@
 // Package markdown writes a report as GitHub-flavoured markdown for
 // $GITHUB_STEP_SUMMARY or a sticky pull-request comment: a verdict, counts,
 // a per-rule table and the findings per thread, always within GitHub's size
-// limits.
+// limits. With a baseline (pull-request mode) the new findings come first,
+// in a section of their own, and the thread groups hold the old ones.
 package markdown
 
 import (
@@ -442,7 +443,7 @@ func (m *writer) findings(reserve int) int {
 	}
 
 	// Choose what fits, most severe first.
-	byRank := candidates
+	byRank := candidates // reordered in place: candidates is not used again
 	sortBySeverity(r, byRank)
 	chars, bytes := m.chars+cost(head)+reserve, m.b.Len()+len(head)+reserve*4
 	if chars > m.maxChars || bytes > m.maxBytes {
