@@ -6,6 +6,7 @@
 #   INPUT_PATHS     paths separated by newlines or spaces; quote a path that holds spaces
 #   INPUT_FAIL_ON   error|warning|note|none, or empty (the configuration decides)
 #   INPUT_CONFIG, INPUT_OUT, INPUT_CATEGORY, INPUT_BASELINE, INPUT_NEW_FROM_REV
+#   INPUT_OLD_FINDINGS  notice|hide|keep, or empty (notice)
 #   IS_FORK_PR      "true" on a pull request from a fork
 # brenner-ci prints annotations, appends its markdown report to
 # $GITHUB_STEP_SUMMARY and writes the step outputs to $GITHUB_OUTPUT itself;
@@ -36,6 +37,7 @@ args=(check --format github --out "$out" --category "${INPUT_CATEGORY:-brenner-c
 [ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
 [ -n "${INPUT_BASELINE:-}" ] && args+=(--baseline "$INPUT_BASELINE")
 [ -n "${INPUT_NEW_FROM_REV:-}" ] && args+=(--new-from-rev "$INPUT_NEW_FROM_REV")
+[ -n "${INPUT_OLD_FINDINGS:-}" ] && args+=(--old-findings "$INPUT_OLD_FINDINGS")
 
 "$bin" "${args[@]}" -- "${paths[@]}"
 code=$?

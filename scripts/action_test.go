@@ -66,6 +66,19 @@ func TestActionMetadata(t *testing.T) {
 	}
 	written := map[string]bool{"sarif": true, "junit": true, "markdown": true, "json": true, "errors": true, "warnings": true,
 		"notes": true, "new": true, "exit-code": true}
+	passed := map[string]bool{} // inputs that reach a step
+	for _, st := range a.Runs.Steps {
+		for _, v := range st.Env {
+			for _, m := range exprRE.FindAllStringSubmatch(v, -1) {
+				passed[strings.TrimPrefix(m[1], "inputs.")] = true
+			}
+		}
+	}
+	for in := range a.Inputs {
+		if !passed[in] {
+			t.Errorf("input %s reaches no step (add it to a step's env:)", in)
+		}
+	}
 	for _, st := range a.Runs.Steps {
 		if strings.Contains(st.Run, "${{") {
 			t.Errorf("step %s: an expression inside run: (inputs must come through env:): %q", st.ID, st.Run)
@@ -378,4 +391,223 @@ func TestActionForkPullRequest(t *testing.T) {
 	if !strings.Contains(string(summary), "SARIF not uploaded") || !strings.Contains(r.stdout.String(), "::error ") {
 		t.Errorf("fork pull request: summary or annotations missing:\n%s", summary)
 	}
+}
+
+// copiedWorkflowYAML is the part of the copied workflow the tests read.
+type copiedWorkflowYAML struct {
+	On   map[string]any `yaml:"on"`
+	Jobs map[string]struct {
+		Steps []struct {
+			ID   string            `yaml:"id"`
+			Uses string            `yaml:"uses"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// copiedWorkflow reads .github/workflows/brenner-ci.yml, the workflow the
+// README tells users to copy, and returns the with: of its checkout step
+// and of its brenner-ci step.
+func copiedWorkflow(t *testing.T) (on map[string]any, checkout, brenner map[string]string) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), ".github", "workflows", "brenner-ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w copiedWorkflowYAML
+	if err := yaml.Unmarshal(data, &w); err != nil {
+		t.Fatalf("the workflow is not valid YAML: %v", err)
+	}
+	for _, job := range w.Jobs {
+		for _, st := range job.Steps {
+			switch {
+			case strings.HasPrefix(st.Uses, "actions/checkout@"):
+				checkout = st.With
+			case strings.HasPrefix(st.Uses, "brenner-ci/brenner-ci@"):
+				brenner = st.With
+			}
+		}
+	}
+	if brenner == nil {
+		t.Fatal("the workflow has no brenner-ci/brenner-ci step")
+	}
+	return w.On, checkout, brenner
+}
+
+// gitIn runs git in dir with a fixed identity and no user configuration.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.invalid", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// annotations counts the runner's annotations per level, brenner-ci's own
+// notices (title=brenner-ci) apart.
+func annotations(stdout string) (count map[string]int, own []string) {
+	count = map[string]int{}
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "::notice title=brenner-ci::") {
+			own = append(own, l)
+			continue
+		}
+		for _, lv := range []string{"error", "warning", "notice"} {
+			if strings.HasPrefix(l, "::"+lv+" ") {
+				count[lv]++
+			}
+		}
+	}
+	return count, own
+}
+
+// TestActionCopiedWorkflowPullRequest runs the action with the with: of the
+// copied workflow on a repository whose mailbox has old findings and to
+// which a pull request adds one error. On pull_request the workflow runs in
+// pull-request mode (the base SHA as new-from-rev, a full checkout): the new
+// error is the one ::error annotation, the old findings are notices (or
+// hidden, or kept, as old-findings says), and the job summary lists the new
+// error first. On push it checks the whole repository.
+func TestActionCopiedWorkflowPullRequest(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	on, checkout, with := copiedWorkflow(t)
+	if _, ok := on["pull_request"]; !ok {
+		t.Error("the workflow does not run on pull_request")
+	}
+	if _, ok := on["push"]; !ok {
+		t.Error("the workflow does not run on push")
+	}
+	if checkout["fetch-depth"] != "0" {
+		t.Errorf("actions/checkout fetch-depth is %q: pull-request mode needs the base commit (fetch-depth: 0)", checkout["fetch-depth"])
+	}
+	if got, want := with["new-from-rev"], "${{ github.event.pull_request.base.sha }}"; got != want {
+		t.Errorf("new-from-rev is %q, want %q", got, want)
+	}
+
+	// The repository: the demo mailbox and artifacts at the base; the pull
+	// request breaks one KICKOFF subject (a new MB-001 error).
+	setup := func(r *runner) string {
+		copyDir(t, filepath.Join(repoRoot(t), "testdata", "demo", "mailbox"), filepath.Join(r.dir, "mailbox"))
+		copyDir(t, filepath.Join(repoRoot(t), "testdata", "demo", "artifacts"), filepath.Join(r.dir, "artifacts"))
+		gitIn(t, r.dir, "init", "-q")
+		gitIn(t, r.dir, "add", ".")
+		gitIn(t, r.dir, "commit", "-q", "-m", "base")
+		base := gitIn(t, r.dir, "rev-parse", "HEAD")
+		file := filepath.Join(r.dir, "mailbox", "RS-20260301-quorum-timing.json")
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+		if changed == string(src) {
+			t.Fatal("the demo has no KICKOFF subject to break")
+		}
+		os.WriteFile(file, []byte(changed), 0o644)
+		gitIn(t, r.dir, "commit", "-q", "-am", "the pull request")
+		return base
+	}
+	// newWorkflowRunner is a runner whose inputs are the workflow's with:
+	// for the event (version: source instead of the pinned release).
+	newWorkflowRunner := func(t *testing.T, event string, extra map[string]string) *runner {
+		r := newRunner(t, nil)
+		base := setup(r)
+		if event == "pull_request" {
+			r.github["event.pull_request.base.sha"] = base
+		}
+		for k, v := range with {
+			r.inputs[k] = r.expr(v)
+		}
+		r.inputs["version"] = "source"
+		for k, v := range extra {
+			r.inputs[k] = v
+		}
+		return r
+	}
+
+	for _, tc := range []struct{ old, want string }{{"", "notice"}, {"notice", "notice"}, {"hide", "hide"}, {"keep", "keep"}} {
+		t.Run("pull_request/old-findings="+tc.old, func(t *testing.T) {
+			extra := map[string]string{}
+			if tc.old != "" {
+				extra["old-findings"] = tc.old
+			}
+			r := newWorkflowRunner(t, "pull_request", extra)
+			if code := r.run(); code != 1 {
+				t.Fatalf("exit %d, want 1 (one new error)\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+			}
+			out := r.stdout.String()
+			count, own := annotations(out)
+			var first string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(l, "::error ") || strings.HasPrefix(l, "::warning ") || strings.HasPrefix(l, "::notice ") {
+					first = l
+					break
+				}
+			}
+			if !strings.HasPrefix(first, "::error ") || !strings.Contains(first, "MB-001") || !strings.Contains(first, "(new)::") {
+				t.Errorf("the new error is not annotated first: %q", first)
+			}
+			switch tc.want {
+			case "notice":
+				if count["error"] != 1 || count["warning"] != 0 || !strings.Contains(out, "(old error)::") {
+					t.Errorf("old findings not annotated as notices: %v\n%s", count, out)
+				}
+			case "hide":
+				if count["error"] != 1 || count["warning"] != 0 || count["notice"] != 0 || len(own) != 1 || !strings.Contains(own[0], "old findings") {
+					t.Errorf("old findings annotated, or not counted: %v %q\n%s", count, own, out)
+				}
+			case "keep":
+				if count["error"] < 2 {
+					t.Errorf("old errors not annotated at their level: %v\n%s", count, out)
+				}
+			}
+			if r.out("new") != "1" || r.out("exit-code") != "1" {
+				t.Errorf("outputs: new %q, exit-code %q", r.out("new"), r.out("exit-code"))
+			}
+			// The summary's first section is the new finding.
+			summary, _ := os.ReadFile(r.summary)
+			s := string(summary)
+			if !strings.Contains(s, "## ❌ brenner-ci: failed — 1 new finding at or above `error`") {
+				t.Errorf("summary headline:\n%s", s)
+			}
+			_, sec, ok := strings.Cut(s, "\n### ")
+			if !ok || !strings.HasPrefix(sec, "New in this pull request\n") {
+				t.Fatalf("the summary's first section is not the new findings:\n%s", s)
+			}
+			if sec, _, _ = strings.Cut(sec, "\n### "); strings.Count(sec, "\n- ") != 1 || !strings.Contains(sec, "MB-001") {
+				t.Errorf("the new section does not list the one new MB-001:\n%s", sec)
+			}
+		})
+	}
+
+	t.Run("push", func(t *testing.T) {
+		r := newWorkflowRunner(t, "push", nil)
+		if r.inputs["new-from-rev"] != "" {
+			t.Fatalf("on push new-from-rev is %q: the whole repository must be checked", r.inputs["new-from-rev"])
+		}
+		if code := r.run(); code != 1 {
+			t.Fatalf("exit %d, want 1\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+		}
+		out := r.stdout.String()
+		count, _ := annotations(out)
+		if count["error"] < 2 || strings.Contains(out, "(new)") || strings.Contains(out, "(old ") {
+			t.Errorf("push: not a whole-repository check: %v\n%s", count, out)
+		}
+		summary, _ := os.ReadFile(r.summary)
+		if strings.Contains(string(summary), "New in this pull request") {
+			t.Errorf("push: the summary has a pull-request section:\n%s", summary)
+		}
+	})
+
+	t.Run("old-findings=loud", func(t *testing.T) {
+		r := newWorkflowRunner(t, "pull_request", map[string]string{"old-findings": "loud"})
+		if code := r.run(); code != 2 {
+			t.Errorf("old-findings: loud: exit %d, want 2\n%s\n%s", code, r.stdout.String(), r.stderr.String())
+		}
+	})
 }

@@ -28,6 +28,7 @@ type checkFlags struct {
 	Baseline      string        `help:"Only findings not in this baseline (a JSON report, SARIF file or fingerprint list) gate the exit code." placeholder:"FILE"`
 	NewFromRev    string        `name:"new-from-rev" help:"Pull-request mode: findings already present at git revision REV (the same inputs read with git, the same pipeline) are old; only new findings gate, and they are annotated first." placeholder:"REV"`
 	WriteBaseline string        `help:"Write the fingerprints of this run's findings to FILE." placeholder:"FILE"`
+	OldFindings   string        `name:"old-findings" help:"With --baseline or --new-from-rev, how --format github annotates the findings that are not new: notice (at notice level, after the new findings), hide (not at all; one notice counts them) or keep (at their own level)." enum:"notice,hide,keep" default:"notice"`
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	GithubOutput  string        `name:"github-output" help:"Append step outputs (errors, warnings, notes, new, gating, failed, and the paths of the reports written) to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
@@ -105,6 +106,7 @@ type mergeCmd struct {
 	RepoRoot      string   `help:"Repository root for report paths (default: git top level of the current directory)." placeholder:"DIR"`
 	Baseline      string   `help:"Only findings not in this baseline gate the exit code." placeholder:"FILE"`
 	WriteBaseline string   `help:"Write the fingerprints of the findings to FILE." placeholder:"FILE"`
+	OldFindings   string   `name:"old-findings" help:"With --baseline, how --format github annotates the findings that are not new: notice, hide or keep (as check)." enum:"notice,hide,keep" default:"notice"`
 	GithubOutput  string   `name:"github-output" help:"Append step outputs to FILE, normally $GITHUB_OUTPUT." placeholder:"FILE"`
 	Quiet         bool     `short:"q" help:"Print no run notifications on standard error."`
 }
@@ -112,5 +114,5 @@ type mergeCmd struct {
 func (m *mergeCmd) Run(e *run.Env) error {
 	return run.Merge(m.Shards, run.CheckOptions{Config: m.Config, FailOn: m.FailOn, Out: m.Out, Format: m.Format, Sarif: m.Sarif, Junit: m.Junit,
 		Markdown: m.Markdown, JSON: m.JSON, MarkdownMax: m.MarkdownMax, Category: m.Category, RepoRoot: m.RepoRoot,
-		Baseline: m.Baseline, WriteBaseline: m.WriteBaseline, GithubOutput: m.GithubOutput, Quiet: m.Quiet}, e)
+		Baseline: m.Baseline, WriteBaseline: m.WriteBaseline, OldFindings: m.OldFindings, GithubOutput: m.GithubOutput, Quiet: m.Quiet}, e)
 }

@@ -93,7 +93,7 @@ func TestPullRequestCannotBaselineItsFinding(t *testing.T) {
 	if code != ExitFindings || !strings.Contains(out, "[MB-001]") {
 		t.Fatalf("exit %d, want %d: the edited baseline accepted the change's own finding\n%s%s", code, ExitFindings, out, errs)
 	}
-	if !strings.Contains(out, "baseline.txt:1:1: error: This pull request's version of the baseline relaxes the baseline at HEAD") {
+	if !strings.Contains(out, "baseline.txt:1:1: error: new: This pull request's version of the baseline relaxes the baseline at HEAD") {
 		t.Errorf("no SP-005 at the baseline:\n%s", out)
 	}
 	// Without pull-request mode the workflow's baseline is the authority.

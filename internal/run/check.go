@@ -47,6 +47,7 @@ type CheckOptions struct {
 	MarkdownMax                               int
 	Category, RepoRoot                        string
 	Baseline, NewFromRev, WriteBaseline       string
+	OldFindings                               string // --format github: notice, hide or keep (reporters/github.OldFindings)
 	ThreadTimeout, Timeout                    time.Duration
 	GithubOutput                              string
 	Fix                                       bool
@@ -574,7 +575,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	stdout := c.rec.stdout(e.Stdout)
 	switch c.Format {
 	case "github":
-		err = github.Write(stdout, r)
+		err = github.WriteOptions(stdout, r, github.Options{Old: github.OldFindings(c.OldFindings)})
 	case "json":
 		err = jsonreport.Write(stdout, r)
 	case "sarif":

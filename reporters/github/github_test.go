@@ -28,6 +28,12 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "annotations.txt", []byte(write(t, r)))
 }
 
+// TestGoldenNoBaseline: without a baseline the annotations are what they
+// have always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	fixture.Golden(t, "annotations.nobaseline.txt", []byte(write(t, fixture.NoBaseline(t))))
+}
+
 func TestEscaping(t *testing.T) {
 	if got, want := github.EscapeData("100% done\r\nnext: a,b"), "100%25 done%0D%0Anext: a,b"; got != want {
 		t.Errorf("EscapeData: %q, want %q", got, want)
@@ -102,5 +108,108 @@ func TestNewFindingsAnnotatedFirst(t *testing.T) {
 	last := lines[len(lines)-1]
 	if !strings.HasPrefix(last, "::notice title=brenner-ci::") || !strings.Contains(last, "3 more findings") || strings.Contains(last, "job log") {
 		t.Errorf("overflow notice: %q", last)
+	}
+}
+
+func writeWith(t testing.TB, r *diag.Report, o github.Options) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := github.WriteOptions(&buf, r, o); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// levels counts the annotations per command (error, warning, notice), the
+// run's own notices (title=brenner-ci) apart.
+func levels(out string) (map[string]int, []string) {
+	count := map[string]int{}
+	var own []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if strings.HasPrefix(l, "::notice title=brenner-ci::") {
+			own = append(own, l)
+			continue
+		}
+		count[l[2:strings.IndexAny(l[2:], " :")+2]]++
+	}
+	return count, own
+}
+
+// TestOldFindingsNotice: in a pull request that adds one error to 32 old
+// errors, the ::error level belongs to the new one; old findings are
+// annotated as notices (the default), saying what they are, after the new.
+func TestOldFindingsNotice(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.PullRequest(t, root)
+	for _, o := range []github.Options{{}, {Old: github.OldNotice}} {
+		out := writeWith(t, r, o)
+		count, own := levels(out)
+		if count["error"] != 1 || count["warning"] != 0 || count["notice"] != 9 || len(own) != 1 {
+			t.Errorf("%+v: annotations per level %v, own notices %d:\n%s", o, count, len(own), out)
+		}
+		first := strings.SplitN(out, "\n", 2)[0]
+		if !strings.HasPrefix(first, "::error ") || !strings.Contains(first, "title=MG-001 invalid-target (new)::"+fixture.NewMessage) {
+			t.Errorf("%+v: first annotation %q", o, first)
+		}
+		if !strings.Contains(out, "::notice file=threads/t1.json,line=1,endLine=1,col=1,endColumn=1,title=MG-001 invalid-target (old error)::Old error 1 of t1.\n") {
+			t.Errorf("%+v: the first old error is not a notice saying it is an old error:\n%s", o, out)
+		}
+		if len(own) == 1 && !strings.Contains(own[0], "31 more findings not annotated (23 errors, 4 warnings, 4 notes)") {
+			t.Errorf("%+v: overflow notice %q", o, own[0])
+		}
+	}
+	// Without a baseline every finding keeps its level and no title says new.
+	r.CompareWith(nil)
+	out := write(t, r)
+	if count, _ := levels(out); count["error"] != 10 || count["warning"] != 4 || strings.Contains(out, "(new)") || strings.Contains(out, "(old ") {
+		t.Errorf("without a baseline: %v\n%s", count, out)
+	}
+}
+
+// TestOldFindingsHide: with hide only the new findings are annotated, and
+// one notice says how many old ones are not.
+func TestOldFindingsHide(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.PullRequest(t, root)
+	out := writeWith(t, r, github.Options{Old: github.OldHide})
+	count, own := levels(out)
+	if count["error"] != 1 || count["warning"] != 0 || count["notice"] != 0 || len(own) != 1 {
+		t.Fatalf("annotations per level %v, own notices %d:\n%s", count, len(own), out)
+	}
+	if !strings.Contains(own[0], "40 old findings") || !strings.Contains(own[0], "old-findings hide") || strings.Contains(own[0], "more finding") {
+		t.Errorf("hidden notice: %q", own[0])
+	}
+}
+
+// TestOldFindingsKeep: with keep old findings are annotated at their own
+// level, after the new ones, and say they are old.
+func TestOldFindingsKeep(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.PullRequest(t, root)
+	out := writeWith(t, r, github.Options{Old: github.OldKeep})
+	count, own := levels(out)
+	if count["error"] != 10 || count["warning"] != 4 || count["notice"] != 4 || len(own) != 1 {
+		t.Fatalf("annotations per level %v, own notices %d:\n%s", count, len(own), out)
+	}
+	if first := strings.SplitN(out, "\n", 2)[0]; !strings.Contains(first, fixture.NewMessage) {
+		t.Errorf("the new finding is not annotated first: %q", first)
+	}
+	if !strings.Contains(out, "::warning file=threads/t1.json,line=9,endLine=9,col=1,endColumn=1,title=TH-002 thread-id-mismatch (old warning)::") {
+		t.Errorf("old warning not kept at its level:\n%s", out)
+	}
+}
+
+func TestParseOldFindings(t *testing.T) {
+	for in, want := range map[string]github.OldFindings{"": github.OldNotice, "notice": github.OldNotice, "hide": github.OldHide, "keep": github.OldKeep} {
+		if got, err := github.ParseOldFindings(in); err != nil || got != want {
+			t.Errorf("%q: %q, %v", in, got, err)
+		}
+	}
+	if _, err := github.ParseOldFindings("loud"); err == nil {
+		t.Error("loud accepted")
+	}
+	var buf bytes.Buffer
+	if err := github.WriteOptions(&buf, fixture.Report(t), github.Options{Old: "loud"}); err == nil {
+		t.Error("WriteOptions accepted old-findings loud")
 	}
 }

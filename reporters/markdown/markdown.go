@@ -1,7 +1,8 @@
 // Package markdown writes a report as GitHub-flavoured markdown for
 // $GITHUB_STEP_SUMMARY or a sticky pull-request comment: a verdict, counts,
 // a per-rule table and the findings per thread, always within GitHub's size
-// limits.
+// limits. With a baseline (pull-request mode) the new findings come first,
+// in a section of their own, and the thread groups hold the old ones.
 package markdown
 
 import (
@@ -107,6 +108,10 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "## ❌ brenner-ci could not run: %s\n\n", escape(r.RunError))
 	case r.Internal:
 		h.WriteString("## ❌ brenner-ci: internal error\n\n")
+	case failed && r.HasBaseline:
+		// Only new findings gate: the headline counts them, as new, so
+		// that it is not read as the count of the tables below.
+		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "new finding"), failOn)
 	case failed:
 		fmt.Fprintf(&h, "## ❌ brenner-ci: failed — %s at or above `%s`\n\n", reporters.Plural(gating, "finding"), failOn)
 	case r.FailOn == diag.Off:
@@ -142,16 +147,72 @@ func (m *writer) render() {
 	footer := m.footer()
 	// Room kept at every step for what is always written last: the
 	// truncation notice, the footer, a </details> and section-ending newlines.
-	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), len(r.Notifications))) + cost(closeDetails) + 4
+	maxNew := 0
+	if r.HasBaseline {
+		maxNew = len(r.Findings)
+	}
+	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), maxNew, len(r.Notifications))) + cost(closeDetails) + 4
 
+	// With a baseline the new findings come first, expanded; the thread
+	// groups then hold the old ones.
+	shownNew := 0
+	if r.HasBaseline {
+		shownNew = m.newFindings(reserve)
+	}
 	m.rules(reserve)
-	shown := m.findings(reserve)
+	shown := shownNew + m.findings(reserve)
 	notes := m.notifications(reserve)
 	m.genealogy(reserve)
 	if shown < len(r.Findings) || notes < len(r.Notifications) {
-		m.add(m.omitted(len(r.Findings)-shown, len(r.Findings), len(r.Notifications)-notes))
+		newLeft := 0
+		if r.HasBaseline {
+			newLeft = reporters.NewCount(r) - shownNew
+		}
+		m.add(m.omitted(len(r.Findings)-shown, len(r.Findings), newLeft, len(r.Notifications)-notes))
 	}
 	m.add(footer)
+}
+
+// newHead is the title of the section of new findings (with a baseline).
+const newHead = "### New in this pull request\n\n"
+
+// newFindings writes, with a baseline, the section of new findings, most
+// severe first (then in input order), as a plain list that no one has to
+// expand, and returns how many it wrote: it stops at the first that does
+// not fit.
+func (m *writer) newFindings(reserve int) int {
+	r := m.r
+	if len(r.Findings) == 0 {
+		return 0 // rules() says "No findings."
+	}
+	var idx []int
+	for i := range r.Findings {
+		if r.IsNew(i) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		m.addIf(newHead+"No new findings.\n\n", reserve)
+		return 0
+	}
+	sortBySeverity(r, idx)
+	n := 0
+	for _, i := range idx {
+		s := m.item(i)
+		if n == 0 {
+			s = newHead + s
+		}
+		// Room for the item and the newline that ends the list.
+		if !m.fits(s+"\n", reserve) {
+			break
+		}
+		m.add(s)
+		n++
+	}
+	if n > 0 {
+		m.add("\n")
+	}
+	return n
 }
 
 func newCounts(r *diag.Report) (e, w, n int) {
@@ -172,11 +233,16 @@ func newCounts(r *diag.Report) (e, w, n int) {
 }
 
 // rules writes the per-rule table: rules with findings, in registry order,
-// then unregistered rules in order of their first finding.
+// then unregistered rules in order of their first finding. With a baseline
+// it is the table of rulesBySeverity.
 func (m *writer) rules(reserve int) {
 	r := m.r
 	if len(r.Findings) == 0 {
 		m.addIf("No findings.\n\n", reserve)
+		return
+	}
+	if r.HasBaseline {
+		m.rulesBySeverity(reserve)
 		return
 	}
 	type row struct {
@@ -230,12 +296,85 @@ func (m *writer) rules(reserve int) {
 	}
 }
 
+// rulesBySeverity writes, with a baseline, the per-rule table with a row
+// per severity and rule that has findings: errors, then warnings, then
+// notes, by rule id within a severity, each row counting its findings and
+// how many of them are new.
+func (m *writer) rulesBySeverity(reserve int) {
+	r := m.r
+	type row struct {
+		sev          diag.Severity
+		id           string
+		count, fresh int
+	}
+	type key struct {
+		sev diag.Severity
+		id  string
+	}
+	byKey := map[key]*row{}
+	var rows []*row
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		k := key{f.Severity, f.Rule}
+		rw, ok := byKey[k]
+		if !ok {
+			rw = &row{sev: f.Severity, id: f.Rule}
+			byKey[k] = rw
+			rows = append(rows, rw)
+		}
+		rw.count++
+		if r.IsNew(i) {
+			rw.fresh++
+		}
+	}
+	sort.Slice(rows, func(a, b int) bool {
+		if ra, rb := reporters.SeverityRank(rows[a].sev), reporters.SeverityRank(rows[b].sev); ra != rb {
+			return ra < rb
+		}
+		if rows[a].sev != rows[b].sev { // out-of-range severities share a rank
+			return rows[a].sev < rows[b].sev
+		}
+		return rows[a].id < rows[b].id
+	})
+	names := map[string]string{}
+	for _, rl := range r.Rules {
+		if _, dup := names[rl.ID]; !dup {
+			names[rl.ID] = rl.Name
+		}
+	}
+	if !m.addIf("### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n", reserve) {
+		return
+	}
+	left := 0
+	for _, rw := range rows {
+		sev := escape(rw.sev.String())
+		if k := reporters.SeverityRank(rw.sev); k < 3 {
+			sev = sevCells[k]
+		}
+		line := fmt.Sprintf("| %s | %s | %s | %d | %d |\n", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count, rw.fresh)
+		if left > 0 || !m.addIf(line, reserve) {
+			left++
+		}
+	}
+	m.add("\n")
+	if left > 0 {
+		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more row")), reserve)
+	}
+}
+
+// sevCells are the severities as the Rules table shows them.
+var sevCells = [...]string{"❌ error", "⚠️ warning", "ℹ️ note"}
+
 const closeDetails = "\n</details>\n\n"
 
 // findings writes the findings grouped by thread (in r.Threads order, then
 // the findings of no known thread) inside <details> sections and returns how
 // many it wrote. When not all fit, it picks the most severe (then in input
 // order) and still lists them in thread order.
+//
+// With a baseline the new findings are in the section above (newFindings):
+// the groups hold the old ones, under "Old findings", and each group's
+// summary says how many of its thread's findings are new.
 //
 // It is long on purpose: selection under the size cap and grouped output share one budget.
 func (m *writer) findings(reserve int) int {
@@ -251,15 +390,28 @@ func (m *writer) findings(reserve int) int {
 	}
 	groupOf := make([]int, len(r.Findings))
 	groups := make([][]int, len(r.Threads)+1)
+	newIn := make([]int, len(groups)) // with a baseline: new findings per group, listed above
+	var candidates []int              // the findings the groups list
 	for i := range r.Findings {
 		k, ok := known[r.Findings[i].Thread]
 		if !ok || r.Findings[i].Thread == "" {
 			k = len(r.Threads)
 		}
 		groupOf[i] = k
+		if r.HasBaseline && r.IsNew(i) {
+			newIn[k]++
+			continue
+		}
 		groups[k] = append(groups[k], i)
+		candidates = append(candidates, i)
 	}
-	const head = "### Findings\n\n"
+	if len(candidates) == 0 {
+		return 0
+	}
+	head := "### Findings\n\n"
+	if r.HasBaseline {
+		head = "### Old findings\n\n"
+	}
 	opens := make([]string, len(groups))
 	for g, idx := range groups {
 		if len(idx) == 0 {
@@ -275,19 +427,23 @@ func (m *writer) findings(reserve int) int {
 		} else {
 			title = "<b>Other findings</b> (no thread)"
 		}
-		opens[g] = "<details><summary>" + title + " · " + countLine(r, idx) + "</summary>\n\n"
+		title += " · " + countLine(r, idx)
+		if r.HasBaseline {
+			if newIn[g] > 0 {
+				title += fmt.Sprintf(" · 🆕 %d new, listed above", newIn[g])
+			} else {
+				title += " · 0 new"
+			}
+		}
+		opens[g] = "<details><summary>" + title + "</summary>\n\n"
 	}
 	items := make([]string, len(r.Findings))
-	for i := range items {
+	for _, i := range candidates {
 		items[i] = m.item(i)
 	}
 
 	// Choose what fits, most severe first.
-	all := make([]int, len(r.Findings))
-	for i := range all {
-		all[i] = i
-	}
-	byRank := all
+	byRank := candidates // reordered in place: candidates is not used again
 	sortBySeverity(r, byRank)
 	chars, bytes := m.chars+cost(head)+reserve, m.b.Len()+len(head)+reserve*4
 	if chars > m.maxChars || bytes > m.maxBytes {
@@ -451,11 +607,16 @@ func (m *writer) notifications(reserve int) int {
 	return shown
 }
 
-// omitted is the truncation notice.
-func (m *writer) omitted(findings, total, notes int) string {
+// omitted is the truncation notice; newLeft (with a baseline) is how many
+// of the findings left out are new.
+func (m *writer) omitted(findings, total, newLeft, notes int) string {
 	var parts []string
 	if findings > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %s", findings, reporters.Plural(total, "finding")))
+		part := fmt.Sprintf("%d of %s", findings, reporters.Plural(total, "finding"))
+		if newLeft > 0 {
+			part += fmt.Sprintf(" (%d new)", newLeft)
+		}
+		parts = append(parts, part)
 	}
 	if notes > 0 {
 		parts = append(parts, reporters.Plural(notes, "notification"))
@@ -463,9 +624,13 @@ func (m *writer) omitted(findings, total, notes int) string {
 	if len(parts) == 0 {
 		parts = []string{"0 findings"}
 	}
-	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists the most severe findings first. "+
+	order := "the most severe findings first"
+	if m.r.HasBaseline {
+		order = "the new findings first, then the most severe"
+	}
+	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists %s. "+
 		"Every finding is in the SARIF and JSON report artifacts and in the text output of the job log.\n\n",
-		strings.Join(parts, " and "), m.maxChars+1)
+		strings.Join(parts, " and "), m.maxChars+1, order)
 }
 
 func (m *writer) footer() string {

@@ -37,14 +37,22 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.truncated.md", []byte(write(t, r, 2600)))
 }
 
+// TestGoldenNoBaseline: without a baseline (no --baseline, no
+// --new-from-rev) the report is what it has always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	r := fixture.NoBaseline(t)
+	fixture.Golden(t, "report.nobaseline.md", []byte(write(t, r, 0)))
+	fixture.Golden(t, "report.nobaseline.truncated.md", []byte(write(t, r, 2600)))
+}
+
 func TestContents(t *testing.T) {
 	r := fixture.Report(t)
 	got := write(t, r, 0)
 	for _, want := range []string{
 		markdown.Marker,
-		"## ❌ brenner-ci: failed — 2 findings at or above `error`",
-		"| [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | error | 1 |",
-		"| `XX-999` |  | warning | 1 |",
+		"## ❌ brenner-ci: failed — 2 new findings at or above `error`",
+		"| ❌ error | [`MG-001`](https://example.org/brenner-ci/v0.1.0/docs/rules.md#mg-001) | invalid-target | 1 | 1 |",
+		"| ⚠️ warning | `XX-999` |  | 1 | 1 |",
 		// links to the line on GitHub; the space in the path is encoded
 		"[threads/alpha.json:4:5](https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/threads/alpha.json#L4)",
 		"(https://github.com/octo/lab/blob/0123456789abcdef0123456789abcdef01234567/docs/with%20space.md)",

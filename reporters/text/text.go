@@ -1,6 +1,8 @@
 // Package text writes a report as plain text: one line per finding in the
 // "path:line:col: severity: message [ID]" form that editors and the problem
 // matcher .github/brenner-ci-matcher.json understand, then one summary line.
+// With a baseline a new finding's line says so after its severity:
+// "path:line:col: severity: new: message [ID]".
 package text
 
 import (
@@ -16,12 +18,20 @@ import (
 // Write writes one line per finding (diag.Finding.String, with the path
 // made repo-relative when it lies inside r.RepoRoot, line breaks in the
 // message replaced by spaces and control characters dropped), then the
-// summary line (see Summary).
+// summary line (see Summary). With a baseline (--baseline, --new-from-rev)
+// the line of a new finding has NewMarker after its severity; the problem
+// matcher still reads it, with the marker as the start of the message.
 func Write(w io.Writer, r *diag.Report) error {
 	bw := bufio.NewWriter(w)
 	paths := reporters.PathsFor(r)
 	for i := range r.Findings {
-		bw.WriteString(Line(&r.Findings[i], paths))
+		f := &r.Findings[i]
+		if r.HasBaseline && r.IsNew(i) {
+			c := *f
+			c.Message = NewMarker + c.Message
+			f = &c
+		}
+		bw.WriteString(Line(f, paths))
 		bw.WriteByte('\n')
 	}
 	if r.RunError == "" {
@@ -31,6 +41,10 @@ func Write(w io.Writer, r *diag.Report) error {
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
+
+// NewMarker starts the message of a new finding's line when the run has a
+// baseline: "threads/a.json:4:5: error: new: message [MG-001]".
+const NewMarker = "new: "
 
 // Line renders one finding on one line.
 func Line(f *diag.Finding, paths *reporters.Paths) string {

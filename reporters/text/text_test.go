@@ -32,6 +32,12 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.txt", write(t, r))
 }
 
+// TestGoldenNoBaseline: without a baseline the text output is what it has
+// always been.
+func TestGoldenNoBaseline(t *testing.T) {
+	fixture.Golden(t, "report.nobaseline.txt", write(t, fixture.NoBaseline(t)))
+}
+
 func TestSummary(t *testing.T) {
 	r := &diag.Report{FailOn: diag.Warning, Threads: make([]diag.Thread, 1)}
 	if got, want := text.Summary(r), "brenner-ci: 0 errors, 0 warnings, 0 notes in 1 thread (fail-on warning: passed)"; got != want {
@@ -98,7 +104,12 @@ func TestProblemMatcher(t *testing.T) {
 		if f.Pos.Line > 0 {
 			wantLine = strconv.Itoa(f.Pos.Line)
 		}
-		if g[p.Severity] != f.Severity.String() || g[p.Code] != f.Rule || g[p.Line] != wantLine || g[p.Message] != f.Message {
+		// A new finding is matched too: its marker starts the message.
+		wantMsg := f.Message
+		if r.HasBaseline && r.IsNew(i) {
+			wantMsg = text.NewMarker + wantMsg
+		}
+		if g[p.Severity] != f.Severity.String() || g[p.Code] != f.Rule || g[p.Line] != wantLine || g[p.Message] != wantMsg {
 			t.Errorf("line %q: groups %q", line, g)
 		}
 	}
@@ -108,5 +119,35 @@ func TestProblemMatcher(t *testing.T) {
 	g := re.FindStringSubmatch("dir:with:colons/a.json:12:3: error: Text: with error: inside [MG-001]")
 	if g == nil || g[p.File] != "dir:with:colons/a.json" || g[p.Line] != "12" || g[p.Column] != "3" || g[p.Message] != "Text: with error: inside" {
 		t.Errorf("colons: %q", g)
+	}
+}
+
+// TestNewMarked: with a baseline each new finding's line says "new" after
+// its severity ("path:line:col: error: new: message [ID]"), so that
+// grep ': new: ' lists what the pull request introduced; old findings'
+// lines are as without a baseline, and the summary counts the new ones.
+func TestNewMarked(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.PullRequest(t, root)
+	lines := strings.Split(strings.TrimSuffix(string(write(t, r)), "\n"), "\n")
+	var marked []string
+	for _, l := range lines[:len(lines)-2] {
+		if strings.Contains(l, ": new: ") {
+			marked = append(marked, l)
+		}
+	}
+	if want := "threads/t4.json:11:1: error: new: " + fixture.NewMessage + " [MG-001]"; len(marked) != 1 || marked[0] != want {
+		t.Errorf("new lines %q, want [%q]", marked, want)
+	}
+	if want := "threads/t4.json:1:1: error: Old error 1 of t4. [MG-001]"; !strings.Contains(string(write(t, r)), want+"\n") {
+		t.Errorf("old finding not written as %q", want)
+	}
+	if sum := lines[len(lines)-1]; !strings.Contains(sum, ", 1 new (") {
+		t.Errorf("summary %q does not count the new finding", sum)
+	}
+	// Without a baseline nothing is marked: every finding is new.
+	r.CompareWith(nil)
+	if out := string(write(t, r)); strings.Contains(out, ": new: ") {
+		t.Errorf("a line is marked new without a baseline:\n%s", out)
 	}
 }
