@@ -1,0 +1,183 @@
+package rules_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/config"
+	"github.com/brenner-ci/brenner-ci/internal/run"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// A divergence row of docs/divergences.md and the example that shows it is
+// true of the code. The row is found under its section heading by its first
+// table cell, or by the bold text that starts a bullet ("- **key**"); it must
+// contain says, so that the page and the example cannot part.
+type divergenceRow struct {
+	section string // a heading of the page (its text without the #s), or a prefix of it
+	key     string // the row's first cell, or a bullet's bold lead
+	says    []string
+	// input is an example script in the format of rules/examples_run_test.go
+	// ("@@ SUBJECT | FROM" messages, "@@ thread ID", "@@ file PATH").
+	input string
+	// want lists findings that must be reported and, prefixed with "!",
+	// findings that must not be: "RULE severity text", where severity and
+	// text may be left out ("!WP-001 P1 " — no WP-001 finding whose line
+	// contains "P1 ").
+	want []string
+}
+
+// divergenceRows are the rows executed so far; every row added or changed
+// since gets its example here.
+var divergenceRows = []divergenceRow{
+	{
+		section: "2. Scope decisions", key: "WP-001",
+		says: []string{`"Not all cells in a row are identical"`, "`A \\| A \\| ?` discriminates", "an empty cell is a cell"},
+		input: "@@ file artifacts/RS-20260310-rows.md\n" + rowsArtifact(
+			"| P1 | Pulse | Switch on | Switch on | ? |",
+			"| P2 | Ramp | — | — | — |",
+			"| P3 | Dark | Switch on |  |  |",
+			"| P4 | Dose | Switch on | switch on. | **Switch on** |",
+		),
+		want: []string{
+			"!WP-001 P1 ", "!WP-001 P3 ",
+			"WP-001 warning P2 gives no outcome for any hypothesis",
+			`WP-001 warning P4 does not discriminate: H1, H2 and H3 all predict "Switch on"`,
+		},
+	},
+}
+
+// rowsArtifact is a persisted artifact with three hypotheses and the given
+// prediction rows.
+func rowsArtifact(rows ...string) string {
+	return `---
+session_id: "RS-20260310-rows"
+created_at: "2026-03-10T09:00:00Z"
+version: 1
+contributors:
+  - agent: "AmberFox"
+status: "active"
+---
+
+# Brenner Protocol Artifact: RS-20260310-rows
+
+## 2. Hypothesis Slate
+
+### H1: Concentration threshold
+**Claim**: Luminescence switches on above a threshold concentration.
+**Anchors**: §42
+
+### H2: Exposure-time integrator
+**Claim**: Luminescence switches on after a fixed integrated exposure.
+**Anchors**: §57
+
+### H3: Third Alternative
+**Claim**: Cells respond to the rate of change.
+**Anchors**: inference
+
+## 3. Predictions Table
+
+| ID | Observation/Condition | H1 | H2 | H3 |
+|----|----|----|----|----|
+` + strings.Join(rows, "\n") + "\n"
+}
+
+// TestDivergenceRows: each row of docs/divergences.md listed in
+// divergenceRows says what its example shows, through the real check flow.
+func TestDivergenceRows(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "docs", "divergences.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range divergenceRows {
+		t.Run(row.key, func(t *testing.T) {
+			text := findDivergenceRow(string(doc), row.section, row.key)
+			if text == "" {
+				t.Fatalf("docs/divergences.md has no row %q under a heading %q", row.key, row.section)
+			}
+			for _, s := range row.says {
+				if !strings.Contains(text, s) {
+					t.Errorf("the row %q does not say %q:\n%s", row.key, s, text)
+				}
+			}
+			got := divergenceFindings(t, row.input)
+			for _, w := range row.want {
+				absent := strings.HasPrefix(w, "!")
+				rule, rest, _ := strings.Cut(strings.TrimPrefix(w, "!"), " ")
+				if sev, text, ok := strings.Cut(rest, " "); ok && (sev == "error" || sev == "warning" || sev == "note") {
+					rest = sev + ": " + text
+				}
+				found := ""
+				for _, f := range got {
+					if strings.HasSuffix(f, "["+rule+"]") && strings.Contains(f, rest) {
+						found = f
+						break
+					}
+				}
+				switch {
+				case absent && found != "":
+					t.Errorf("reported, but the row says it is not: %s", found)
+				case !absent && found == "":
+					t.Errorf("no finding %q; the findings were:\n%s", w, strings.Join(got, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// findDivergenceRow returns the table row or bullet of the page with key
+// under a heading that starts with section ("" when there is none).
+func findDivergenceRow(doc, section, key string) string {
+	in := false
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "#") {
+			in = strings.HasPrefix(strings.TrimSpace(strings.TrimLeft(line, "#")), section)
+			continue
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(line, "|") {
+			cells := strings.SplitN(line, " | ", 2)
+			if strings.TrimSpace(strings.TrimPrefix(cells[0], "|")) == key {
+				return line
+			}
+		}
+		if strings.HasPrefix(line, "- **"+key+"**") {
+			return line
+		}
+	}
+	return ""
+}
+
+// divergenceFindings runs the example script through check (every rule,
+// the configuration found as check finds it) and returns the findings'
+// lines, "path:line:col: severity: message [ID]".
+func divergenceFindings(t *testing.T, script string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	writeExample(t, rules.Lookup("MB-001"), script, dir)
+	first := dir
+	if fi, err := os.Stat(filepath.Join(dir, "mailbox")); err == nil && fi.IsDir() {
+		first = filepath.Join(dir, "mailbox")
+	}
+	resolved, err := config.Resolve("", first, dir, rules.Known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, out, err := run.NewPlan([]string{dir}, resolved, 1).Lint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Internal {
+		t.Fatalf("internal error: %+v", res.Notifications)
+	}
+	var got []string
+	for _, f := range out.Findings {
+		got = append(got, f.String())
+	}
+	return got
+}
