@@ -48,7 +48,54 @@ var divergenceRows = []divergenceRow{
 			`WP-001 warning P4 does not discriminate: H1, H2 and H3 all predict "Switch on"`,
 		},
 	},
+	{
+		section: "JSON and structure", key: "A KILL without a reason (DL-011)",
+		says: []string{"is applied, with a warning", "KILL: Optional", "is an error (DL-004) and the KILL is rejected"},
+		input: addH1 + `@@ DELTA[gpt]: Kill H1
+` + "```delta" + `
+{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H1"}
+` + "```" + `
+@@ DELTA[gpt]: Kill H2
+` + "```delta" + `
+{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H2", "payload": {"reason": 7}}
+` + "```" + `
+@@ DELTA[gpt]: Edit H1
+` + "```delta" + `
+{"operation": "EDIT", "section": "hypothesis_slate", "target_id": "H1", "payload": {"claim": "Lineage, revised"}}
+` + "```" + `
+`,
+		want: []string{
+			"DL-011 warning KILL has no payload with a reason; the KILL is applied",
+			"MG-002 warning", // H1 was killed: the EDIT after it is skipped
+			"DL-004 error KILL reason is a number, not a string; the block is rejected.",
+		},
+	},
+	{
+		section: "Merge (upstream", key: "15",
+		says: []string{"Same: the KILL is rejected (DL-004, an error) and the item stays alive"},
+		input: addH1 + `@@ DELTA[gpt]: Kill H1
+` + "```delta" + `
+{"operation": "KILL", "section": "hypothesis_slate", "target_id": "H1", "payload": {"reason": {"text": "refuted"}}}
+` + "```" + `
+@@ DELTA[gpt]: Edit H1
+` + "```delta" + `
+{"operation": "EDIT", "section": "hypothesis_slate", "target_id": "H1", "payload": {"claim": "Lineage, revised"}}
+` + "```" + `
+`,
+		want: []string{
+			"DL-004 error KILL reason is an object, not a string; the block is rejected.",
+			"!MG-002", // H1 is alive: the EDIT applies
+			"!DL-011",
+		},
+	},
 }
+
+// addH1 is a DELTA message that adds H1.
+const addH1 = `@@ DELTA[gpt]: H1
+` + "```delta" + `
+{"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"name": "Lineage", "claim": "Lineage explains fate", "mechanism": "Determinants are partitioned", "anchors": ["§42"]}}
+` + "```" + `
+`
 
 // rowsArtifact is a persisted artifact with three hypotheses and the given
 // prediction rows.
@@ -132,25 +179,36 @@ func TestDivergenceRows(t *testing.T) {
 // under a heading that starts with section ("" when there is none).
 func findDivergenceRow(doc, section, key string) string {
 	in := false
+	var bullet []string // a bullet and its continuation lines
 	for _, line := range strings.Split(doc, "\n") {
 		if strings.HasPrefix(line, "#") {
+			if len(bullet) > 0 {
+				break
+			}
 			in = strings.HasPrefix(strings.TrimSpace(strings.TrimLeft(line, "#")), section)
 			continue
 		}
 		if !in {
 			continue
 		}
-		if strings.HasPrefix(line, "|") {
+		if strings.HasPrefix(line, "|") && len(bullet) == 0 {
 			cells := strings.SplitN(line, " | ", 2)
 			if strings.TrimSpace(strings.TrimPrefix(cells[0], "|")) == key {
 				return line
 			}
 		}
 		if strings.HasPrefix(line, "- **"+key+"**") {
-			return line
+			bullet = append(bullet, line)
+			continue
+		}
+		if len(bullet) > 0 {
+			if !strings.HasPrefix(line, "  ") {
+				break
+			}
+			bullet = append(bullet, strings.TrimSpace(line))
 		}
 	}
-	return ""
+	return strings.Join(bullet, " ")
 }
 
 // divergenceFindings runs the example script through check (every rule,
