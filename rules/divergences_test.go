@@ -88,6 +88,25 @@ var divergenceRows = []divergenceRow{
 			"!DL-011",
 		},
 	},
+	{
+		section: "Merge (upstream", key: "12",
+		says: []string{"Same: dropped, with a DL-012 warning at the key"},
+		input: addH1 + `@@ DELTA[gpt]: H2
+` + "```delta" + `
+{"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"__proto__": {"verified": true}, "name": "Gradient", "claim": "Fate follows position", "mechanism": "Cells read a field", "anchors": ["§205"], "notes": {"constructor": 1}}}
+` + "```" + `
+@@ DELTA[gpt]: Edit H2
+` + "```delta" + `
+{"operation": "EDIT", "section": "hypothesis_slate", "target_id": "H2", "payload": {"claim": "Fate follows position, revised", "id": "H9"}}
+` + "```" + `
+`,
+		want: []string{
+			`DL-012 warning Payload key "__proto__" is dropped`,
+			`!DL-012 Payload key "constructor"`, // inside a value
+			`!DL-012 Payload key "id"`,          // the merge's own key
+			"!DL-004", "!MG-001",                // the ADD applied: H2 exists
+		},
+	},
 }
 
 // addH1 is a DELTA message that adds H1.
