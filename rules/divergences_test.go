@@ -107,6 +107,17 @@ var divergenceRows = []divergenceRow{
 			"!DL-004", "!MG-001",                // the ADD applied: H2 exists
 		},
 	},
+	{
+		section: "3. Evidence packs", key: "EV-001",
+		says: []string{"Without a pack no citation resolves", "A **warning**, not an error", `If it doesn't, treat the statement as ` + "`[inference]`"},
+		input: "@@ file artifacts/RS-20260310-rows.md\n" + strings.Replace(rowsArtifact(
+			"| P1 | Pulse | Switch on | No switch | indeterminate |",
+		), "**Anchors**: §57", "**Anchors**: §57, EV-004#E2", 1),
+		want: []string{
+			"EV-001 warning Citation EV-004#E2 cannot be resolved: the artifact has no evidence pack.",
+			"!EV-001 error",
+		},
+	},
 }
 
 // addH1 is a DELTA message that adds H1.
