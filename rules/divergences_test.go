@@ -34,6 +34,52 @@ type divergenceRow struct {
 // since gets its example here.
 var divergenceRows = []divergenceRow{
 	{
+		section: "2. Rules", key: "TH-001…003",
+		says: []string{"`brenner_bot-5so.3.` is TH-002 (INVALID_BEAD_ID) and TH-006"},
+		input: `@@ thread brenner_bot-5so.3.
+@@ CLAIM: Taking the delta parser
+# Work Claim
+
+## Item
+brenner_bot-5so.3
+
+## Agent
+RedLake
+@@ thread RS-2026/../x
+@@ INFO: status
+# Status
+
+On track.
+`,
+		want: []string{
+			`TH-002 error Thread id "brenner_bot-5so.3." is invalid: it is not a bead id`,
+			`TH-006 error Thread id "brenner_bot-5so.3." is unsafe as a file name`,
+			`TH-001 error Thread id "RS-2026/../x" is invalid`,
+			`TH-006 error Thread id "RS-2026/../x" is unsafe`,
+		},
+	},
+	{
+		section: "2. Rules", key: "AP-005",
+		says: []string{"is AP-005 (at its `session_id`)", "**DR-002**, brenner-ci's earlier id for the file check, is reported with it"},
+		input: `@@ thread RS-20260301-quorum-timing
+@@ INFO: status
+# Status
+
+On track.
+@@ file artifacts/quorum-v1.md
+` + persistedArtifact("RS-20260301-quorum-timing") + `@@ file artifacts/RS-20260301-quorum-timing/artifact.md
+` + persistedArtifact("RS-20260301-quorum") + `@@ file artifacts/RS-20260301-quorum-timing.md
+` + persistedArtifact("RS-20260301-quorum-timing"),
+		want: []string{
+			"AP-005 error Artifact ",
+			`AP-005 quorum-v1.md belongs to thread RS-20260301-quorum-timing, so its path must be artifacts/RS-20260301-quorum-timing.md (the path names "quorum-v1").`,
+			`AP-005 artifact.md has session_id "RS-20260301-quorum", but its thread is RS-20260301-quorum-timing: the session_id is the thread id.`,
+			"DR-002 quorum-v1.md holds session_id",
+			"DR-002 artifact.md holds session_id",
+			"!AP-005 RS-20260301-quorum-timing.md:", // the well-named file
+		},
+	},
+	{
 		section: "2. Scope decisions", key: "WP-001",
 		says: []string{`"Not all cells in a row are identical"`, "`A \\| A \\| ?` discriminates", "an empty cell is a cell"},
 		input: "@@ file artifacts/RS-20260310-rows.md\n" + rowsArtifact(
@@ -126,6 +172,12 @@ const addH1 = `@@ DELTA[gpt]: H1
 {"operation": "ADD", "section": "hypothesis_slate", "target_id": null, "payload": {"name": "Lineage", "claim": "Lineage explains fate", "mechanism": "Determinants are partitioned", "anchors": ["§42"]}}
 ` + "```" + `
 `
+
+// persistedArtifact is the start of a persisted artifact of session sid
+// (front matter and title: enough to be paired with its thread).
+func persistedArtifact(sid string) string {
+	return "---\nsession_id: \"" + sid + "\"\nversion: 1\ncompiled_at: \"2026-03-01T11:00:00Z\"\ncompiled_by: \"LindenFox\"\n---\n\n# Brenner Protocol Artifact: " + sid + "\n\n"
+}
 
 // rowsArtifact is a persisted artifact with three hypotheses and the given
 // prediction rows.
