@@ -35,8 +35,13 @@ var apRules = []Rule{
 		Check: checkCompiledContributors},
 	{ID: "AP-005", Name: "artifact-path-mismatch", Code: "AP-005", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP + "; " + specTH + ", Artifact storage layout",
 		Short: "Artifact path is artifacts/{thread_id}.md.",
-		Full:  "The \"**Artifact Path**:\" of a COMPILED body must be artifacts/<thread_id>.md. (A persisted artifact whose file name disagrees with its session_id is DR-002.)",
-		Check: checkCompiledArtifactPath},
+		Full: "The \"**Artifact Path**:\" of a COMPILED body must be artifacts/<thread_id>.md, and so must a " +
+			"persisted artifact among the inputs when its thread is one too: a file saved under another name " +
+			"(artifacts/<thread_id>/artifact.md is accepted as well), or whose front-matter session_id is not " +
+			"its thread id, is reported at its session_id. That check needs the whole batch (it pairs files " +
+			"with threads), so it runs with the batch rules; DR-002, brenner-ci's earlier id for it, is " +
+			"reported with it.",
+		Check: checkCompiledArtifactPath, BatchCheck: checkPersistedArtifactPath},
 	{ID: "AP-006", Name: "compiled-without-full-artifact", Code: "AP-006", Family: "AP", Severity: diag.Error, Scope: ScopeMessage, Spec: specAP,
 		Short: "COMPILED carries the full artifact, inline or linked.",
 		Full:  "A COMPILED body needs a \"## Full Artifact\" section holding the artifact inline or a link to the persisted file.",

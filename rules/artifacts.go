@@ -62,18 +62,51 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 	}
 }
 
-// checkArtifactFileName (DR-002): the file is named after its session_id.
-func checkArtifactFileName(c *Ctx) {
-	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
+// misnamedArtifacts visits each persisted artifact, paired with its thread
+// among the inputs, whose front-matter session_id is not the thread id its
+// path names (artifacts/<id>.md, artifacts/<id>/artifact.md): the file is
+// saved under another name than its thread's, or its session_id is not its
+// thread's id. An artifact without a session_id is EM-002's.
+func misnamedArtifacts(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string)) {
+	persistedThreads(b, func(p *artifact.Parsed, tr *ThreadResult) {
 		base := ArtifactPathThread(p.File)
 		sid := p.Field("session_id")
 		sidText, _ := frontString(sid)
 		if sidText == "" || sidText == base {
 			return
 		}
+		visit(p, tr, sid, sidText, base)
+	})
+}
+
+// checkArtifactFileName (DR-002): the file is named after its session_id.
+func checkArtifactFileName(c *Ctx) {
+	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string) {
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
 			Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos, Thread: tr.Facts.Key,
+			Anchor: "artifact " + base + " session " + sidText})
+	})
+}
+
+// checkPersistedArtifactPath is AP-005's batch part: a persisted artifact
+// is artifacts/{thread_id}.md of its thread, and its session_id is that
+// thread id (artifact_publish_spec_v0.1.md, "Artifact path matches
+// artifacts/{thread_id}.md"; thread_subject_conventions_v0.1.md, Artifact
+// storage layout and "session_id: \"{thread_id}\"").
+func checkPersistedArtifactPath(c *Ctx) {
+	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string) {
+		tid := tr.Facts.ThreadID
+		if tid == "" {
+			tid = tr.Facts.Key
+		}
+		msg := fmt.Sprintf("Artifact file %s belongs to thread %s, so its path must be artifacts/%s.md (the path names %q).", p.File, tid, tid, base)
+		hint := fmt.Sprintf("Move the file to artifacts/%s.md: tools find a thread's artifact by its thread id.", tid)
+		if sidText != tid {
+			msg = fmt.Sprintf("Artifact %s has session_id %q, but its thread is %s: the session_id is the thread id.", p.File, sidText, tid)
+			hint = fmt.Sprintf("Set session_id: %q, or re-persist the artifact from its thread (brenner-ci check --fix --out DIR).", tid)
+		}
+		c.emit(diag.Finding{Message: msg, Hint: hint, Pos: sid.Pos, Thread: tr.Facts.Key,
 			Anchor: "artifact " + base + " session " + sidText})
 	})
 }

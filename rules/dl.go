@@ -72,4 +72,12 @@ var dlRules = []Rule{
 			"given\", and the audit trail loses why. (Split from DL-004, whose blocks are rejected, so that each " +
 			"id has one severity.)",
 	},
+	{ID: "DL-012", Name: "forbidden-payload-key", Code: "FORBIDDEN_PAYLOAD_KEY", Family: "DL", Severity: diag.Warning, Scope: ScopeMessage, By: ByCompiler, Spec: specDF + ", Payload Schemas by Section",
+		Short: "A payload holds no __proto__, constructor or prototype key.",
+		Full: "The merge drops these keys from every ADD and EDIT payload: they name no field of any section, and " +
+			"in the JavaScript tools that read the same deltas (the reference implementation among them) they " +
+			"reach the object's prototype. The delta is applied without the key, and the finding points at it, " +
+			"as the reference's FORBIDDEN_PAYLOAD_KEY warning does. Keys inside a field's value (a prediction " +
+			"cell, a score part) are data and are kept.",
+	},
 }

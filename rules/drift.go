@@ -18,7 +18,7 @@ var drRules = []Rule{
 		Check: checkDrift},
 	{ID: "DR-002", Name: "artifact-file-name-mismatch", Code: "ARTIFACT_FILE_NAME_MISMATCH", Family: "DR", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; " + specTH + ", Artifact storage layout",
 		Short: "A persisted artifact's file name matches its session_id.",
-		Full:  "When a persisted artifact and its thread are both inputs, the file must be artifacts/<session_id>.md (or artifacts/<session_id>/artifact.md): tools find an artifact by its thread id. (This was part of AP-005, which checks the Artifact Path line of COMPILED bodies; the file check is a batch check of its own.)",
+		Full:  "When a persisted artifact and its thread are both inputs, the file must be artifacts/<session_id>.md (or artifacts/<session_id>/artifact.md): tools find an artifact by its thread id. The spec's id for this condition is AP-005, which is reported with it (AP-005 also checks the Artifact Path line of COMPILED bodies); DR-002 stays so that configurations, suppressions and baselines that name it keep working.",
 		Check: checkArtifactFileName},
 	{ID: "DR-003", Name: "artifact-path-not-artifact", Code: "ARTIFACT_PATH_NOT_ARTIFACT", Family: "DR", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specTH + ", Artifact storage layout; " + specAP + ", Latest Artifact Pointer",
 		Short: "The file at a thread's artifact path is an artifact.",

@@ -77,8 +77,14 @@ func (e *Engine) ArtifactRules() []string { return e.artifactIDs }
 // on what where names (called only then: run is called for every rule and
 // message).
 func (e *Engine) run(r *Rule, c *Ctx, where func() string, internal *[]string) {
+	e.runCheck(r, r.Check, c, where, internal)
+}
+
+// runCheck is run with the check to call: the rule's Check or its
+// BatchCheck.
+func (e *Engine) runCheck(r *Rule, check func(*Ctx), c *Ctx, where func() string, internal *[]string) {
 	c.rule = r
-	if msg := runSafely(func() { r.Check(c) }); msg != "" {
+	if msg := runSafely(func() { check(c) }); msg != "" {
 		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", r.ID, where(), msg))
 	}
 }
@@ -357,12 +363,17 @@ type Batch struct {
 	refs      *refGraph // built on first use (rf.go)
 }
 
-// CheckBatch runs the batch rules.
+// CheckBatch runs the batch rules, and the batch part (BatchCheck) of the
+// rules of other scopes that have one.
 func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []string) {
 	c := &Ctx{Batch: b}
 	for _, rule := range e.enabled {
-		if rule.Scope == ScopeBatch && rule.Check != nil {
-			e.run(rule, c, func() string { return "the batch" }, &internal)
+		check := rule.BatchCheck
+		if rule.Scope == ScopeBatch {
+			check = rule.Check
+		}
+		if check != nil {
+			e.runCheck(rule, check, c, func() string { return "the batch" }, &internal)
 		}
 	}
 	return c.out, internal

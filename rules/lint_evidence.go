@@ -13,13 +13,15 @@ import (
 )
 
 var evidenceRules = []Rule{
-	{ID: "EV-001", Name: "evidence-citation-unresolved", Code: "EVIDENCE_CITATION_UNRESOLVED", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Anchor Scheme",
+	{ID: "EV-001", Name: "evidence-citation-unresolved", Code: "EVIDENCE_CITATION_UNRESOLVED", Family: "EV", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specEV + ", Anchor Scheme",
 		Short: "Every EV-nnn / EV-nnn#En citation resolves in the sibling evidence pack.",
 		Full: "An evidence citation anywhere in the artifact (anchors, text, tables) must name a record, and an " +
 			"excerpt anchor of that record, in the session's evidence pack: artifacts/<id>/evidence.json beside " +
-			"artifact.md, or artifacts/<id>/evidence.json for artifacts/<id>.md. Without a pack, every citation " +
-			"is reported as unresolvable: the schema says such a statement is only an inference. Each distinct " +
-			"citation is reported once, at its first use.",
+			"artifact.md, or artifacts/<id>/evidence.json for artifacts/<id>.md. Without a pack, no citation " +
+			"resolves. The schema says what follows when one does not: \"If it doesn't, treat the statement as " +
+			"[inference]\" — the statement is read as an inference and the artifact stays valid, so this is a " +
+			"warning: add the record, or mark the statement [inference]. Each distinct citation is reported " +
+			"once, at its first use." + divergeArt,
 		Check: checkEvidenceCitations},
 	{ID: "EV-002", Name: "evidence-pack-unreadable", Code: "EVIDENCE_PACK_UNREADABLE", Family: "EV", Severity: diag.Error, Scope: ScopeArtifact, Spec: specEV + ", Evidence Record Schema",
 		Short: "The sibling evidence.json can be read: strict JSON with a records array.",

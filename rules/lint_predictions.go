@@ -31,8 +31,8 @@ var predictionRules = []Rule{
 		Full:  "Every active hypothesis of the slate has a column headed by its id (\"H1\", \"H1 (lineage)\", \"H1 predicts\"), holding its predicted outcome in each row.",
 		Check: checkPredictionsHypColumns},
 	{ID: "WP-001", Name: "prediction-not-discriminative", Code: "PREDICTION_NOT_DISCRIMINATIVE", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
-		Short: "Every prediction gives different outcomes for at least two hypotheses.",
-		Full:  "A prediction discriminates only if two active hypotheses predict different outcomes. A row whose outcomes are all identical (ignoring case), or that has at most one outcome (empty cells, —, ?), is reported. \"indeterminate\" counts as an outcome, as in the schema's own example.",
+		Short: "The hypothesis cells of a prediction row are not all identical.",
+		Full:  "The linter spec's detection: \"Not all cells in a row are identical\". The cells of the active hypotheses' columns are compared as a reader sees them (letter case, spacing, surrounding emphasis and a final period ignored); a row is reported when they are all the same — the same outcome in every column, or every cell empty, — or ?. Any difference counts, so \"A | A | ?\" discriminates: ? is a cell of its own, as in the reference, and \"indeterminate\" is an outcome, as in the schema's own example. Whether the third alternative's cell should say \"indeterminate\" is IP-001's." + divergeArt,
 		Check: checkPredictionsDiscriminate},
 	{ID: "WP-002", Name: "prediction-scope-invalid", Code: "PREDICTION_SCOPE_INVALID", Family: "AL", Severity: diag.Warning, Scope: ScopeArtifact, Spec: specAL + "Predictions Table (P)",
 		Short: "A scoped prediction id P<n>.H<m> names a hypothesis of the slate.",
@@ -192,6 +192,20 @@ func alOutcome(f *artifact.ParsedField) string {
 	return v
 }
 
+// alCell normalises a cell for the WP-001 comparison: what a reader sees as
+// its outcome, with letter case, white space, surrounding emphasis and a
+// final period ignored. Unlike alOutcome, a cell that predicts nothing
+// ("", —, ?) is kept as written: it is a cell like any other.
+func alCell(f *artifact.ParsedField) string {
+	v := strings.ToLower(strings.Join(strings.Fields(strings.Trim(alText(f), "*_~ ")), " "))
+	return strings.TrimRight(v, ".")
+}
+
+// checkPredictionsDiscriminate (WP-001): the linter spec's detection is
+// "Not all cells in a row are identical". The cells compared are those of
+// the active hypotheses' columns; a row is reported only when they are all
+// the same, so "A | A | ?" discriminates (? is a cell of its own, as the
+// reference counts it) and "— | — | —" does not.
 func checkPredictionsDiscriminate(c *Ctx) {
 	if alSection(c.P, delta.PredictionsTable) == nil {
 		return
@@ -208,31 +222,26 @@ func checkPredictionsDiscriminate(c *Ctx) {
 	}
 	for _, r := range alActive(c.P, delta.PredictionsTable) {
 		cells := alCells(c.P, r)
-		var with []string
-		distinct := map[string]bool{}
-		var shown string
-		for _, h := range hyps {
-			if o := alOutcome(cells[h]); o != "" {
-				with = append(with, h)
-				if !distinct[o] {
-					shown = strings.TrimSpace(alText(cells[h]))
-				}
-				distinct[o] = true
+		first := alCell(cells[hyps[0]])
+		same := true
+		for _, h := range hyps[1:] {
+			if alCell(cells[h]) != first {
+				same = false
+				break
 			}
 		}
-		if len(distinct) > 1 {
+		if !same {
 			continue
 		}
 		var msg string
-		switch len(with) {
-		case 0:
+		if alOutcome(cells[hyps[0]]) == "" {
 			msg = fmt.Sprintf("%s gives no outcome for any hypothesis, so it cannot discriminate.", alName(r))
-		case 1:
-			msg = fmt.Sprintf("%s gives an outcome only for %s, so it cannot discriminate.", alName(r), with[0])
-		case 2:
-			msg = fmt.Sprintf("%s does not discriminate: %s both predict %q.", alName(r), alList(with), alClip(shown, 50))
-		default:
-			msg = fmt.Sprintf("%s does not discriminate: %s all predict %q.", alName(r), alList(with), alClip(shown, 50))
+		} else {
+			q := "both"
+			if len(hyps) > 2 {
+				q = "all"
+			}
+			msg = fmt.Sprintf("%s does not discriminate: %s %s predict %q.", alName(r), alList(hyps), q, alClip(strings.TrimSpace(alText(cells[hyps[0]])), 50))
 		}
 		c.reportAt(r.Pos, msg,
 			"Fill in each hypothesis's outcome so that at least two hypotheses predict different observations, or replace the prediction with one that separates them.",

@@ -34,14 +34,20 @@ func TestPredictionRules(t *testing.T) {
 		row("P2", "Late", "Unchanged", "unchanged.", "Unchanged").
 		row("P3", "Ablate", "—", "—", "—").
 		row("P4.H7", "Block", "Fails", "—", "?").
-		row("~~P5~~", "Killed", "A", "A", "A")
+		row("~~P5~~", "Killed", "A", "A", "A").
+		row("P6", "Pulse", "A", "a", "?").
+		row("P7", "Wait", "?", "?", "?").
+		row("P8", "Rest", "", "", "").
+		row("P9", "Sleep", "A", "", "")
 	expect(t, "EP-001", d.p, nil)
 	expect(t, "EP-002", d.p, nil, `first column is "Prediction", not "ID"`)
 	expect(t, "EP-003", d.p, nil)
+	// "Not all cells in a row are identical" (artifact_linter_spec_v0.1.md):
+	// P4.H7, P6 and P9 have cells that differ, whatever they hold.
 	expect(t, "WP-001", d.p, nil, `P2 does not discriminate: H1, H2 and H3 all predict "Unchanged"`,
-		"P3 gives no outcome for any hypothesis", "P4.H7 gives an outcome only for H1")
+		"P3 gives no outcome for any hypothesis", "P7 gives no outcome for any hypothesis", "P8 gives no outcome for any hypothesis")
 	expect(t, "WP-002", d.p, nil, "Prediction P4.H7 is scoped to H7, which is not in the hypothesis slate.")
-	expect(t, "IP-001", d.p, nil, "P3 and P4.H7 give no outcome for H3, the third alternative.")
+	expect(t, "IP-001", d.p, nil, "P3, P4.H7, P6, P7, P8 and P9 give no outcome for H3, the third alternative.")
 
 	missing := hyps3().section(delta.PredictionsTable).table("ID", "Condition", "H1", "H2").row("P1", "x", "a", "b").row("P2", "y", "a", "b")
 	expect(t, "EP-001", missing.p, nil, "has 2 active predictions; the minimum is 3")

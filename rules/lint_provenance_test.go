@@ -8,6 +8,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 func TestAnchorRange(t *testing.T) {
@@ -179,6 +180,13 @@ func TestEvidenceRules(t *testing.T) {
 	p := newDoc().src(src).p
 	expect(t, "EV-001", p, nil, "Citation EV-001#E1 cannot be resolved: the artifact has no evidence pack (cited 2 times).",
 		"Citation EV-002 cannot", "Citation EV-1 cannot", "Citation EV-003 cannot", "Citation EV-001#E3 cannot", "Citation EV-002#E1 cannot")
+	// "If it doesn't, treat the statement as [inference]" (artifact_schema_v0.1.md):
+	// an unresolved citation is a warning, and the hint says how it is read.
+	for _, f := range lint(t, "EV-001", p, nil) {
+		if f.Severity != diag.Warning || !strings.Contains(f.Hint, "mark the statement [inference]") {
+			t.Errorf("EV-001 without a pack: %s %q (hint %q), want a warning whose hint offers [inference]", f.Severity, f.Message, f.Hint)
+		}
+	}
 	p.File = "artifacts/RS-20251230-cell-fate.md"
 	ev := &EvidencePack{File: "artifacts/RS-20251230-cell-fate/evidence.json", ThreadID: "RS-20251230-cell-fate",
 		Records:  map[string]map[string]bool{"EV-001": {"E1": true, "E2": true}, "EV-002": {}},

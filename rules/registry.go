@@ -73,6 +73,8 @@ func validate() error {
 			return fmt.Errorf("%s: needs a bad and a fixed example (testdata/rules/%[1]s/example.bad, example.good)", r.ID)
 		case (r.By == ByCheck) != (r.Check != nil):
 			return fmt.Errorf("%s: reported by %s but Check is %v", r.ID, r.By, r.Check != nil)
+		case r.BatchCheck != nil && (r.Scope == ScopeBatch || r.Check == nil):
+			return fmt.Errorf("%s: a BatchCheck belongs to a rule of another scope with a Check of its own", r.ID)
 		case r.Severity == diag.Off:
 			return fmt.Errorf("%s: default severity off", r.ID)
 		}

@@ -83,6 +83,13 @@ type Rule struct {
 	Good string
 	// Check reports the rule's findings; nil when By is not ByCheck.
 	Check func(c *Ctx)
+	// BatchCheck is the part of a message-, thread- or artifact-scope rule
+	// that only the whole batch can see: the spec's condition also holds
+	// of files that are checked against their threads (AP-005: a persisted
+	// artifact must be artifacts/{thread_id}.md, as a COMPILED body's
+	// Artifact Path must). It runs with the batch rules, under the rule's
+	// id, whenever the rule is enabled.
+	BatchCheck func(c *Ctx)
 }
 
 // DocsAnchor is the anchor of the rule in docs/rules.md.

@@ -37,7 +37,7 @@ var thRules = []Rule{
 		Check: checkSubjectLength},
 	{ID: "TH-006", Name: "unsafe-thread-id", Code: "UNSAFE_THREAD_ID", Family: "TH", Severity: diag.Error, Scope: ScopeThread, Spec: specTH + ", Cross-Reference Contract",
 		Short: "Thread id is safe as a file name.",
-		Full:  "The thread id is used verbatim as artifacts/{thread_id}.md, so it must be a portable file name: no /, \\, .., NUL or other control character, no leading dot, no trailing dot or space, none of < > : \" | ? *, not a Windows device name (CON, NUL, COM1, LPT9, aux.txt …), at most 200 bytes. brenner-ci never writes an artifact for such a thread.",
+		Full:  "The thread id is used verbatim as artifacts/{thread_id}.md, so it must be a portable file name: no /, \\, .., NUL or other control character, no leading dot, no trailing dot or space, none of < > : \" | ? *, not a Windows device name (CON, NUL, COM1, LPT9, aux.txt …), at most 200 bytes. brenner-ci never writes an artifact for such a thread. An id that also breaks its kind's pattern is reported by that rule as well (brenner_bot-5so.3. is TH-002 and TH-006).",
 		Check: checkUnsafeThreadID},
 	{ID: "TH-007", Name: "subject-description-long", Code: "SUBJECT_DESCRIPTION_LONG", Family: "TH", Severity: diag.Note, Scope: ScopeMessage, Spec: specTH,
 		Short: "A subject's description stays under 80 characters.",
@@ -159,7 +159,9 @@ func checkThreadID(id string) func(*Ctx) {
 	return func(c *Ctx) {
 		tid := c.T.ThreadID
 		m := threadIDMsg(c.T)
-		if tid == "" || m == nil || threadIDKind(tid) != id || UnsafeThreadID(tid) != "" {
+		// An id unsafe as a file name gets TH-006 too; the spec's own id for a
+		// thread id that breaks its kind's pattern is reported all the same.
+		if tid == "" || m == nil || threadIDKind(tid) != id {
 			return
 		}
 		var problem, hint string

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -318,6 +319,7 @@ func (c *checker) check(v *jsonv.Value) {
 			defaulted = c.required(sec, pv)
 		}
 		c.fields(sec, pv)
+		c.forbiddenKeys(pv)
 		refs = c.references(pv)
 	}
 	if c.bad || op == "" || sec == "" {
@@ -325,6 +327,42 @@ func (c *checker) check(v *jsonv.Value) {
 	}
 	c.b.Delta = &Delta{Op: op, Section: sec, Target: target, Payload: pv, Rationale: rationale, Value: v,
 		References: refs, Defaulted: defaulted}
+}
+
+// ForbiddenKeys are payload keys the merge drops from every ADD and EDIT
+// (compile/artifact): in the JavaScript tools that read the same deltas
+// they reach an object's prototype, so they are never stored.
+var ForbiddenKeys = []string{"__proto__", "constructor", "prototype"}
+
+// forbiddenKeys reports each top-level payload key that the merge drops
+// (DL-012), at the key.
+func (c *checker) forbiddenKeys(pv *jsonv.Value) {
+	for _, k := range pv.Keys {
+		if !slices.Contains(ForbiddenKeys, k) {
+			continue
+		}
+		ko, ok := pv.KeyOffset(k)
+		if !ok {
+			continue
+		}
+		c.report(ruleid.DL012, diag.Warning, ko, stringEnd(c.b.Raw, ko),
+			fmt.Sprintf("Payload key %q is dropped when the delta is applied: it names no field, and in JavaScript tools it reaches the object's prototype.", k),
+			fmt.Sprintf("Remove %q from the payload; if it was meant as a field, give it another name.", k), nil)
+	}
+}
+
+// stringEnd returns the offset just past the JSON string that starts at
+// off in raw (the key as written, escapes included).
+func stringEnd(raw string, off int) int {
+	for i := off + 1; i < len(raw); i++ {
+		switch raw[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(raw)
 }
 
 // keyHint mentions a key of obj that looks like a misspelling of want.
