@@ -29,8 +29,8 @@ type Contributor struct {
 	// first touched. A KILL of an already-killed item is counted in Deltas
 	// but adds no id (it changed nothing).
 	Items []string
-	// touched is the set of Items, built when first needed (crediting
-	// stays linear in a thread's deltas).
+	// touched is the set of Items, built once they are 16 or more
+	// (crediting stays linear in a thread's deltas; fewer are scanned).
 	touched map[string]bool
 }
 

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,8 +193,16 @@ func (a *Artifact) credit(d Applied, id string) {
 	if id == "" {
 		return
 	}
+	if c.touched == nil && len(c.Items) < 16 {
+		// Most agents touch a few items: a scan, no set.
+		if slices.Contains(c.Items, id) {
+			return
+		}
+		c.Items = append(c.Items, id)
+		return
+	}
 	if c.touched == nil {
-		c.touched = make(map[string]bool, len(c.Items)+1)
+		c.touched = make(map[string]bool, 2*len(c.Items))
 		for _, x := range c.Items {
 			c.touched[x] = true
 		}

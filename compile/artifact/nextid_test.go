@@ -3,6 +3,7 @@ package artifact
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -60,5 +61,30 @@ func TestNextIDAgreesWithPlainScan(t *testing.T) {
 				t.Fatalf("step %d, %s: added %s, want %s", step, sec, got, want)
 			}
 		}
+	}
+}
+
+// TestCreditListsEachItemOnce: an agent's Items are the ids it touched,
+// each once, in first-touched order, below and past the size at which a
+// set replaces the scan, and across a clone.
+func TestCreditListsEachItemOnce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a := New("S")
+	var want []string
+	seen := map[string]bool{}
+	for step := 0; step < 400; step++ {
+		id := "A" + strconv.Itoa(1+rng.IntN(60))
+		a.credit(Applied{Agent: "A"}, id)
+		if !seen[id] {
+			seen[id] = true
+			want = append(want, id)
+		}
+		if step == 200 {
+			a = a.Clone()
+		}
+	}
+	got := a.Contributors[0].Items
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("Items %v, want %v", got, want)
 	}
 }

@@ -1101,9 +1101,11 @@ func (d *Doc) Find(level int, names ...string) *Heading {
 		want = append(want, HeadingKey(n))
 	}
 	var buf [64]byte
-	for pass := 0; pass < 2; pass++ {
+	nested := false
+	for pass := 0; pass < 2 && (pass == 0 || nested); pass++ {
 		for i := range d.Headings {
 			h := &d.Headings[i]
+			nested = nested || h.Nested
 			if (level != 0 && h.Level != level) || h.Nested != (pass == 1) {
 				continue
 			}
