@@ -12,6 +12,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/run"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -172,15 +173,7 @@ func writeExample(t *testing.T, r *rules.Rule, ex, dir string) {
 		}
 		files[fmt.Sprintf("mailbox/thread-%d.json", i)] = string(data)
 	}
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteTree(t, dir, files)
 }
 
 func allLines(s, prefix string) bool {
