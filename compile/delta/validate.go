@@ -374,7 +374,7 @@ func (c *checker) keyHint(obj *jsonv.Value, want string, aliases ...string) stri
 		for _, a := range aliases {
 			ok = ok || nk == normKey(a)
 		}
-		if !ok && len(nw) > 4 && levenshtein(nk, nw) <= 2 {
+		if !ok && len(nw) > 4 && diag.EditDistance(nk, nw) <= 2 {
 			ok = true
 		}
 		if ok {
@@ -453,7 +453,7 @@ func SuggestSection(s string) string {
 	}
 	best, bd := "", 1<<30
 	for _, id := range Sections {
-		if d := levenshtein(n, id); d < bd {
+		if d := diag.EditDistance(n, id); d < bd {
 			best, bd = id, d
 		}
 	}
@@ -613,35 +613,11 @@ func suggestRelation(s string) string {
 	n := normKey(s)
 	for _, r := range Relations {
 		nr := normKey(r)
-		if n == nr || n+"s" == nr || levenshtein(n, nr) <= 1 {
+		if n == nr || n+"s" == nr || diag.EditDistance(n, nr) <= 1 {
 			return r
 		}
 	}
 	return ""
-}
-
-// levenshtein is the edit distance between two short ASCII-ish strings.
-func levenshtein(a, b string) int {
-	if a == b {
-		return 0
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // duplicateKeys reports every repeated key of every object in the block

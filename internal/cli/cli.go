@@ -72,8 +72,22 @@ type cliArgs struct {
 	CheckMessage checkMessageCmd  `cmd:"" name:"check-message" help:"Check one message before it is sent: subject, body (a FILE or standard input), ack_required; every message-level rule."`
 	Merge        mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
 	Graph        graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
+	Explain      explainCmd       `cmd:"" help:"Print a rule's documentation: what it checks, its spec, its severity and scope, a bad and a fixed example."`
 	Version      versionCmd       `cmd:"" help:"Print the version."`
+	Help         helpCmd          `cmd:"" help:"Print the usage of brenner-ci or of a command (brenner-ci help check)."`
+	Completion   completionCmd    `cmd:"" help:"Write a shell completion script (bash, zsh or fish)."`
 }
+
+// description is the top of every usage text: what brenner-ci is, how to
+// start, and what its exit codes mean.
+const description = `Batch compiler and linter for Brenner Protocol threads exported from Agent Mail.
+
+Examples:
+  brenner-ci check mailbox/ --out reports/      check every thread, write every report
+  brenner-ci check . --new-from-rev origin/main  pull-request mode: only new findings gate
+  brenner-ci explain MB-006                      what a rule checks, with examples
+
+Exit codes: 0 nothing at or above fail-on; 1 findings at or above fail-on; 2 usage, configuration or input error; 3 internal error.`
 
 // usagef is a usage error of the command line itself (exit 2).
 func usagef(format string, a ...any) error { return &run.UsageError{Msg: fmt.Sprintf(format, a...)} }
@@ -95,7 +109,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 	exited := -1
 	parser, err := kong.New(&a,
 		kong.Name("brenner-ci"),
-		kong.Description("Batch compiler and linter for Brenner Protocol threads exported from Agent Mail."),
+		kong.Description(description),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { exited = c; panic(exitPanic{}) }),
 		kong.UsageOnError(),
@@ -105,9 +119,20 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitInternal
 	}
+	// "help [command…]" is "[command…] --help"; a bare call prints the
+	// whole usage (not kong's truncated list of commands) and is a usage
+	// error, as no command ran.
+	bare := len(args) == 0
+	switch {
+	case bare:
+		args = []string{"--help"}
+		parser.Stdout = stderr
+	case args[0] == "help":
+		args = append(append([]string(nil), args[1:]...), "--help")
+	}
 	ctx, err := parseArgs(parser, args, &exited)
 	if exited >= 0 {
-		if exited == 0 {
+		if exited == 0 && !bare {
 			return ExitOK // --help
 		}
 		return ExitUsage
@@ -116,7 +141,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version()})
+	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version()}, parser)
 	var ee *run.ExitError
 	var ue *run.UsageError
 	switch {
@@ -148,3 +173,11 @@ func (versionCmd) Run(e *run.Env) error {
 	fmt.Fprintf(e.Stdout, "brenner-ci %s\n", version())
 	return nil
 }
+
+// helpCmd is only named here, for the usage text: MainIO turns
+// "help [command…]" into "[command…] --help" before parsing.
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command (and subcommand) to describe."`
+}
+
+func (helpCmd) Run(e *run.Env) error { return nil }

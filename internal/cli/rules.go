@@ -59,8 +59,7 @@ func RulesMarkdown() string {
 			fam = m.Family
 			fmt.Fprintf(&b, "\n## %s\n", rules.FamilyOf(fam).Title)
 		}
-		fmt.Fprintf(&b, "\n### %s\n\n`%s` · default severity **%s** · scope: %s · reported by: %s · spec: %s\n\n%s\n\n%s\n", m.ID, m.Name, m.Severity, m.Scope, m.By, m.Spec, m.Short, m.Full)
-		fmt.Fprintf(&b, "\nBad:\n\n%s\n\nFixed:\n\n%s\n", rules.Fence(m.Bad), rules.Fence(m.Good))
+		b.WriteString("\n" + ruleDoc(m, "### "))
 	}
 	return b.String()
 }
