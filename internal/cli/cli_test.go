@@ -373,3 +373,20 @@ func TestRunTimeout(t *testing.T) {
 		t.Errorf("a generous --timeout: exit %d", code)
 	}
 }
+
+// TestUnwritableOutAndCache: an --out that cannot be written is exit 2 with
+// one line naming it (it was exit 3 after the whole run, with a line per
+// report and per temporary file); a --cache that cannot be used is one
+// warning, and the run goes on without it (it was silent).
+func TestUnwritableOutAndCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	code, _, errs := runCLI(t, "check", "--fail-on", "none", "--out", file, demo(t))
+	if code != ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "cannot write reports to "+file) {
+		t.Errorf("--out to a file: exit %d, stderr:\n%s", code, errs)
+	}
+	code, _, errs = runCLI(t, "check", "--fail-on", "none", "--cache", file, demo(t))
+	if code != ExitOK || strings.Count(errs, "--cache") != 1 || !strings.Contains(errs, "warning: --cache "+file+" cannot be used") {
+		t.Errorf("--cache at a file: exit %d, stderr:\n%s", code, errs)
+	}
+}

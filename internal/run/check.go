@@ -206,6 +206,22 @@ func (c *checker) setup() (*Plan, error) {
 			return nil, err
 		}
 	}
+	// Where reports go must be writable before anything runs: one line
+	// naming the user's path, exit 2 (it was exit 3 after the run, with a
+	// line per report and per temporary file).
+	for _, d := range c.reportDirs() {
+		if err := safefile.MakeDir(d); err != nil {
+			return nil, &UsageError{Msg: fmt.Sprintf("cannot write reports to %s: %v", d, mailbox.PlainErr(err)), unsafeOut: true}
+		}
+	}
+	// The cache is a hint: one that cannot be used is said once, and the
+	// run goes on without it.
+	if c.Cache != "" {
+		if err := safefile.MakeDir(c.Cache); err != nil {
+			fmt.Fprintf(c.errw, "brenner-ci: warning: --cache %s cannot be used (%s); the run goes on without a cache\n", reporters.Safe(c.Cache), reporters.Safe(mailbox.PlainErr(err).Error()))
+			c.Cache = ""
+		}
+	}
 	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err != nil {
 		return nil, err
@@ -697,6 +713,20 @@ func stepPaths(written map[string]string) string {
 }
 
 // outputDirs are the folders check writes into.
+// reportDirs are the folders the run writes reports and artifacts into.
+func (c *checker) reportDirs() []string {
+	var dirs []string
+	if c.Out != "" {
+		dirs = append(dirs, c.Out)
+	}
+	for _, f := range []string{c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline} {
+		if f != "" {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	return dirs
+}
+
 func (c *checker) outputDirs() []string {
 	dirs := []string{c.Out, c.Cache}
 	for _, f := range []string{c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline} {
