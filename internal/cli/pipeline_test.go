@@ -258,9 +258,11 @@ func TestStepSummaryAppended(t *testing.T) {
 	}
 }
 
-// TestOutputIsNeverInput: a second run with --out inside the checked path
-// reads neither its reports nor its compiled artifacts; it names the
-// folder it does not read, once (IN-006), and says nothing else new.
+// TestOutputIsNeverInput: a run with --out inside the checked path reads
+// neither its reports nor its compiled artifacts; it names the folder it
+// does not read, once (IN-006) — the first run as the second (--out is
+// made before the walk), so a re-run in the same workspace says nothing
+// new.
 func TestOutputIsNeverInput(t *testing.T) {
 	dir := t.TempDir()
 	src, _ := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
@@ -269,7 +271,7 @@ func TestOutputIsNeverInput(t *testing.T) {
 	_, first, _ := runCLI(t, "check", "--out", out, "--fix", dir)
 	_, second, _ := runCLI(t, "check", "--out", out, "--fix", dir)
 	note := filepath.ToSlash(out) + ": note: This folder is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked. [IN-006]\n"
-	if want := note + strings.Replace(first, "0 notes", "1 note", 1); second != want {
+	if !strings.HasPrefix(first, note) || second != first {
 		t.Errorf("the second run read its own output, or did not name it:\n--- first\n%s--- second\n%s", first, second)
 	}
 	_, c1, _ := runCLI(t, "compile", "--out", out, dir)
