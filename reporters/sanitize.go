@@ -9,12 +9,15 @@ import (
 )
 
 // OneLine makes s safe for a one-line text record: line breaks and tabs
-// become spaces, and other control characters (C0, DEL, C1 — which include
-// terminal escape sequences) and invalid UTF-8 are dropped.
+// become spaces, other control characters (C0, DEL, C1 — which include
+// terminal escape sequences) and invalid UTF-8 are dropped, and invisible
+// and bidirectional controls (diag.Invisible: a U+202E in a file name
+// would mirror the rest of its line in a rendered report) are shown as
+// \uXXXX.
 func OneLine(s string) string {
 	clean := true
 	for _, r := range s {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\uFFFD' {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == '\uFFFD' || diag.Invisible(r) {
 			clean = false
 			break
 		}
@@ -31,6 +34,8 @@ func OneLine(s string) string {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
 		case r < 0x20 || (r >= 0x7f && r < 0xa0):
+		case diag.Invisible(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
 		case r == '\uFFFD' && !strings.HasPrefix(s[i:], "\uFFFD"):
 			// invalid UTF-8 byte
 		default:

@@ -299,6 +299,8 @@ func validChar(r rune) bool {
 // escape writes s with XML escapes, dropping characters XML 1.0 cannot
 // hold (and invalid UTF-8). In attributes, white space other than a space is
 // written as a character reference so that it survives normalisation.
+// Invisible and bidirectional controls (diag.Invisible) are shown as
+// \uXXXX, as in every report.
 func escape(s string, inAttr bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -309,6 +311,10 @@ func escape(s string, inAttr bool) string {
 			continue
 		}
 		if !validChar(r) {
+			continue
+		}
+		if diag.Invisible(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
 			continue
 		}
 		switch r {
