@@ -8,6 +8,7 @@ package markdown
 import (
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -570,9 +571,22 @@ func (m *writer) location(f *diag.Finding) string {
 	}
 	u := strings.TrimRight(g.ServerURL, "/") + "/" + g.Repository + "/blob/" + g.SHA + "/" + reporters.EscapePath(rel)
 	if p.Line > 0 {
+		if renderedByGitHub(rel) {
+			u += "?plain=1" // a rendered document has no line anchors
+		}
 		u += fmt.Sprintf("#L%d", p.Line)
 	}
 	return "[" + escape(text) + "](" + linkURL(u) + ")"
+}
+
+// renderedByGitHub reports whether GitHub shows the file rendered (a
+// markdown document), where a line anchor works only on the plain view.
+func renderedByGitHub(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx":
+		return true
+	}
+	return false
 }
 
 // notifications writes the run's notifications and returns how many fit.

@@ -159,3 +159,19 @@ func TestReportCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksLandOnTheLine: a finding in a markdown file links to the plain
+// view (?plain=1), where GitHub's line anchors work; other files link to
+// the line directly.
+func TestLinksLandOnTheLine(t *testing.T) {
+	r := fixture.Report(t)
+	r.Findings[0].Pos.File = filepath.Join(r.RepoRoot, "artifacts", "RS-1.md")
+	r.Findings[0].Pos.Line, r.Findings[0].Pos.Col = 7, 1
+	got := write(t, r, 0)
+	if !strings.Contains(got, "/artifacts/RS-1.md?plain=1#L7)") {
+		t.Errorf("no plain-view line link for a markdown file:\n%s", got)
+	}
+	if !strings.Contains(got, "threads/alpha.json#L4)") {
+		t.Errorf("a JSON file's link changed:\n%s", got)
+	}
+}
