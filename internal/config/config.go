@@ -11,6 +11,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -120,10 +121,48 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Col > 0:
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Line > 0: // yaml.v3 gives a syntax error's line only
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Errors are every error found in one configuration file, in the file's
+// order (at least two). As an error it reads as the first.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	return fmt.Sprintf("%s (and %s)", es[0].Error(), plural(len(es)-1, "more error", "more errors"))
+}
+
+// Unwrap gives each error, for errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// errorOf is nil for no error, the error for one, Errors for more.
+func errorOf(errs []*Error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return Errors(errs)
 }
 
 // Find looks for FileName from dir upward, stopping at the repository root
@@ -165,7 +204,9 @@ func LoadPinned(path string, known Known) (*Config, error) {
 
 var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?line (\d+): (.*)$`)
 
-// Parse decodes data (named path in errors).
+// Parse decodes data (named path in errors). Every key must be one the
+// file format has, at any depth; the errors are at the line and column of
+// their key or value (a syntax error at its line: yaml.v3 gives no column).
 func Parse(path string, data []byte, known Known) (*Config, error) {
 	c := &Config{Path: path, sum: sha256.Sum256(data)}
 	if path != "" {
@@ -174,7 +215,6 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -182,18 +222,13 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 		}
 		return nil, yamlErr(path, err)
 	}
+	if errs := strictCheck(path, &root); len(errs) > 0 {
+		return nil, errorOf(errs)
+	}
 	if err := root.Decode(c); err != nil {
-		return nil, yamlErr(path, err)
+		return nil, yamlErr(path, err) // what strictCheck did not foresee
 	}
 	c.doc = &root
-	// Strict decode again through a decoder to catch unknown keys
-	// (Node.Decode ignores KnownFields).
-	dec2 := yaml.NewDecoder(bytes.NewReader(data))
-	dec2.KnownFields(true)
-	var again Config
-	if err := dec2.Decode(&again); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlErr(path, err)
-	}
 	return c, c.compile(known, &root)
 }
 
@@ -206,106 +241,130 @@ func yamlErr(path string, err error) error {
 	if m := yamlLine.FindStringSubmatch(strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{File: path, Line: line, Col: 1, Msg: m[2]}
+		return &Error{File: path, Line: line, Msg: m[2]}
 	}
 	if m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(msg); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{File: path, Line: line, Col: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+		return &Error{File: path, Line: line, Msg: strings.TrimPrefix(msg, "yaml: ")}
 	}
 	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // nodeAt finds the value node of a key path in the document, for positions.
 func nodeAt(root *yaml.Node, keys ...string) *yaml.Node {
+	_, v := lookup(root, keys...)
+	return v
+}
+
+// lookup finds the key and value nodes of a key path in the document (or
+// in a mapping node).
+func lookup(root *yaml.Node, keys ...string) (key, val *yaml.Node) {
 	n := root
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
 	for _, k := range keys {
 		if n == nil || n.Kind != yaml.MappingNode {
-			return nil
+			return nil, nil
 		}
 		var next *yaml.Node
+		key = nil
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == k {
-				next = n.Content[i+1]
+				key, next = n.Content[i], n.Content[i+1]
 				break
 			}
 		}
 		n = next
 	}
-	return n
+	return key, n
 }
 
-func (c *Config) errAt(root *yaml.Node, msg string, keys ...string) error {
+// errAt is an error at n (no position when n is nil).
+func (c *Config) errAt(n *yaml.Node, msg string) *Error {
 	e := &Error{File: c.Path, Msg: msg}
-	if n := nodeAt(root, keys...); n != nil {
+	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
 	return e
 }
 
 func (c *Config) compile(known Known, root *yaml.Node) error {
+	var errs []*Error
 	if c.FailOn != "" {
 		if _, ok := ParseFailOn(c.FailOn); !ok {
-			return c.errAt(root, fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn), "fail-on")
+			errs = append(errs, c.errAt(nodeAt(root, "fail-on"), fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn)))
 		}
 	}
-	check := func(rules map[string]RuleCf, keys ...string) error {
-		for id, r := range rules {
+	// check checks the rule settings of the mapping at node m (the file's
+	// rules:, or an override's), named where in messages.
+	check := func(rules map[string]RuleCf, m *yaml.Node, where string) {
+		ids := make([]string, 0, len(rules))
+		for id := range rules {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			key, val := lookup(m, id)
 			if known != nil && !known(id) {
-				return c.errAt(root, fmt.Sprintf("unknown rule id %q", id), append(keys, id)...)
+				errs = append(errs, c.errAt(key, fmt.Sprintf("unknown rule id %q%s", id, in(where))+didYouMean(suggestIDs(id, known))))
+				continue
 			}
-			if r.Severity != "" {
+			if r := rules[id]; r.Severity != "" {
 				if _, ok := diag.ParseSeverity(r.Severity); !ok {
-					return c.errAt(root, fmt.Sprintf("rule %s: severity %q is not one of error, warning, note, off", id, r.Severity), append(keys, id)...)
+					errs = append(errs, c.errAt(val, fmt.Sprintf("rule %s: severity %q is not one of error, warning, note, off", id, r.Severity)))
 				}
 			}
 		}
-		return nil
 	}
-	if err := check(c.Rules, "rules"); err != nil {
-		return err
-	}
+	check(c.Rules, nodeAt(root, "rules"), "")
 	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 {
-		return c.errAt(root, "limits: values must be positive", "limits")
+		errs = append(errs, c.errAt(nodeAt(root, "limits"), "limits: values must be positive"))
 	}
 	for _, g := range c.Ignore {
 		re, err := Glob(g)
 		if err != nil {
-			return c.errAt(root, err.Error(), "ignore")
+			errs = append(errs, c.errAt(nodeAt(root, "ignore"), err.Error()))
+			continue
 		}
 		c.ignore = append(c.ignore, re)
 	}
 	for i := range c.Override {
 		o := &c.Override[i]
-		if err := check(o.Rules); err != nil {
-			return err
-		}
+		check(o.Rules, nodeAt(seqItem(root, i, "overrides"), "rules"), fmt.Sprintf("overrides[%d]", i))
 		for _, g := range o.Paths {
 			re, err := Glob(g)
 			if err != nil {
-				return c.errAt(root, err.Error(), "overrides")
+				errs = append(errs, c.errAt(nodeAt(root, "overrides"), err.Error()))
+				continue
 			}
 			o.re = append(o.re, re)
 		}
 	}
 	supp := nodeAt(root, "suppress")
 	for i, s := range c.Suppress {
+		var item *yaml.Node
 		line := 0
 		if supp != nil && supp.Kind == yaml.SequenceNode && i < len(supp.Content) {
-			line = supp.Content[i].Line
+			item = supp.Content[i]
+			line = item.Line
 		}
 		c.SuppressLine = append(c.SuppressLine, line)
 		if s.Rule == "" || (known != nil && !known(s.Rule)) {
-			return &Error{File: c.Path, Line: line, Col: 1, Msg: fmt.Sprintf("suppress: unknown rule id %q", s.Rule)}
+			at := item
+			if v := nodeAt(item, "rule"); v != nil {
+				at = v
+			}
+			errs = append(errs, c.errAt(at, fmt.Sprintf("suppress: unknown rule id %q", s.Rule)+didYouMean(suggestIDs(s.Rule, known))))
+			continue
 		}
 		if s.Thread == "" {
-			return &Error{File: c.Path, Line: line, Col: 1, Msg: "suppress: an entry needs a thread"}
+			errs = append(errs, c.errAt(item, "suppress: an entry needs a thread"))
 		}
 	}
-	return nil
+	sortErrors(errs)
+	return errorOf(errs)
 }
 
 // ParseFailOn parses --fail-on values; none means never fail.
