@@ -21,8 +21,13 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/safefile"
 )
 
-// FileName is the configuration file brenner-ci looks for.
+// FileName is the configuration file brenner-ci looks for, by its first
+// name (FileNames).
 const FileName = ".brenner-ci.yaml"
+
+// FileNames are the names of the configuration file: a folder holds at
+// most one of them (both is an error).
+var FileNames = [...]string{FileName, ".brenner-ci.yml"}
 
 // Config is the decoded configuration.
 type Config struct {
@@ -165,10 +170,11 @@ func errorOf(errs []*Error) error {
 	return Errors(errs)
 }
 
-// Find looks for FileName from dir upward, stopping at the repository root
-// (a directory holding .git) or the file system root. It returns "" when
-// there is none.
-func Find(dir string) string { return findUnder(dir, "") }
+// Find looks for the configuration file (FileNames) from dir upward,
+// stopping at the repository root (a directory holding .git) or the file
+// system root. It returns "" when there is none, and an error when a
+// folder holds it under both names.
+func Find(dir string) (string, error) { return findUnder(dir, "") }
 
 // Known reports whether a rule id exists; set by the caller (the rule registry).
 type Known func(id string) bool

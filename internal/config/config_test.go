@@ -77,11 +77,11 @@ func TestFindStopsAtRepoRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755)
 	os.MkdirAll(filepath.Join(root, "repo", "a", "b"), 0o755)
 	os.WriteFile(filepath.Join(root, FileName), []byte(""), 0o644) // above the repo: never used
-	if got := Find(filepath.Join(root, "repo", "a", "b")); got != "" {
+	if got, _ := Find(filepath.Join(root, "repo", "a", "b")); got != "" {
 		t.Errorf("Find crossed the repository root: %s", got)
 	}
 	os.WriteFile(filepath.Join(root, "repo", "a", FileName), []byte(""), 0o644)
-	if got := Find(filepath.Join(root, "repo", "a", "b")); got != filepath.Join(root, "repo", "a", FileName) {
+	if got, _ := Find(filepath.Join(root, "repo", "a", "b")); got != filepath.Join(root, "repo", "a", FileName) {
 		t.Errorf("Find = %q", got)
 	}
 }
@@ -179,7 +179,49 @@ func TestTightenTurnsOnWhatTheRootTurnedOff(t *testing.T) {
 // TestWalkKnowsTheFileName: the walk passes over the configuration file by
 // name (it is read as the configuration); both packages name the same file.
 func TestWalkKnowsTheFileName(t *testing.T) {
-	if mailbox.ConfigFile != FileName {
-		t.Errorf("mailbox.ConfigFile %q, config.FileName %q", mailbox.ConfigFile, FileName)
+	if mailbox.ConfigFiles != FileNames || FileNames[0] != FileName {
+		t.Errorf("mailbox.ConfigFiles %q, config.FileNames %q, config.FileName %q", mailbox.ConfigFiles, FileNames, FileName)
+	}
+}
+
+// TestBothFileNames: .brenner-ci.yml is found like .brenner-ci.yaml, at the
+// root and below it; both in one folder is an error naming both.
+func TestBothFileNames(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "mailbox", "deep"), 0o755)
+	yml := filepath.Join(dir, ".brenner-ci.yml")
+	os.WriteFile(yml, []byte("rules:\n  MB-001: off\n"), 0o644)
+	res, err := Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known)
+	if err != nil || res.Config == nil || res.Config.Path != yml || res.Below {
+		t.Fatalf("root .brenner-ci.yml: %+v, %v", res, err)
+	}
+	// Below the root, under the other name: it only tightens the root's.
+	nested := filepath.Join(dir, "mailbox", FileName)
+	os.WriteFile(nested, []byte("rules:\n  MB-002: off\n"), 0o644)
+	res, err = Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known)
+	if err != nil || !res.Below || res.Base == nil || res.Base.Path != yml || res.Config.Path != nested {
+		t.Fatalf("nested .brenner-ci.yaml under a root .brenner-ci.yml: %+v, %v", res, err)
+	}
+	if res.Effective.Severity("MB-002", "mailbox/t.json", diag.Error) != diag.Error {
+		t.Errorf("the nested file relaxed the root's")
+	}
+	// Both names in one folder.
+	os.WriteFile(filepath.Join(dir, FileName), []byte(""), 0o644)
+	os.Remove(nested)
+	_, err = Resolve("", filepath.Join(dir, "mailbox"), "", known)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, FileName)) || !strings.Contains(err.Error(), yml) {
+		t.Errorf("both names at the root: %v", err)
+	}
+	// Both below the root: an error too, not the one or the other.
+	os.Remove(filepath.Join(dir, FileName))
+	os.WriteFile(filepath.Join(dir, "mailbox", ".brenner-ci.yml"), []byte(""), 0o644)
+	os.WriteFile(filepath.Join(dir, "mailbox", FileName), []byte(""), 0o644)
+	if _, err = Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known); err == nil || !strings.Contains(err.Error(), "mailbox") {
+		t.Errorf("both names below the root: %v", err)
+	}
+	// A pinned file is the only one read.
+	if res, err = Resolve(yml, filepath.Join(dir, "mailbox"), "", known); err != nil || res.Config.Path != yml {
+		t.Errorf("pinned: %+v, %v", res, err)
 	}
 }
