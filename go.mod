@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/alecthomas/kong v1.17.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/sourcegraph/conc v0.3.0
 	github.com/yuin/goldmark v1.8.7

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -40,7 +41,7 @@ type Config struct {
 	Suppress []Suppression     `yaml:"suppress"`
 	Limits   Limits            `yaml:"limits"`
 
-	ignore []*regexp.Regexp
+	ignore []*Pattern
 	// dir is the absolute folder of the configuration file: globs are
 	// matched against paths relative to it, so results do not depend on
 	// the working directory.
@@ -106,7 +107,7 @@ type Limits struct {
 type Override struct {
 	Paths []string          `yaml:"paths"`
 	Rules map[string]RuleCf `yaml:"rules"`
-	re    []*regexp.Regexp
+	re    []*Pattern
 }
 
 // Suppression silences findings of Rule in a thread (and optionally one
@@ -328,10 +329,10 @@ func (c *Config) compile(known Known, root *yaml.Node) error {
 	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 {
 		errs = append(errs, c.errAt(nodeAt(root, "limits"), "limits: values must be positive"))
 	}
-	for _, g := range c.Ignore {
+	for i, g := range c.Ignore {
 		re, err := Glob(g)
 		if err != nil {
-			errs = append(errs, c.errAt(nodeAt(root, "ignore"), err.Error()))
+			errs = append(errs, c.errAt(seqItem(root, i, "ignore"), "ignore: "+err.Error()))
 			continue
 		}
 		c.ignore = append(c.ignore, re)
@@ -339,10 +340,10 @@ func (c *Config) compile(known Known, root *yaml.Node) error {
 	for i := range c.Override {
 		o := &c.Override[i]
 		check(o.Rules, nodeAt(seqItem(root, i, "overrides"), "rules"), fmt.Sprintf("overrides[%d]", i))
-		for _, g := range o.Paths {
+		for j, g := range o.Paths {
 			re, err := Glob(g)
 			if err != nil {
-				errs = append(errs, c.errAt(nodeAt(root, "overrides"), err.Error()))
+				errs = append(errs, c.errAt(seqItem(seqItem(root, i, "overrides"), j, "paths"), fmt.Sprintf("overrides[%d].paths: %v", i, err)))
 				continue
 			}
 			o.re = append(o.re, re)
@@ -413,7 +414,7 @@ func (c *Config) Ignored(path string) bool {
 	}
 	path = c.relPath(path)
 	for _, re := range c.ignore {
-		if re.MatchString(path) {
+		if re.Match(path) {
 			return true
 		}
 	}
@@ -448,7 +449,7 @@ func (c *Config) ownSeverity(id, path string, def diag.Severity) diag.Severity {
 			continue
 		}
 		for _, re := range o.re {
-			if re.MatchString(path) {
+			if re.Match(path) {
 				sev = apply(r, sev)
 				break
 			}
@@ -471,39 +472,49 @@ func apply(r RuleCf, sev diag.Severity) diag.Severity {
 	return sev
 }
 
-// Glob compiles a path glob: * matches within a segment, ** across
-// segments, ? one character. A pattern without '/' matches the base name or
-// any path suffix.
-func Glob(g string) (*regexp.Regexp, error) {
+// A Pattern is a compiled path glob (Glob).
+type Pattern struct {
+	glob string
+	// anywhere: the glob has no '/', so it is matched against each part of
+	// the path (its base name and every folder).
+	anywhere bool
+}
+
+// Glob compiles a path glob of github.com/bmatcuk/doublestar: * matches
+// within a segment, ** as a whole segment across segments, ? one
+// character, [abc] [a-z] [!a] one character of a class, {a,b} either
+// alternative, \ escapes the next character. A pattern without '/'
+// matches the base name or any folder of the path; one with '/' matches
+// the path, or a folder the path is in (a/b matches a/b/c.json).
+func Glob(g string) (*Pattern, error) {
 	g = filepath.ToSlash(strings.TrimPrefix(g, "./"))
-	var b strings.Builder
-	if !strings.Contains(g, "/") {
-		b.WriteString(`(?:^|/)`)
-	} else {
-		b.WriteString(`^`)
+	if !doublestar.ValidatePattern(g) {
+		return nil, fmt.Errorf("%q is not a valid glob (an unclosed [ or {, a } without its {, or a \\ at its end)", g)
 	}
-	for i := 0; i < len(g); i++ {
-		switch ch := g[i]; ch {
-		case '*':
-			if i+1 < len(g) && g[i+1] == '*' {
-				i++
-				if i+1 < len(g) && g[i+1] == '/' {
-					i++
-					b.WriteString(`(?:.*/)?`)
-				} else {
-					b.WriteString(`.*`)
-				}
-			} else {
-				b.WriteString(`[^/]*`)
+	return &Pattern{glob: g, anywhere: !strings.Contains(g, "/")}, nil
+}
+
+// Match reports whether path (slash separated, relative to the
+// configuration's folder) matches.
+func (p *Pattern) Match(path string) bool {
+	if p.anywhere {
+		for part := range strings.SplitSeq(path, "/") {
+			if doublestar.MatchUnvalidated(p.glob, part) {
+				return true
 			}
-		case '?':
-			b.WriteString(`[^/]`)
-		default:
-			b.WriteString(regexp.QuoteMeta(string(ch)))
 		}
+		return false
 	}
-	b.WriteString(`(?:/.*)?$`)
-	return regexp.Compile(b.String())
+	for {
+		if doublestar.MatchUnvalidated(p.glob, path) {
+			return true
+		}
+		i := strings.LastIndexByte(path, '/')
+		if i < 0 {
+			return false
+		}
+		path = path[:i]
+	}
 }
 
 // OffEverywhere reports whether rule id is turned off globally and no

@@ -94,11 +94,11 @@ func TestGlob(t *testing.T) {
 		{"**/*.json", "a/b/c.json", true}, {"**/*.json", "c.json", true}, {"a/*.json", "a/b/c.json", false},
 		{"a/**", "a/b/c.json", true}, {"*.md", "x/y.md", true}, {"artifacts", "artifacts/x.md", true},
 	} {
-		re, err := Glob(c.g)
+		p, err := Glob(c.g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if re.MatchString(c.p) != c.ok {
+		if p.Match(c.p) != c.ok {
 			t.Errorf("Glob(%q) on %q = %v", c.g, c.p, !c.ok)
 		}
 	}
@@ -223,5 +223,54 @@ func TestBothFileNames(t *testing.T) {
 	// A pinned file is the only one read.
 	if res, err = Resolve(yml, filepath.Join(dir, "mailbox"), "", known); err != nil || res.Config.Path != yml {
 		t.Errorf("pinned: %+v, %v", res, err)
+	}
+}
+
+// TestGlobClassesAndAlternatives: ignore and override globs are
+// doublestar globs: [...] classes and {a,b} alternatives work (they used to
+// match themselves, literally); a pattern without '/' still matches the
+// base name or any part of the path; one with '/' the path from the
+// configuration's folder, or a folder the path is in.
+func TestGlobClassesAndAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		g, p string
+		ok   bool
+	}{
+		{"*.{json,jsonl}", "a/b.jsonl", true}, {"*.{json,jsonl}", "a/b.md", false},
+		{"threads/RS-2026010[1-3]-*.json", "threads/RS-20260102-x.json", true},
+		{"threads/RS-2026010[1-3]-*.json", "threads/RS-20260104-x.json", false},
+		{"{legacy,old}/**", "old/a.json", true}, {"{legacy,old}/**", "new/a.json", false},
+		{"{legacy,old}", "x/old/a.json", true}, {"[lo]*", "x/old/a.json", true}, {"[!a]*.md", "x/old/a.md", false},
+		{`a\[1\].json`, "x/a[1].json", true},
+		// Today's semantics, kept.
+		{"*.md", "x/y.md", true}, {"artifacts", "x/artifacts/y.md", true}, {"a/*.json", "a/b/c.json", false},
+		{"a/b", "a/b/c.json", true}, {"./a/b", "a/b/c.json", true}, {"a/b", "x/a/b/c.json", false},
+	} {
+		p, err := Glob(c.g)
+		if err != nil {
+			t.Fatalf("Glob(%q): %v", c.g, err)
+		}
+		if p.Match(c.p) != c.ok {
+			t.Errorf("Glob(%q) on %q = %v", c.g, c.p, !c.ok)
+		}
+	}
+	cfg, err := Parse("c.yaml", []byte("ignore: [\"*.{tmp,bak}.json\"]\noverrides:\n  - paths: [\"legacy/RS-2026010[1-3]-*\"]\n    rules: {MB-001: off}\n"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Ignored("x/a.bak.json") || cfg.Ignored("x/a.json") {
+		t.Errorf("ignore {tmp,bak}: %v %v", cfg.Ignored("x/a.bak.json"), cfg.Ignored("x/a.json"))
+	}
+	if cfg.Severity("MB-001", "legacy/RS-20260102-x.json", diag.Error) != diag.Off || cfg.Severity("MB-001", "legacy/RS-20260109-x.json", diag.Error) != diag.Error {
+		t.Errorf("override with a class not applied as a class")
+	}
+	// A pattern that is not a glob is an error at its item.
+	for src, want := range map[string]string{
+		"ignore: [a, \"b[\"]\n":                              `c.yaml:1:13: ignore: "b[" is not a valid glob`,
+		"overrides:\n  - paths: [\"{a,b\"]\n    rules: {}\n": `c.yaml:2:13: overrides[0].paths: "{a,b" is not a valid glob`,
+	} {
+		if _, err := Parse("c.yaml", []byte(src), known); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: error %v, want %s", src, err, want)
+		}
 	}
 }
