@@ -72,6 +72,7 @@ type cliArgs struct {
 	CheckMessage checkMessageCmd  `cmd:"" name:"check-message" help:"Check one message before it is sent: subject, body (a FILE or standard input), ack_required; every message-level rule."`
 	Merge        mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
 	Graph        graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
+	Config       configCmd        `cmd:"" help:"Verify the configuration file: brenner-ci config verify [PATH]."`
 	Version      versionCmd       `cmd:"" help:"Print the version."`
 }
 

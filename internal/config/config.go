@@ -141,7 +141,7 @@ func (e *Error) Error() string {
 type Errors []*Error
 
 func (es Errors) Error() string {
-	return fmt.Sprintf("%s (and %s)", es[0].Error(), plural(len(es)-1, "more error", "more errors"))
+	return fmt.Sprintf("%s (and %s: brenner-ci config verify lists them)", es[0].Error(), plural(len(es)-1, "more error", "more errors"))
 }
 
 // Unwrap gives each error, for errors.As.

@@ -458,3 +458,36 @@ func seqItem(doc *yaml.Node, i int, keys ...string) *yaml.Node {
 	}
 	return n.Content[i]
 }
+
+// Summary says in one line what the configuration sets, for config
+// verify: "fail-on warning; 2 agents; 1 rule setting; limits: json-depth
+// 100", or "empty (the defaults)".
+func (c *Config) Summary() string {
+	var parts []string
+	if c.FailOn != "" {
+		parts = append(parts, "fail-on "+c.FailOn)
+	}
+	count := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, plural(n, one, many))
+		}
+	}
+	count(len(c.Agents), "agent", "agents")
+	count(len(c.Ignore), "ignore glob", "ignore globs")
+	count(len(c.Rules), "rule setting", "rule settings")
+	count(len(c.Override), "override", "overrides")
+	count(len(c.Suppress), "suppression", "suppressions")
+	var lim []string
+	for i, v := range c.Limits.list() {
+		if v > 0 {
+			lim = append(lim, fmt.Sprintf("%s %d", limitNames[i], v))
+		}
+	}
+	if len(lim) > 0 {
+		parts = append(parts, "limits: "+strings.Join(lim, ", "))
+	}
+	if len(parts) == 0 {
+		return "empty (the defaults)"
+	}
+	return strings.Join(parts, "; ")
+}
