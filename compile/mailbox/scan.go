@@ -362,10 +362,10 @@ const (
 	hintArchive = "Nothing to do: keep thread exports out of this folder, where they would not be checked."
 )
 
-// ConfigFile is the name of brenner-ci's configuration file
-// (internal/config.FileName): a walk passes over it in silence, as it is
+// ConfigFiles are the names of brenner-ci's configuration file
+// (internal/config.FileNames): a walk passes over it in silence, as it is
 // read as the configuration, not as an input.
-const ConfigFile = ".brenner-ci.yaml"
+var ConfigFiles = [...]string{".brenner-ci.yaml", ".brenner-ci.yml"}
 
 // walker lists the inputs of a run: the files to read, and an entry for
 // everything it does not read, which the scan names (IN-006).
@@ -430,7 +430,7 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {
 		name := e.Name()
-		if name == ".git" || name == ConfigFile && !e.IsDir() {
+		if name == ".git" || (name == ConfigFiles[0] || name == ConfigFiles[1]) && !e.IsDir() {
 			// The repository's own data (a folder, or a worktree's file),
 			// and the configuration, which is read as such.
 			continue

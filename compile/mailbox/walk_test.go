@@ -55,6 +55,22 @@ func TestWalkNamesHiddenEntries(t *testing.T) {
 	}
 }
 
+// TestWalkPassesOverTheConfiguration: a configuration file, under either
+// of its names, is read as the configuration, so a walk passes over it in
+// silence (a folder of that name is hidden like any other).
+func TestWalkPassesOverTheConfiguration(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.json"), threadJSON(1, "A"))
+	write(t, filepath.Join(dir, ".brenner-ci.yaml"), "fail-on: error\n")
+	write(t, filepath.Join(dir, "sub", ".brenner-ci.yml"), "fail-on: error\n")
+	write(t, filepath.Join(dir, "sub", ".brenner-ci.yaml", "t.json"), threadJSON(2, "B"))
+	b := scanT(t, dir)
+	want := []string{"IN-006 sub/.brenner-ci.yaml:0"}
+	if got := rel(dir, b.Findings); !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+}
+
 // TestWalkNamesExcludedOutput: output is never input, and says so, in a
 // walk and when named.
 func TestWalkNamesExcludedOutput(t *testing.T) {

@@ -73,6 +73,7 @@ type cliArgs struct {
 	Merge        mergeCmd         `cmd:"" help:"Merge the shard files of check --shard I/N into the reports of one run."`
 	Graph        graphCmd         `cmd:"" help:"Write the session genealogy graph (cross-session references) as Mermaid, DOT or JSON."`
 	Explain      explainCmd       `cmd:"" help:"Print a rule's documentation: what it checks, its spec, its severity and scope, a bad and a fixed example."`
+	Config       configCmd        `cmd:"" help:"Verify the configuration file: brenner-ci config verify [PATH]."`
 	Version      versionCmd       `cmd:"" help:"Print the version."`
 	Help         helpCmd          `cmd:"" help:"Print the usage of brenner-ci or of a command (brenner-ci help check)."`
 	Completion   completionCmd    `cmd:"" help:"Write a shell completion script (bash, zsh or fish)."`

@@ -116,3 +116,17 @@ func (m *mergeCmd) Run(e *run.Env) error {
 		Markdown: m.Markdown, JSON: m.JSON, MarkdownMax: m.MarkdownMax, Category: m.Category, RepoRoot: m.RepoRoot,
 		Baseline: m.Baseline, WriteBaseline: m.WriteBaseline, OldFindings: m.OldFindings, GithubOutput: m.GithubOutput, Quiet: m.Quiet}, e)
 }
+
+// configCmd groups the commands about the configuration file.
+type configCmd struct {
+	Verify configVerifyCmd `cmd:"" help:"Parse and validate the configuration a check of PATH would use (the same discovery, or --config alone); print what it found and exit 0, or every error at its line and column and exit 2."`
+}
+
+type configVerifyCmd struct {
+	Path   string `arg:"" optional:"" name:"path" help:"The path a check would be given (default .): the configuration is found from it upward to the repository root."`
+	Config string `help:"Configuration file (default: .brenner-ci.yaml or .brenner-ci.yml found from the path upward to the repository root)." placeholder:"FILE"`
+}
+
+func (c *configVerifyCmd) Run(e *run.Env) error {
+	return run.ConfigVerify(run.ConfigVerifyOptions(*c), e)
+}

@@ -169,3 +169,31 @@ func TestNewFromRevFollowsRenames(t *testing.T) {
 		t.Errorf("a renamed export with one mistake: exit %d; want %d and 1 new finding\n%s%s", code, ExitFindings, out, errs)
 	}
 }
+
+// TestPullRequestJudgeNamedYml: the base revision's root configuration is
+// read under either name. Unchanged, a root .brenner-ci.yml judges the
+// change as it is (it used to be left unread at the base, so its own
+// settings were reported as relaxing the defaults); replaced by a
+// .brenner-ci.yaml that relaxes it, the relaxation is SP-005.
+func TestPullRequestJudgeNamedYml(t *testing.T) {
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json"})
+	yml := filepath.Join(repo, ".brenner-ci.yml")
+	os.WriteFile(yml, []byte("fail-on: error\nrules:\n  MB-001: warning\n"), 0o644)
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	file := filepath.Join(repo, "mailbox", "t.json")
+	src, _ := os.ReadFile(file)
+	os.WriteFile(file, []byte(strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
+	t.Chdir(repo)
+	args := []string{"check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox"}
+	code, out, errs := runCLI(t, args...)
+	if code != ExitOK || strings.Contains(out, "[SP-005]") || !strings.Contains(out, "warning: ") {
+		t.Fatalf("unchanged .brenner-ci.yml: exit %d, want %d with MB-001 a warning and no SP-005\n%s%s", code, ExitOK, out, errs)
+	}
+	os.Remove(yml)
+	os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte("fail-on: none\nrules:\n  MB-001: warning\n"), 0o644)
+	code, out, errs = runCLI(t, args...)
+	if code != ExitFindings || !strings.Contains(out, "[SP-005]") {
+		t.Fatalf(".brenner-ci.yml replaced by a laxer .brenner-ci.yaml: exit %d, want %d with SP-005\n%s%s", code, ExitFindings, out, errs)
+	}
+}

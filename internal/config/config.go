@@ -11,17 +11,24 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/safefile"
 )
 
-// FileName is the configuration file brenner-ci looks for.
+// FileName is the configuration file brenner-ci looks for, by its first
+// name (FileNames).
 const FileName = ".brenner-ci.yaml"
+
+// FileNames are the names of the configuration file: a folder holds at
+// most one of them (both is an error).
+var FileNames = [...]string{FileName, ".brenner-ci.yml"}
 
 // Config is the decoded configuration.
 type Config struct {
@@ -34,7 +41,7 @@ type Config struct {
 	Suppress []Suppression     `yaml:"suppress"`
 	Limits   Limits            `yaml:"limits"`
 
-	ignore []*regexp.Regexp
+	ignore []*Pattern
 	// dir is the absolute folder of the configuration file: globs are
 	// matched against paths relative to it, so results do not depend on
 	// the working directory.
@@ -100,7 +107,7 @@ type Limits struct {
 type Override struct {
 	Paths []string          `yaml:"paths"`
 	Rules map[string]RuleCf `yaml:"rules"`
-	re    []*regexp.Regexp
+	re    []*Pattern
 }
 
 // Suppression silences findings of Rule in a thread (and optionally one
@@ -120,16 +127,55 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Col > 0:
 		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	case e.Line > 0: // yaml.v3 gives a syntax error's line only
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// Find looks for FileName from dir upward, stopping at the repository root
-// (a directory holding .git) or the file system root. It returns "" when
-// there is none.
-func Find(dir string) string { return findUnder(dir, "") }
+// Errors are every error found in one configuration file, in the file's
+// order (at least two). As an error it reads as the first.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	return fmt.Sprintf("%s (and %s: brenner-ci config verify lists them)", es[0].Error(), plural(len(es)-1, "more error", "more errors"))
+}
+
+// Unwrap gives each error, for errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// errorOf is nil for no error, the error for one, Errors for more.
+func errorOf(errs []*Error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return Errors(errs)
+}
+
+// Find looks for the configuration file (FileNames) from dir upward,
+// stopping at the repository root (a directory holding .git) or the file
+// system root. It returns "" when there is none, and an error when a
+// folder holds it under both names.
+func Find(dir string) (string, error) { return findUnder(dir, "") }
 
 // Known reports whether a rule id exists; set by the caller (the rule registry).
 type Known func(id string) bool
@@ -165,7 +211,9 @@ func LoadPinned(path string, known Known) (*Config, error) {
 
 var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?line (\d+): (.*)$`)
 
-// Parse decodes data (named path in errors).
+// Parse decodes data (named path in errors). Every key must be one the
+// file format has, at any depth; the errors are at the line and column of
+// their key or value (a syntax error at its line: yaml.v3 gives no column).
 func Parse(path string, data []byte, known Known) (*Config, error) {
 	c := &Config{Path: path, sum: sha256.Sum256(data)}
 	if path != "" {
@@ -174,7 +222,6 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -182,18 +229,13 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 		}
 		return nil, yamlErr(path, err)
 	}
+	if errs := strictCheck(path, &root); len(errs) > 0 {
+		return nil, errorOf(errs)
+	}
 	if err := root.Decode(c); err != nil {
-		return nil, yamlErr(path, err)
+		return nil, yamlErr(path, err) // what strictCheck did not foresee
 	}
 	c.doc = &root
-	// Strict decode again through a decoder to catch unknown keys
-	// (Node.Decode ignores KnownFields).
-	dec2 := yaml.NewDecoder(bytes.NewReader(data))
-	dec2.KnownFields(true)
-	var again Config
-	if err := dec2.Decode(&again); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlErr(path, err)
-	}
 	return c, c.compile(known, &root)
 }
 
@@ -206,106 +248,130 @@ func yamlErr(path string, err error) error {
 	if m := yamlLine.FindStringSubmatch(strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{File: path, Line: line, Col: 1, Msg: m[2]}
+		return &Error{File: path, Line: line, Msg: m[2]}
 	}
 	if m := regexp.MustCompile(`line (\d+)`).FindStringSubmatch(msg); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return &Error{File: path, Line: line, Col: 1, Msg: strings.TrimPrefix(msg, "yaml: ")}
+		return &Error{File: path, Line: line, Msg: strings.TrimPrefix(msg, "yaml: ")}
 	}
 	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // nodeAt finds the value node of a key path in the document, for positions.
 func nodeAt(root *yaml.Node, keys ...string) *yaml.Node {
+	_, v := lookup(root, keys...)
+	return v
+}
+
+// lookup finds the key and value nodes of a key path in the document (or
+// in a mapping node).
+func lookup(root *yaml.Node, keys ...string) (key, val *yaml.Node) {
 	n := root
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
 	for _, k := range keys {
 		if n == nil || n.Kind != yaml.MappingNode {
-			return nil
+			return nil, nil
 		}
 		var next *yaml.Node
+		key = nil
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == k {
-				next = n.Content[i+1]
+				key, next = n.Content[i], n.Content[i+1]
 				break
 			}
 		}
 		n = next
 	}
-	return n
+	return key, n
 }
 
-func (c *Config) errAt(root *yaml.Node, msg string, keys ...string) error {
+// errAt is an error at n (no position when n is nil).
+func (c *Config) errAt(n *yaml.Node, msg string) *Error {
 	e := &Error{File: c.Path, Msg: msg}
-	if n := nodeAt(root, keys...); n != nil {
+	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}
 	return e
 }
 
 func (c *Config) compile(known Known, root *yaml.Node) error {
+	var errs []*Error
 	if c.FailOn != "" {
 		if _, ok := ParseFailOn(c.FailOn); !ok {
-			return c.errAt(root, fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn), "fail-on")
+			errs = append(errs, c.errAt(nodeAt(root, "fail-on"), fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn)))
 		}
 	}
-	check := func(rules map[string]RuleCf, keys ...string) error {
-		for id, r := range rules {
+	// check checks the rule settings of the mapping at node m (the file's
+	// rules:, or an override's), named where in messages.
+	check := func(rules map[string]RuleCf, m *yaml.Node, where string) {
+		ids := make([]string, 0, len(rules))
+		for id := range rules {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			key, val := lookup(m, id)
 			if known != nil && !known(id) {
-				return c.errAt(root, fmt.Sprintf("unknown rule id %q", id), append(keys, id)...)
+				errs = append(errs, c.errAt(key, fmt.Sprintf("unknown rule id %q%s", id, in(where))+didYouMean(suggestIDs(id, known))))
+				continue
 			}
-			if r.Severity != "" {
+			if r := rules[id]; r.Severity != "" {
 				if _, ok := diag.ParseSeverity(r.Severity); !ok {
-					return c.errAt(root, fmt.Sprintf("rule %s: severity %q is not one of error, warning, note, off", id, r.Severity), append(keys, id)...)
+					errs = append(errs, c.errAt(val, fmt.Sprintf("rule %s: severity %q is not one of error, warning, note, off", id, r.Severity)))
 				}
 			}
 		}
-		return nil
 	}
-	if err := check(c.Rules, "rules"); err != nil {
-		return err
-	}
+	check(c.Rules, nodeAt(root, "rules"), "")
 	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 {
-		return c.errAt(root, "limits: values must be positive", "limits")
+		errs = append(errs, c.errAt(nodeAt(root, "limits"), "limits: values must be positive"))
 	}
-	for _, g := range c.Ignore {
+	for i, g := range c.Ignore {
 		re, err := Glob(g)
 		if err != nil {
-			return c.errAt(root, err.Error(), "ignore")
+			errs = append(errs, c.errAt(seqItem(root, i, "ignore"), "ignore: "+err.Error()))
+			continue
 		}
 		c.ignore = append(c.ignore, re)
 	}
 	for i := range c.Override {
 		o := &c.Override[i]
-		if err := check(o.Rules); err != nil {
-			return err
-		}
-		for _, g := range o.Paths {
+		check(o.Rules, nodeAt(seqItem(root, i, "overrides"), "rules"), fmt.Sprintf("overrides[%d]", i))
+		for j, g := range o.Paths {
 			re, err := Glob(g)
 			if err != nil {
-				return c.errAt(root, err.Error(), "overrides")
+				errs = append(errs, c.errAt(seqItem(seqItem(root, i, "overrides"), j, "paths"), fmt.Sprintf("overrides[%d].paths: %v", i, err)))
+				continue
 			}
 			o.re = append(o.re, re)
 		}
 	}
 	supp := nodeAt(root, "suppress")
 	for i, s := range c.Suppress {
+		var item *yaml.Node
 		line := 0
 		if supp != nil && supp.Kind == yaml.SequenceNode && i < len(supp.Content) {
-			line = supp.Content[i].Line
+			item = supp.Content[i]
+			line = item.Line
 		}
 		c.SuppressLine = append(c.SuppressLine, line)
 		if s.Rule == "" || (known != nil && !known(s.Rule)) {
-			return &Error{File: c.Path, Line: line, Col: 1, Msg: fmt.Sprintf("suppress: unknown rule id %q", s.Rule)}
+			at := item
+			if v := nodeAt(item, "rule"); v != nil {
+				at = v
+			}
+			errs = append(errs, c.errAt(at, fmt.Sprintf("suppress: unknown rule id %q", s.Rule)+didYouMean(suggestIDs(s.Rule, known))))
+			continue
 		}
 		if s.Thread == "" {
-			return &Error{File: c.Path, Line: line, Col: 1, Msg: "suppress: an entry needs a thread"}
+			errs = append(errs, c.errAt(item, "suppress: an entry needs a thread"))
 		}
 	}
-	return nil
+	sortErrors(errs)
+	return errorOf(errs)
 }
 
 // ParseFailOn parses --fail-on values; none means never fail.
@@ -348,7 +414,7 @@ func (c *Config) Ignored(path string) bool {
 	}
 	path = c.relPath(path)
 	for _, re := range c.ignore {
-		if re.MatchString(path) {
+		if re.Match(path) {
 			return true
 		}
 	}
@@ -383,7 +449,7 @@ func (c *Config) ownSeverity(id, path string, def diag.Severity) diag.Severity {
 			continue
 		}
 		for _, re := range o.re {
-			if re.MatchString(path) {
+			if re.Match(path) {
 				sev = apply(r, sev)
 				break
 			}
@@ -406,39 +472,49 @@ func apply(r RuleCf, sev diag.Severity) diag.Severity {
 	return sev
 }
 
-// Glob compiles a path glob: * matches within a segment, ** across
-// segments, ? one character. A pattern without '/' matches the base name or
-// any path suffix.
-func Glob(g string) (*regexp.Regexp, error) {
+// A Pattern is a compiled path glob (Glob).
+type Pattern struct {
+	glob string
+	// anywhere: the glob has no '/', so it is matched against each part of
+	// the path (its base name and every folder).
+	anywhere bool
+}
+
+// Glob compiles a path glob of github.com/bmatcuk/doublestar: * matches
+// within a segment, ** as a whole segment across segments, ? one
+// character, [abc] [a-z] [!a] one character of a class, {a,b} either
+// alternative, \ escapes the next character. A pattern without '/'
+// matches the base name or any folder of the path; one with '/' matches
+// the path, or a folder the path is in (a/b matches a/b/c.json).
+func Glob(g string) (*Pattern, error) {
 	g = filepath.ToSlash(strings.TrimPrefix(g, "./"))
-	var b strings.Builder
-	if !strings.Contains(g, "/") {
-		b.WriteString(`(?:^|/)`)
-	} else {
-		b.WriteString(`^`)
+	if !doublestar.ValidatePattern(g) {
+		return nil, fmt.Errorf("%q is not a valid glob (an unclosed [ or {, a } without its {, or a \\ at its end)", g)
 	}
-	for i := 0; i < len(g); i++ {
-		switch ch := g[i]; ch {
-		case '*':
-			if i+1 < len(g) && g[i+1] == '*' {
-				i++
-				if i+1 < len(g) && g[i+1] == '/' {
-					i++
-					b.WriteString(`(?:.*/)?`)
-				} else {
-					b.WriteString(`.*`)
-				}
-			} else {
-				b.WriteString(`[^/]*`)
+	return &Pattern{glob: g, anywhere: !strings.Contains(g, "/")}, nil
+}
+
+// Match reports whether path (slash separated, relative to the
+// configuration's folder) matches.
+func (p *Pattern) Match(path string) bool {
+	if p.anywhere {
+		for part := range strings.SplitSeq(path, "/") {
+			if doublestar.MatchUnvalidated(p.glob, part) {
+				return true
 			}
-		case '?':
-			b.WriteString(`[^/]`)
-		default:
-			b.WriteString(regexp.QuoteMeta(string(ch)))
 		}
+		return false
 	}
-	b.WriteString(`(?:/.*)?$`)
-	return regexp.Compile(b.String())
+	for {
+		if doublestar.MatchUnvalidated(p.glob, path) {
+			return true
+		}
+		i := strings.LastIndexByte(path, '/')
+		if i < 0 {
+			return false
+		}
+		path = path[:i]
+	}
 }
 
 // OffEverywhere reports whether rule id is turned off globally and no

@@ -77,11 +77,11 @@ func TestFindStopsAtRepoRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "repo", ".git"), 0o755)
 	os.MkdirAll(filepath.Join(root, "repo", "a", "b"), 0o755)
 	os.WriteFile(filepath.Join(root, FileName), []byte(""), 0o644) // above the repo: never used
-	if got := Find(filepath.Join(root, "repo", "a", "b")); got != "" {
+	if got, _ := Find(filepath.Join(root, "repo", "a", "b")); got != "" {
 		t.Errorf("Find crossed the repository root: %s", got)
 	}
 	os.WriteFile(filepath.Join(root, "repo", "a", FileName), []byte(""), 0o644)
-	if got := Find(filepath.Join(root, "repo", "a", "b")); got != filepath.Join(root, "repo", "a", FileName) {
+	if got, _ := Find(filepath.Join(root, "repo", "a", "b")); got != filepath.Join(root, "repo", "a", FileName) {
 		t.Errorf("Find = %q", got)
 	}
 }
@@ -94,11 +94,11 @@ func TestGlob(t *testing.T) {
 		{"**/*.json", "a/b/c.json", true}, {"**/*.json", "c.json", true}, {"a/*.json", "a/b/c.json", false},
 		{"a/**", "a/b/c.json", true}, {"*.md", "x/y.md", true}, {"artifacts", "artifacts/x.md", true},
 	} {
-		re, err := Glob(c.g)
+		p, err := Glob(c.g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if re.MatchString(c.p) != c.ok {
+		if p.Match(c.p) != c.ok {
 			t.Errorf("Glob(%q) on %q = %v", c.g, c.p, !c.ok)
 		}
 	}
@@ -179,7 +179,98 @@ func TestTightenTurnsOnWhatTheRootTurnedOff(t *testing.T) {
 // TestWalkKnowsTheFileName: the walk passes over the configuration file by
 // name (it is read as the configuration); both packages name the same file.
 func TestWalkKnowsTheFileName(t *testing.T) {
-	if mailbox.ConfigFile != FileName {
-		t.Errorf("mailbox.ConfigFile %q, config.FileName %q", mailbox.ConfigFile, FileName)
+	if mailbox.ConfigFiles != FileNames || FileNames[0] != FileName {
+		t.Errorf("mailbox.ConfigFiles %q, config.FileNames %q, config.FileName %q", mailbox.ConfigFiles, FileNames, FileName)
+	}
+}
+
+// TestBothFileNames: .brenner-ci.yml is found like .brenner-ci.yaml, at the
+// root and below it; both in one folder is an error naming both.
+func TestBothFileNames(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "mailbox", "deep"), 0o755)
+	yml := filepath.Join(dir, ".brenner-ci.yml")
+	os.WriteFile(yml, []byte("rules:\n  MB-001: off\n"), 0o644)
+	res, err := Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known)
+	if err != nil || res.Config == nil || res.Config.Path != yml || res.Below {
+		t.Fatalf("root .brenner-ci.yml: %+v, %v", res, err)
+	}
+	// Below the root, under the other name: it only tightens the root's.
+	nested := filepath.Join(dir, "mailbox", FileName)
+	os.WriteFile(nested, []byte("rules:\n  MB-002: off\n"), 0o644)
+	res, err = Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known)
+	if err != nil || !res.Below || res.Base == nil || res.Base.Path != yml || res.Config.Path != nested {
+		t.Fatalf("nested .brenner-ci.yaml under a root .brenner-ci.yml: %+v, %v", res, err)
+	}
+	if res.Effective.Severity("MB-002", "mailbox/t.json", diag.Error) != diag.Error {
+		t.Errorf("the nested file relaxed the root's")
+	}
+	// Both names in one folder.
+	os.WriteFile(filepath.Join(dir, FileName), []byte(""), 0o644)
+	os.Remove(nested)
+	_, err = Resolve("", filepath.Join(dir, "mailbox"), "", known)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, FileName)) || !strings.Contains(err.Error(), yml) {
+		t.Errorf("both names at the root: %v", err)
+	}
+	// Both below the root: an error too, not the one or the other.
+	os.Remove(filepath.Join(dir, FileName))
+	os.WriteFile(filepath.Join(dir, "mailbox", ".brenner-ci.yml"), []byte(""), 0o644)
+	os.WriteFile(filepath.Join(dir, "mailbox", FileName), []byte(""), 0o644)
+	if _, err = Resolve("", filepath.Join(dir, "mailbox", "deep"), "", known); err == nil || !strings.Contains(err.Error(), "mailbox") {
+		t.Errorf("both names below the root: %v", err)
+	}
+	// A pinned file is the only one read.
+	if res, err = Resolve(yml, filepath.Join(dir, "mailbox"), "", known); err != nil || res.Config.Path != yml {
+		t.Errorf("pinned: %+v, %v", res, err)
+	}
+}
+
+// TestGlobClassesAndAlternatives: ignore and override globs are
+// doublestar globs: [...] classes and {a,b} alternatives work (they used to
+// match themselves, literally); a pattern without '/' still matches the
+// base name or any part of the path; one with '/' the path from the
+// configuration's folder, or a folder the path is in.
+func TestGlobClassesAndAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		g, p string
+		ok   bool
+	}{
+		{"*.{json,jsonl}", "a/b.jsonl", true}, {"*.{json,jsonl}", "a/b.md", false},
+		{"threads/RS-2026010[1-3]-*.json", "threads/RS-20260102-x.json", true},
+		{"threads/RS-2026010[1-3]-*.json", "threads/RS-20260104-x.json", false},
+		{"{legacy,old}/**", "old/a.json", true}, {"{legacy,old}/**", "new/a.json", false},
+		{"{legacy,old}", "x/old/a.json", true}, {"[lo]*", "x/old/a.json", true}, {"[!a]*.md", "x/old/a.md", false},
+		{`a\[1\].json`, "x/a[1].json", true},
+		// Today's semantics, kept.
+		{"*.md", "x/y.md", true}, {"artifacts", "x/artifacts/y.md", true}, {"a/*.json", "a/b/c.json", false},
+		{"a/b", "a/b/c.json", true}, {"./a/b", "a/b/c.json", true}, {"a/b", "x/a/b/c.json", false},
+	} {
+		p, err := Glob(c.g)
+		if err != nil {
+			t.Fatalf("Glob(%q): %v", c.g, err)
+		}
+		if p.Match(c.p) != c.ok {
+			t.Errorf("Glob(%q) on %q = %v", c.g, c.p, !c.ok)
+		}
+	}
+	cfg, err := Parse("c.yaml", []byte("ignore: [\"*.{tmp,bak}.json\"]\noverrides:\n  - paths: [\"legacy/RS-2026010[1-3]-*\"]\n    rules: {MB-001: off}\n"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Ignored("x/a.bak.json") || cfg.Ignored("x/a.json") {
+		t.Errorf("ignore {tmp,bak}: %v %v", cfg.Ignored("x/a.bak.json"), cfg.Ignored("x/a.json"))
+	}
+	if cfg.Severity("MB-001", "legacy/RS-20260102-x.json", diag.Error) != diag.Off || cfg.Severity("MB-001", "legacy/RS-20260109-x.json", diag.Error) != diag.Error {
+		t.Errorf("override with a class not applied as a class")
+	}
+	// A pattern that is not a glob is an error at its item.
+	for src, want := range map[string]string{
+		"ignore: [a, \"b[\"]\n":                              `c.yaml:1:13: ignore: "b[" is not a valid glob`,
+		"overrides:\n  - paths: [\"{a,b\"]\n    rules: {}\n": `c.yaml:2:13: overrides[0].paths: "{a,b" is not a valid glob`,
+	} {
+		if _, err := Parse("c.yaml", []byte(src), known); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: error %v, want %s", src, err, want)
+		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 
 // Which configuration governs a run is a security question: the inputs of a
 // pull request may come from a fork, and a .brenner-ci.yaml added next to
-// them must not quietly turn the gate off. The policy (docs/security.md):
+// them must not quietly turn the gate off. The policy (docs/security.md;
+// .brenner-ci.yaml stands for either name, FileNames):
 //
 //   - --config FILE pins the configuration: no other file is read.
 //   - Otherwise the repository root's .brenner-ci.yaml governs (the
@@ -71,7 +72,10 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 	if root == "" {
 		root = RepoRoot(first)
 	}
-	path := findUnder(first, root)
+	path, err := findUnder(first, root)
+	if err != nil {
+		return nil, err
+	}
 	if path == "" {
 		return &Resolved{}, nil
 	}
@@ -83,12 +87,15 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 	if root == "" {
 		return res, nil
 	}
-	rootCfg := filepath.Join(root, FileName)
+	rootCfg, err := inFolder(root)
+	if err != nil {
+		return nil, err
+	}
 	if same(rootCfg, path) || !within(root, path) {
 		return res, nil
 	}
 	res.Below = true
-	if fi, err := os.Stat(rootCfg); err == nil && !fi.IsDir() {
+	if rootCfg != "" {
 		if res.Base, err = Load(rootCfg, known); err != nil {
 			return nil, err
 		}
@@ -204,12 +211,12 @@ func lowerLimits(base, nested Limits) Limits {
 	return limitsOf(out)
 }
 
-// findUnder looks for FileName from dir upward, stopping at a folder
-// holding .git, at root (when set) or at the file system root.
-func findUnder(dir, root string) string {
+// findUnder looks for the configuration file from dir upward, stopping at
+// a folder holding .git, at root (when set) or at the file system root.
+func findUnder(dir, root string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		abs = filepath.Dir(abs)
@@ -218,22 +225,40 @@ func findUnder(dir, root string) string {
 		root = "" // the path lies outside the given root: stop at .git only
 	}
 	for {
-		p := filepath.Join(abs, FileName)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
+		if p, err := inFolder(abs); p != "" || err != nil {
+			return p, err
 		}
 		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
-			return ""
+			return "", nil
 		}
 		if root != "" && same(abs, root) {
-			return ""
+			return "", nil
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
-			return ""
+			return "", nil
 		}
 		abs = parent
 	}
+}
+
+// inFolder returns the configuration file of folder dir, "" when it has
+// none; an error naming both when it has one under each name.
+func inFolder(dir string) (string, error) {
+	var found []string
+	for _, name := range FileNames {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	return "", &Error{File: found[0], Msg: fmt.Sprintf("%s is present too; keep one of the two", found[1])}
 }
 
 // within reports whether path lies inside (or is) folder root.
@@ -432,4 +457,37 @@ func seqItem(doc *yaml.Node, i int, keys ...string) *yaml.Node {
 		return nil
 	}
 	return n.Content[i]
+}
+
+// Summary says in one line what the configuration sets, for config
+// verify: "fail-on warning; 2 agents; 1 rule setting; limits: json-depth
+// 100", or "empty (the defaults)".
+func (c *Config) Summary() string {
+	var parts []string
+	if c.FailOn != "" {
+		parts = append(parts, "fail-on "+c.FailOn)
+	}
+	count := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, plural(n, one, many))
+		}
+	}
+	count(len(c.Agents), "agent", "agents")
+	count(len(c.Ignore), "ignore glob", "ignore globs")
+	count(len(c.Rules), "rule setting", "rule settings")
+	count(len(c.Override), "override", "overrides")
+	count(len(c.Suppress), "suppression", "suppressions")
+	var lim []string
+	for i, v := range c.Limits.list() {
+		if v > 0 {
+			lim = append(lim, fmt.Sprintf("%s %d", limitNames[i], v))
+		}
+	}
+	if len(lim) > 0 {
+		parts = append(parts, "limits: "+strings.Join(lim, ", "))
+	}
+	if len(parts) == 0 {
+		return "empty (the defaults)"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -29,11 +29,26 @@ import (
 // and a configuration below the root may only tighten it.
 func (p *Plan) judgeAt(rev, pinned string) error {
 	path := pinned
+	var data []byte
+	var at revPlace
+	var err error
 	if path == "" {
+		// The root's configuration at rev, under either name.
 		path = filepath.Join(p.repoRoot, config.FileName)
-	}
-	data, at, err := gitShow(p.repoRoot, rev, path)
-	if err != nil {
+		at = notInRev
+		for _, name := range config.FileNames {
+			d, a, err := gitShow(p.repoRoot, rev, filepath.Join(p.repoRoot, name))
+			if err != nil {
+				return err
+			}
+			if a == inRev && at == inRev {
+				return usagef("configuration at %s: both %s and %s are present; keep one of the two", rev, filepath.Base(path), name)
+			}
+			if a == inRev {
+				path, data, at = filepath.Join(p.repoRoot, name), d, a
+			}
+		}
+	} else if data, at, err = gitShow(p.repoRoot, rev, path); err != nil {
 		return err
 	}
 	if at == outsideRepo {
