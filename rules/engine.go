@@ -258,14 +258,16 @@ func looksLikeArtifact(p *artifact.Parsed, path string) bool {
 // CheckArtifact parses and lints one persisted artifact: a markdown file, or
 // a JSON artifact object when fromJSON is set.
 func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
-	return e.checkArtifact(path, fromJSON, false)
+	return e.checkArtifact(path, fromJSON, false, nil)
 }
 
 // checkArtifact is CheckArtifact; atPath says the file is at the artifact
 // path of a thread (artifacts/<thread_id>.md), so that markdown that is
 // not an artifact there is reported (DR-003) instead of skipped, and is
-// still compared with its thread (DR-001).
-func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResult {
+// still compared with its thread (DR-001). thread, when set, is the
+// compiled artifact of the thread the file persists: what the file holds
+// of it was checked at its deltas (RF-003 is not reported twice).
+func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artifact.Artifact) ArtifactResult {
 	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
 	src, err := e.files.ReadFile(path)
 	if err != nil {
@@ -321,6 +323,11 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 		}
 	} else {
 		r.Comments = artifactComments(p, c.Thread)
+	}
+	// References are checked where the file holds them: a JSON artifact's
+	// in the JSON file (after the rewrite above).
+	if !unread(p) && e.on["RF-003"] {
+		r.Findings = append(r.Findings, artifactReferenceFindings(p, c.Thread, thread)...)
 	}
 	// Src stays for the thread's drift check; the engine keeps only the
 	// front matter afterwards (frontOnly).
@@ -529,7 +536,7 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 	var persisted []*artifact.Parsed
 	for _, i := range r.owned[t.Key] {
 		in := r.ins[i]
-		a := r.e.checkArtifact(in.Path, in.JSON, in.AtPath)
+		a := r.e.checkArtifact(in.Path, in.JSON, in.AtPath, t.Current)
 		if p := a.Parsed; p != nil && p.Art != nil && !p.FromJSON {
 			persisted = append(persisted, p)
 		}
@@ -670,7 +677,7 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []i
 func (e *Engine) checkArtifactsAt(ins []ArtifactInput, idx []int, arts []ArtifactResult, done []bool, jobs int) {
 	res := iter.Mapper[int, ArtifactResult]{MaxGoroutines: jobs}.Map(idx, func(i *int) ArtifactResult {
 		in := ins[*i]
-		r := e.checkArtifact(in.Path, in.JSON, in.AtPath)
+		r := e.checkArtifact(in.Path, in.JSON, in.AtPath, nil)
 		r.Parsed = frontOnly(r.Parsed)
 		return r
 	})
@@ -692,6 +699,20 @@ func frontOnly(p *artifact.Parsed) *artifact.Parsed {
 // MessageComments lists the HTML comments of every message body of t, for
 // the findings pipeline's suppress stage (compile runs the pipeline too).
 func MessageComments(t *compile.Thread) []diag.Comment { return messageComments(t) }
+
+// unread reports whether the artifact could not be read as one (IN-001,
+// IN-008): it holds no items.
+func unread(p *artifact.Parsed) bool {
+	if p.Art == nil {
+		return true
+	}
+	for i := range p.Findings {
+		if r := p.Findings[i].Rule; r == "IN-001" || r == "IN-008" {
+			return true
+		}
+	}
+	return false
+}
 
 // unparsed reports whether the markdown parser refused the file (IN-008):
 // it cannot tell whether the file is an artifact, so it is reported.

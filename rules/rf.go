@@ -24,7 +24,7 @@ var rfRules = []Rule{
 		Check: checkCircularReferences},
 	{ID: "RF-003", Name: "invalid-relation", Code: "INVALID_RELATION", Family: "RF", Severity: diag.Warning, Scope: ScopeMessage, By: ByCompiler, Spec: specDF + ", Reference Relation Types",
 		Short: "Cross-session references are well formed.",
-		Full:  "payload.references is an array of {session, item, relation} objects, with relation one of extends, refines, refutes, informed_by, supersedes, replicates. Malformed entries are reported and ignored for the cross-thread reference checks (RF-001, RF-002); the delta still applies.",
+		Full:  "payload.references is an array of {session, item, relation} objects, with relation one of extends, refines, refutes, informed_by, supersedes, replicates. Malformed entries are reported and ignored for the cross-thread reference checks (RF-001, RF-002); the delta still applies. The references of a persisted artifact's items are checked the same way, with the same messages, the item's id standing for payload (H1.references[0] …): in markdown the References field, read as session/item (relation) entries and reported at its line; in a JSON artifact object the value as written, reported where it is. A persisted artifact of a thread among the inputs is reported only for the items whose references its thread's artifact does not hold (the delta that wrote them was reported).",
 	},
 	{ID: "RF-004", Name: "unverifiable-reference", Code: "UNVERIFIABLE_REFERENCE", Family: "RF", Severity: diag.Note, Scope: ScopeBatch, Spec: specDF + ", Reference Validation",
 		Short: "Referenced sessions are among the inputs.",
