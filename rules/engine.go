@@ -224,6 +224,10 @@ type ArtifactResult struct {
 	// Parsed is kept for the batch rules (AP-010, DR-001, DR-002); its Src
 	// is dropped to bound memory.
 	Parsed *artifact.Parsed
+	// Facts are the artifact's items and references for the cross-session
+	// rules and the genealogy graph (nil when it was not read as an
+	// artifact).
+	Facts *Facts
 	// Skipped is true for markdown that is not an artifact.
 	Skipped bool
 }
@@ -326,8 +330,11 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artif
 	}
 	// References are checked where the file holds them: a JSON artifact's
 	// in the JSON file (after the rewrite above).
-	if !unread(p) && e.on["RF-003"] {
-		r.Findings = append(r.Findings, artifactReferenceFindings(p, c.Thread, thread)...)
+	if !unread(p) {
+		if e.on["RF-003"] {
+			r.Findings = append(r.Findings, artifactReferenceFindings(p, c.Thread, thread)...)
+		}
+		r.Facts = artifactFacts(p, c.Thread)
 	}
 	// Src stays for the thread's drift check; the engine keeps only the
 	// front matter afterwards (frontOnly).
@@ -390,7 +397,7 @@ func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []strin
 // findings pipeline (no configuration, suppression, order or de-duplication
 // applied yet), the comments that may suppress them, and run-level notes.
 type Output struct {
-	// Genealogy is the reference graph of the run's threads.
+	// Genealogy is the reference graph of the run's threads and artifacts.
 	Genealogy     diag.Genealogy
 	Findings      []diag.Finding
 	Comments      []diag.Comment
@@ -606,11 +613,7 @@ func (r *threadRun) output() (*Output, *Batch) {
 // genealogy graph to out.
 func (e *Engine) Finish(out *Output, batch *Batch) {
 	fs, internal := e.CheckBatch(batch)
-	facts := make([]*Facts, len(batch.Threads))
-	for i := range batch.Threads {
-		facts[i] = &batch.Threads[i].Facts
-	}
-	out.Genealogy = Genealogy(facts)
+	out.Genealogy = Genealogy(batch.facts())
 	out.Findings = append(out.Findings, fs...)
 	for _, msg := range internal {
 		out.internal(msg)
@@ -701,7 +704,7 @@ func frontOnly(p *artifact.Parsed) *artifact.Parsed {
 func MessageComments(t *compile.Thread) []diag.Comment { return messageComments(t) }
 
 // unread reports whether the artifact could not be read as one (IN-001,
-// IN-008): it holds no items.
+// IN-008): it holds no items, and its session is not among the inputs.
 func unread(p *artifact.Parsed) bool {
 	if p.Art == nil {
 		return true

@@ -13,15 +13,18 @@ import (
 )
 
 // Facts are what the batch rules (RF-, AP-010, DR-002, TH-008) and the
-// genealogy graph know of a compiled thread: its items, their kill state and
-// their references to other sessions. They are small and serialisable, so a
-// batch never keeps compiled threads alive.
+// genealogy graph know of a compiled thread, or of a persisted artifact
+// among the inputs (the RF- rules and the graph): its items, their kill
+// state and their references to other sessions. They are small and
+// serialisable, so a batch never keeps compiled threads alive.
 type Facts struct {
-	Key      string    `json:"key"`
+	Key      string    `json:"key"` // a thread's key; an artifact's session id
 	ThreadID string    `json:"thread_id,omitempty"`
 	Latest   int       `json:"latest,omitempty"` // latest COMPILED version (0 when none)
 	Items    ItemList  `json:"items,omitzero"`   // in section order, then id order
 	Refs     []RefFact `json:"refs,omitempty"`   // in item order, then reference order
+	// Artifact is the file of an artifact's facts ("" for a thread's).
+	Artifact string `json:"artifact,omitempty"`
 }
 
 // ItemFact is one item of a thread's current artifact. Hypotheses carry
@@ -55,7 +58,8 @@ func (it *ItemFact) Name() string {
 const maxFactName = 60
 
 // RefFact is one entry of an item's references: From refers to Item of
-// Session with Relation; Pos and MsgID locate the delta block carrying it.
+// Session with Relation; Pos and MsgID locate the delta block carrying it
+// (an artifact's: Pos is the entry in the artifact file, MsgID is empty).
 type RefFact struct {
 	From     string   `json:"from"`
 	Session  string   `json:"session"`

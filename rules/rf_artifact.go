@@ -1,8 +1,10 @@
 package rules
 
-// RF-003 on persisted artifacts (markdown, and JSON artifact objects): an
-// item's "references" are checked as a delta payload's are, on each file
-// (artifactReferenceFindings).
+// The RF- rules on persisted artifacts (markdown, and JSON artifact
+// objects): an item's "references" are checked as a delta payload's are.
+// RF-003 is checked on each file (artifactReferenceFindings); the
+// cross-session rules read the artifact's facts with the threads' in the
+// batch (artifactFacts, rf.go).
 
 import (
 	"fmt"
@@ -188,4 +190,50 @@ func artifactReferenceFindings(p *artifact.Parsed, session string, copyOf *artif
 		}
 	}
 	return out
+}
+
+// artifactFacts are the facts of a persisted artifact of session, for the
+// cross-session rules and the genealogy graph: its items as the model
+// reads them, and the well-formed references of every item with an id,
+// positioned in the file.
+func artifactFacts(p *artifact.Parsed, session string) *Facts {
+	f := &Facts{Key: strings.Clone(session), ThreadID: strings.Clone(session), Artifact: p.File}
+	items, claims := itemFacts(p.Art, nil)
+	sources := p.Sources()
+	for i := range sources {
+		s := &sources[i]
+		rv, pos := s.Field("references")
+		if s.ID == "" || rv == nil || rv.Kind != jsonv.Array {
+			continue
+		}
+		for _, r := range rv.Arr {
+			sess, item, rel := refFields(r)
+			if sess == "" || item == "" {
+				continue // RF-003 reports malformed entries
+			}
+			f.Refs = append(f.Refs, RefFact{From: strings.Clone(s.ID), Session: strings.Clone(sess), Item: strings.Clone(item),
+				Relation: strings.Clone(rel), Pos: s.At(r, pos).Normalize()})
+		}
+	}
+	// Where a claim is written: for RF-006, as for threads.
+	if len(f.Refs) > 0 {
+		for i, it := range items {
+			h := it.Hyp
+			if h == nil || it.Killed || claims[i] == "" {
+				continue
+			}
+			for j := range sources {
+				if s := &sources[j]; s.Section == delta.HypothesisSlate && s.ID == it.ID {
+					if v, pos := s.Field("claim"); v != nil {
+						h.Pos = s.At(v, pos).Normalize()
+					} else {
+						h.Pos = s.Pos.Normalize()
+					}
+					break
+				}
+			}
+		}
+	}
+	f.Items = PackItems(items)
+	return f
 }

@@ -63,7 +63,8 @@ func TestArtifactReferenceMessagesAreTheDeltas(t *testing.T) {
 }
 
 // TestArtifactReferencesOfAnItemWithoutID: an item without an id is named
-// by its place in its section.
+// by its place in its section, and its references do not reach the
+// cross-session rules (they have no item to start from).
 func TestArtifactReferencesOfAnItemWithoutID(t *testing.T) {
 	src := `{"metadata": {"session_id": "S-2"}, "sections": {"hypothesis_slate": [
   {"id": "H1", "claim": "C1", "references": [{"session": "S-1", "item": "H1", "relation": "extends"}]},
@@ -73,5 +74,9 @@ func TestArtifactReferencesOfAnItemWithoutID(t *testing.T) {
 	fs := artifactReferenceFindings(p, "S-2", nil)
 	if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, "hypothesis_slate[1].references[0] has relation \"extend\"") || fs[0].Pos.Line != 3 {
 		t.Errorf("findings %+v", fs)
+	}
+	f := artifactFacts(p, "S-2")
+	if len(f.Refs) != 1 || f.Refs[0].From != "H1" || f.Refs[0].Pos.Line != 2 || f.Artifact != "a.json" || f.Key != "S-2" {
+		t.Errorf("facts %+v", f)
 	}
 }
