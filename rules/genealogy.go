@@ -8,8 +8,8 @@ import (
 
 // Genealogy builds the reference graph of facts (threads' and persisted
 // artifacts'): the items that reference or are referenced, by session, and
-// every reference. A reference an artifact shares with its session's
-// thread is the thread's.
+// every reference. An edge read from an artifact names its file; a
+// reference an artifact shares with its session's thread is the thread's.
 func Genealogy(facts []*Facts) diag.Genealogy {
 	g := newRefGraph(facts)
 	type node struct{ session, item string }
@@ -41,7 +41,8 @@ func Genealogy(facts []*Facts) diag.Genealogy {
 			to = e.target.Key
 		}
 		addItem(to, e.target != nil, e.target, e.Item)
-		out.Edges = append(out.Edges, diag.GenEdge{FromSession: e.from.Key, From: e.From, ToSession: to, To: e.Item, Relation: e.Relation})
+		out.Edges = append(out.Edges, diag.GenEdge{FromSession: e.from.Key, From: e.From, ToSession: to, To: e.Item, Relation: e.Relation,
+			Artifact: e.src.Artifact})
 	}
 	for _, s := range sessions {
 		sort.Slice(s.Items, func(i, j int) bool { return s.Items[i].ID < s.Items[j].ID })
