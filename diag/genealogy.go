@@ -28,11 +28,13 @@ type GenItem struct {
 }
 
 // GenEdge is one reference: From (an item of FromSession) Relation To (an
-// item of ToSession).
+// item of ToSession). Artifact is the persisted artifact it was read from,
+// "" when a thread's delta made it.
 type GenEdge struct {
 	FromSession string `json:"from_session"`
 	From        string `json:"from"`
 	ToSession   string `json:"to_session"`
 	To          string `json:"to"`
 	Relation    string `json:"relation"`
+	Artifact    string `json:"artifact,omitempty"`
 }

@@ -80,6 +80,32 @@ On track.
 		},
 	},
 	{
+		section: "2. Rules", key: "RF- on artifacts",
+		says: []string{"with the same ids and messages", "**RF-003** (a warning) for every item, the research thread and killed items included", "RF-004 for a session that is not among the inputs"},
+		input: `@@ file artifacts/RS-20260311-refs.json
+{"metadata": {"session_id": "RS-20260311-refs"}, "sections": {"hypothesis_slate": [
+  {"id": "H1", "name": "Threshold", "claim": "A fixed concentration.", "references": {"session": "RS-20260310-notes", "item": "H1", "relation": "extends"}},
+  {"id": "H2", "name": "Timer", "claim": "A fixed delay.", "killed": true, "references": [{"session": "RS-20260310-notes", "item": "H2", "relation": "builds_on"}]},
+  {"id": "H3", "name": "Neither", "claim": "The rate of change.", "references": [{"session": "RS-20260310-notes", "item": "H9", "relation": "informed_by"}, {"session": "RS-20251101-elsewhere", "item": "H1", "relation": "refutes"}]}
+]}}
+@@ file artifacts/RS-20260310-notes.md
+` + persistedArtifact("RS-20260310-notes") + `## 2. Hypothesis Slate
+
+### H1: Threshold
+**Claim**: A fixed concentration.
+
+### H2: Timer
+**Claim**: A fixed delay.
+`,
+		want: []string{
+			"RF-003 warning H1.references is an object, not an array of {session, item, relation} objects; it is ignored.",
+			`RF-003 warning H2.references[0] has relation "builds_on", which is not one of`,
+			"RF-001 warning H3 references H9 in session RS-20260310-notes, which has no such item.",
+			"RF-004 note H3 references H1 in session RS-20251101-elsewhere, which is not among the inputs",
+			"!RF-001 H2 references H2", // H2 of the markdown artifact exists
+		},
+	},
+	{
 		section: "2. Scope decisions", key: "WP-001",
 		says: []string{`"Not all cells in a row are identical"`, "`A \\| A \\| ?` discriminates", "an empty cell is a cell"},
 		input: "@@ file artifacts/RS-20260310-rows.md\n" + rowsArtifact(

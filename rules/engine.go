@@ -224,6 +224,10 @@ type ArtifactResult struct {
 	// Parsed is kept for the batch rules (AP-010, DR-001, DR-002); its Src
 	// is dropped to bound memory.
 	Parsed *artifact.Parsed
+	// Facts are the artifact's items and references for the cross-session
+	// rules and the genealogy graph (nil when it was not read as an
+	// artifact).
+	Facts *Facts
 	// Skipped is true for markdown that is not an artifact.
 	Skipped bool
 }
@@ -258,14 +262,16 @@ func looksLikeArtifact(p *artifact.Parsed, path string) bool {
 // CheckArtifact parses and lints one persisted artifact: a markdown file, or
 // a JSON artifact object when fromJSON is set.
 func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
-	return e.checkArtifact(path, fromJSON, false)
+	return e.checkArtifact(path, fromJSON, false, nil)
 }
 
 // checkArtifact is CheckArtifact; atPath says the file is at the artifact
 // path of a thread (artifacts/<thread_id>.md), so that markdown that is
 // not an artifact there is reported (DR-003) instead of skipped, and is
-// still compared with its thread (DR-001).
-func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResult {
+// still compared with its thread (DR-001). thread, when set, is the
+// compiled artifact of the thread the file persists: what the file holds
+// of it was checked at its deltas (RF-003 is not reported twice).
+func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artifact.Artifact) ArtifactResult {
 	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
 	src, err := e.files.ReadFile(path)
 	if err != nil {
@@ -321,6 +327,14 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 		}
 	} else {
 		r.Comments = artifactComments(p, c.Thread)
+	}
+	// References are checked where the file holds them: a JSON artifact's
+	// in the JSON file (after the rewrite above).
+	if !unread(p) {
+		if e.on["RF-003"] {
+			r.Findings = append(r.Findings, artifactReferenceFindings(p, c.Thread, thread)...)
+		}
+		r.Facts = artifactFacts(p, c.Thread)
 	}
 	// Src stays for the thread's drift check; the engine keeps only the
 	// front matter afterwards (frontOnly).
@@ -383,7 +397,7 @@ func (e *Engine) CheckBatch(b *Batch) (findings []diag.Finding, internal []strin
 // findings pipeline (no configuration, suppression, order or de-duplication
 // applied yet), the comments that may suppress them, and run-level notes.
 type Output struct {
-	// Genealogy is the reference graph of the run's threads.
+	// Genealogy is the reference graph of the run's threads and artifacts.
 	Genealogy     diag.Genealogy
 	Findings      []diag.Finding
 	Comments      []diag.Comment
@@ -529,7 +543,7 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 	var persisted []*artifact.Parsed
 	for _, i := range r.owned[t.Key] {
 		in := r.ins[i]
-		a := r.e.checkArtifact(in.Path, in.JSON, in.AtPath)
+		a := r.e.checkArtifact(in.Path, in.JSON, in.AtPath, t.Current)
 		if p := a.Parsed; p != nil && p.Art != nil && !p.FromJSON {
 			persisted = append(persisted, p)
 		}
@@ -599,11 +613,7 @@ func (r *threadRun) output() (*Output, *Batch) {
 // genealogy graph to out.
 func (e *Engine) Finish(out *Output, batch *Batch) {
 	fs, internal := e.CheckBatch(batch)
-	facts := make([]*Facts, len(batch.Threads))
-	for i := range batch.Threads {
-		facts[i] = &batch.Threads[i].Facts
-	}
-	out.Genealogy = Genealogy(facts)
+	out.Genealogy = Genealogy(batch.facts())
 	out.Findings = append(out.Findings, fs...)
 	for _, msg := range internal {
 		out.internal(msg)
@@ -670,7 +680,7 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []i
 func (e *Engine) checkArtifactsAt(ins []ArtifactInput, idx []int, arts []ArtifactResult, done []bool, jobs int) {
 	res := iter.Mapper[int, ArtifactResult]{MaxGoroutines: jobs}.Map(idx, func(i *int) ArtifactResult {
 		in := ins[*i]
-		r := e.checkArtifact(in.Path, in.JSON, in.AtPath)
+		r := e.checkArtifact(in.Path, in.JSON, in.AtPath, nil)
 		r.Parsed = frontOnly(r.Parsed)
 		return r
 	})
@@ -692,6 +702,20 @@ func frontOnly(p *artifact.Parsed) *artifact.Parsed {
 // MessageComments lists the HTML comments of every message body of t, for
 // the findings pipeline's suppress stage (compile runs the pipeline too).
 func MessageComments(t *compile.Thread) []diag.Comment { return messageComments(t) }
+
+// unread reports whether the artifact could not be read as one (IN-001,
+// IN-008): it holds no items, and its session is not among the inputs.
+func unread(p *artifact.Parsed) bool {
+	if p.Art == nil {
+		return true
+	}
+	for i := range p.Findings {
+		if r := p.Findings[i].Rule; r == "IN-001" || r == "IN-008" {
+			return true
+		}
+	}
+	return false
+}
 
 // unparsed reports whether the markdown parser refused the file (IN-008):
 // it cannot tell whether the file is an artifact, so it is reported.

@@ -6,21 +6,25 @@ import (
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // Facts are what the batch rules (RF-, AP-010, DR-002, TH-008) and the
-// genealogy graph know of a compiled thread: its items, their kill state and
-// their references to other sessions. They are small and serialisable, so a
-// batch never keeps compiled threads alive.
+// genealogy graph know of a compiled thread, or of a persisted artifact
+// among the inputs (the RF- rules and the graph): its items, their kill
+// state and their references to other sessions. They are small and
+// serialisable, so a batch never keeps compiled threads alive.
 type Facts struct {
-	Key      string    `json:"key"`
+	Key      string    `json:"key"` // a thread's key; an artifact's session id
 	ThreadID string    `json:"thread_id,omitempty"`
 	Latest   int       `json:"latest,omitempty"` // latest COMPILED version (0 when none)
 	Items    ItemList  `json:"items,omitzero"`   // in section order, then id order
 	Refs     []RefFact `json:"refs,omitempty"`   // in item order, then reference order
+	// Artifact is the file of an artifact's facts ("" for a thread's).
+	Artifact string `json:"artifact,omitempty"`
 }
 
 // ItemFact is one item of a thread's current artifact. Hypotheses carry
@@ -54,7 +58,8 @@ func (it *ItemFact) Name() string {
 const maxFactName = 60
 
 // RefFact is one entry of an item's references: From refers to Item of
-// Session with Relation; Pos and MsgID locate the delta block carrying it.
+// Session with Relation; Pos and MsgID locate the delta block carrying it
+// (an artifact's: Pos is the entry in the artifact file, MsgID is empty).
 type RefFact struct {
 	From     string   `json:"from"`
 	Session  string   `json:"session"`
@@ -84,42 +89,20 @@ func CollectFacts(t *compile.Thread) Facts {
 	if t.Current == nil {
 		return f
 	}
-	var items []ItemFact
-	var claims []string // aligned with items: a hypothesis's claim, else ""
-	if t.Current.RT != nil {
-		items = append(items, ItemFact{ID: "RT", Section: "research_thread"})
-		claims = append(claims, "")
-	}
-	for _, sec := range delta.Sections {
-		for _, it := range t.Current.Section(sec) {
-			fact := ItemFact{ID: it.ID, Section: sec, Killed: it.Killed}
-			claim := ""
-			if sec == "hypothesis_slate" {
-				// A copy: the name must not keep the payload it was read from alive.
-				h := &HypFact{Name: strings.Clone(clipName(it.Str("name")))}
-				if claim = it.Str("claim"); claim != "" {
-					h.ClaimKey = ClaimKey(claim)
-				}
-				fact.Hyp = h
-			}
-			items = append(items, fact)
-			claims = append(claims, claim)
-			refs := it.Get("references")
-			if refs == nil || refs.Kind != jsonv.Array {
-				continue
-			}
-			for _, r := range refs.Arr {
-				s, _ := r.Get("session").AsString()
-				item, _ := r.Get("item").AsString()
-				rel, _ := r.Get("relation").AsString()
-				if s == "" || item == "" {
-					continue // RF-003 reports malformed entries
-				}
-				pos, msgID := refPos(t, s, item)
-				f.Refs = append(f.Refs, RefFact{From: it.ID, Session: s, Item: item, Relation: rel, Pos: pos, MsgID: msgID})
-			}
+	items, claims := itemFacts(t.Current, func(it *artifact.Item) {
+		refs := it.Get("references")
+		if refs == nil || refs.Kind != jsonv.Array {
+			return
 		}
-	}
+		for _, r := range refs.Arr {
+			s, item, rel := refFields(r)
+			if s == "" || item == "" {
+				continue // RF-003 reports malformed entries
+			}
+			pos, msgID := refPos(t, s, item)
+			f.Refs = append(f.Refs, RefFact{From: it.ID, Session: s, Item: item, Relation: rel, Pos: pos, MsgID: msgID})
+		}
+	})
 	// Where a claim is written is needed only by RF-006, which reports an
 	// active hypothesis of a thread that references other sessions; finding
 	// it maps a body offset to a file position, so it is done for those
@@ -133,6 +116,46 @@ func CollectFacts(t *compile.Thread) Facts {
 	}
 	f.Items = PackItems(items)
 	return f
+}
+
+// refFields are a reference entry's session, item and relation ("" when
+// absent or not a string).
+func refFields(r *jsonv.Value) (session, item, relation string) {
+	session, _ = r.Get("session").AsString()
+	item, _ = r.Get("item").AsString()
+	relation, _ = r.Get("relation").AsString()
+	return session, item, relation
+}
+
+// itemFacts lists the items of a, research thread first, then by section,
+// with each hypothesis's claim (aligned with the items; "" for other
+// items). visit, when set, is called for every item of every section in
+// that order.
+func itemFacts(a *artifact.Artifact, visit func(it *artifact.Item)) (items []ItemFact, claims []string) {
+	if a.RT != nil {
+		items = append(items, ItemFact{ID: "RT", Section: "research_thread"})
+		claims = append(claims, "")
+	}
+	for _, sec := range delta.Sections {
+		for _, it := range a.Section(sec) {
+			fact := ItemFact{ID: it.ID, Section: sec, Killed: it.Killed}
+			claim := ""
+			if sec == "hypothesis_slate" {
+				// A copy: the name must not keep the payload it was read from alive.
+				h := &HypFact{Name: strings.Clone(clipName(it.Str("name")))}
+				if claim = it.Str("claim"); claim != "" {
+					h.ClaimKey = ClaimKey(claim)
+				}
+				fact.Hyp = h
+			}
+			items = append(items, fact)
+			claims = append(claims, claim)
+			if visit != nil {
+				visit(it)
+			}
+		}
+	}
+	return items, claims
 }
 
 // ClaimKey is a hash of a claim's normalised text: letters and digits

@@ -6,8 +6,8 @@ import (
 )
 
 // FrontRecord is what the batch rules read of a persisted artifact once it
-// was checked: its file and the front matter fields they use (session_id,
-// version). Shard files and cache entries carry it instead of the parsed
+// was checked: its file, the front matter fields they use (session_id,
+// version) and its facts. Shard files and cache entries carry it instead of the parsed
 // artifact.
 type FrontRecord struct {
 	File           string       `json:"file"`
@@ -16,6 +16,9 @@ type FrontRecord struct {
 	HasFrontMatter bool         `json:"has_front_matter,omitempty"`
 	FrontPos       diag.Pos     `json:"front_pos"`
 	Front          []FrontValue `json:"front,omitempty"`
+	// Facts are the artifact's items and references (the RF- rules and
+	// the genealogy graph read them).
+	Facts *Facts `json:"facts,omitempty"`
 }
 
 // FrontValue is one front matter field the batch rules read.
@@ -32,7 +35,7 @@ var batchFrontKeys = map[string]bool{"session_id": true, "version": true}
 
 // FrontOf is the front matter record of an artifact result.
 func FrontOf(a ArtifactResult) FrontRecord {
-	sa := FrontRecord{Skipped: a.Skipped}
+	sa := FrontRecord{Skipped: a.Skipped, Facts: a.Facts}
 	if p := a.Parsed; p != nil {
 		sa.File, sa.FromJSON, sa.HasFrontMatter, sa.FrontPos = p.File, p.FromJSON, p.HasFrontMatter, p.FrontPos
 		for _, f := range p.Front {
@@ -60,7 +63,7 @@ func (a FrontRecord) Parsed() *artifact.Parsed {
 // Result is the artifact result a recorded artifact stands for (the batch
 // rules read its front matter only).
 func (a FrontRecord) Result() ArtifactResult {
-	return ArtifactResult{Parsed: a.Parsed(), Skipped: a.Skipped}
+	return ArtifactResult{Parsed: a.Parsed(), Skipped: a.Skipped, Facts: a.Facts}
 }
 
 // scalarValue keeps a front matter value the batch rules can read back

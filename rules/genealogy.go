@@ -6,8 +6,10 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Genealogy builds the reference graph of facts (one per thread): the
-// items that reference or are referenced, by session, and every reference.
+// Genealogy builds the reference graph of facts (threads' and persisted
+// artifacts'): the items that reference or are referenced, by session, and
+// every reference. An edge read from an artifact names its file; a
+// reference an artifact shares with its session's thread is the thread's.
 func Genealogy(facts []*Facts) diag.Genealogy {
 	g := newRefGraph(facts)
 	type node struct{ session, item string }
@@ -32,15 +34,16 @@ func Genealogy(facts []*Facts) diag.Genealogy {
 		s.Items = append(s.Items, it)
 	}
 	var out diag.Genealogy
-	g.eachEdge(func(f *Facts, e RefFact, target *Facts) {
-		addItem(f.Key, true, f, e.From)
+	for _, e := range g.edges {
+		addItem(e.from.Key, true, e.src, e.From)
 		to := e.Session
-		if target != nil {
-			to = target.Key
+		if e.target != nil {
+			to = e.target.Key
 		}
-		addItem(to, target != nil, target, e.Item)
-		out.Edges = append(out.Edges, diag.GenEdge{FromSession: f.Key, From: e.From, ToSession: to, To: e.Item, Relation: e.Relation})
-	})
+		addItem(to, e.target != nil, e.target, e.Item)
+		out.Edges = append(out.Edges, diag.GenEdge{FromSession: e.from.Key, From: e.From, ToSession: to, To: e.Item, Relation: e.Relation,
+			Artifact: e.src.Artifact})
+	}
 	for _, s := range sessions {
 		sort.Slice(s.Items, func(i, j int) bool { return s.Items[i].ID < s.Items[j].ID })
 		out.Sessions = append(out.Sessions, *s)

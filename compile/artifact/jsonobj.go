@@ -61,6 +61,7 @@ func parseJSONObject(src []byte, file string, lim limits.Parse) *Parsed {
 	md := renderJSONObject(root)
 	p := readMarkdown(md, file, lim)
 	p.FromJSON, p.Origin = true, file
+	p.json = &jsonSource{root: root, lines: diag.NewLineIndex(src)}
 	return p
 }
 

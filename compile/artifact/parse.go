@@ -532,6 +532,7 @@ func (ps *parseState) finish() {
 	a := p.Art
 	for _, b := range all {
 		it := b.it
+		it.model = b.art
 		p.Items = append(p.Items, it)
 		if it.ID != "" {
 			p.ByID[it.ID] = append(p.ByID[it.ID], it)

@@ -30,6 +30,9 @@ type Parsed struct {
 	// Findings are problems met while parsing (a YAML error in the front
 	// matter, a table that cannot be read …); never a panic.
 	Findings []diag.Finding
+
+	// json is the object a JSON artifact was read from (Sources).
+	json *jsonSource
 }
 
 // FrontField is one top-level front matter key.
@@ -65,6 +68,8 @@ type ParsedItem struct {
 	Pos        diag.Pos // the heading (or row)
 	Start, End int
 	Fields     []ParsedField // in document order
+
+	model *Item // the item as the model reads it (Sources)
 }
 
 // Field returns the first field with canonical key k, or nil.

@@ -16,10 +16,11 @@ type GraphOptions struct {
 	Jobs   int
 }
 
-// Graph writes the genealogy graph of the threads in the paths: every item
-// that references or is referenced by another (cross-session references),
-// by session, with the references as labelled edges and killed items
-// styled.
+// Graph writes the genealogy graph of the threads and persisted artifacts
+// in the paths: every item that references or is referenced by another
+// (cross-session references), by session, with the references as labelled
+// edges — those read from an artifact dotted, with a legend line — and
+// killed items styled.
 func Graph(c GraphOptions, e *Env) error {
 	plan, err := settle(c.Config, c.Paths, c.Jobs, 0, 0)
 	if err != nil {

@@ -1,6 +1,8 @@
 // Package genealogy renders the reference graph of a run's sessions
 // (diag.Genealogy) as Mermaid, Graphviz DOT or JSON: sessions as clusters,
-// items as nodes (killed ones styled), references as labelled edges.
+// items as nodes (killed ones styled), references as labelled edges — drawn
+// dotted, with a legend line, when they were read from a persisted
+// artifact rather than from a thread's delta.
 //
 // Every label comes from the input, so it is reduced to a safe character
 // set (letters, digits, spaces and plain punctuation) and bounded; node ids
@@ -74,6 +76,20 @@ func relation(s string) string {
 	return b.String()
 }
 
+// artifactLegend is the legend line of a graph with edges read from
+// persisted artifacts.
+const artifactLegend = "Dotted arrows: references read from persisted artifacts, not from deltas"
+
+// fromArtifacts reports whether some edge of g was read from an artifact.
+func fromArtifacts(g *diag.Genealogy) bool {
+	for _, e := range g.Edges {
+		if e.Artifact != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // ids numbers sessions and items: s3 and s3n2.
 type ids map[[2]string]string
 
@@ -124,7 +140,15 @@ func Mermaid(g *diag.Genealogy) string {
 		b.WriteString("  end\n")
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %s -->|%s| %s\n", id[[2]string{e.FromSession, e.From}], relation(e.Relation), id[[2]string{e.ToSession, e.To}])
+		arrow := "-->"
+		if e.Artifact != "" {
+			arrow = "-.->"
+		}
+		fmt.Fprintf(&b, "  %s %s|%s| %s\n", id[[2]string{e.FromSession, e.From}], arrow, relation(e.Relation), id[[2]string{e.ToSession, e.To}])
+	}
+	if fromArtifacts(g) {
+		fmt.Fprintf(&b, "  legend>\"%s\"]\n", artifactLegend)
+		b.WriteString("  classDef legend fill:#fff,stroke:#fff,color:#555\n  class legend legend\n")
 	}
 	if len(killed) > 0 {
 		b.WriteString("  classDef killed fill:#f6f6f6,stroke:#999,stroke-dasharray:4 3,color:#777\n")
@@ -166,7 +190,15 @@ func DOT(g *diag.Genealogy) string {
 		b.WriteString("  }\n")
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %s -> %s [label=%s];\n", id[[2]string{e.FromSession, e.From}], id[[2]string{e.ToSession, e.To}], quote(relation(e.Relation)))
+		style := ""
+		if e.Artifact != "" {
+			style = ", style=dotted"
+		}
+		fmt.Fprintf(&b, "  %s -> %s [label=%s%s];\n", id[[2]string{e.FromSession, e.From}], id[[2]string{e.ToSession, e.To}], quote(relation(e.Relation)), style)
+	}
+	if fromArtifacts(g) {
+		// Set after the clusters, which have labels of their own.
+		fmt.Fprintf(&b, "  label=%s;\n  labelloc=b;\n", quote(artifactLegend))
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -186,7 +218,7 @@ func WriteJSON(w io.Writer, g *diag.Genealogy) error {
 		out.Sessions[i] = s
 	}
 	for i, e := range g.Edges {
-		e.FromSession, e.From, e.ToSession, e.To, e.Relation = r(e.FromSession), r(e.From), r(e.ToSession), r(e.To), r(e.Relation)
+		e.FromSession, e.From, e.ToSession, e.To, e.Relation, e.Artifact = r(e.FromSession), r(e.From), r(e.ToSession), r(e.To), r(e.Relation), r(e.Artifact)
 		out.Edges[i] = e
 	}
 	enc := json.NewEncoder(w)

@@ -100,6 +100,7 @@ func TestCredentialsRedacted(t *testing.T) {
 	tok := "ghp_" + strings.Repeat("Gq9x", 9)
 	g := sample(" " + tok)
 	g.Sessions[0].Items[0].Name = strings.Repeat("n", 40) + " " + tok // cut by label
+	g.Edges[0].Artifact = "artifacts/" + tok + ".json"
 	var js bytes.Buffer
 	if err := WriteJSON(&js, g); err != nil {
 		t.Fatal(err)
@@ -111,5 +112,46 @@ func TestCredentialsRedacted(t *testing.T) {
 	}
 	if g.Sessions[1].Key != "RS-20260301-follow "+tok {
 		t.Error("WriteJSON changed the graph it was given")
+	}
+}
+
+// TestArtifactEdges: an edge read from a persisted artifact is drawn dotted
+// and the graph carries a legend line saying so, in Mermaid and DOT; JSON
+// names the artifact. A graph of delta references alone has neither.
+func TestArtifactEdges(t *testing.T) {
+	g := sample("n")
+	g.Edges[1].Artifact = "artifacts/RS-20260301-follow.json"
+	m := Mermaid(g)
+	for _, want := range []string{"s1n0 -->|refinesxn| s0n0", "s1n0 -.->|informed_by| s2n0", `legend>"` + artifactLegend + `"]`, "class legend legend"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("mermaid lacks %q:\n%s", want, m)
+		}
+	}
+	d := DOT(g)
+	for _, want := range []string{`[label="refinesxn"];`, `[label="informed_by", style=dotted];`, `label="` + artifactLegend + `";`} {
+		if !strings.Contains(d, want) {
+			t.Errorf("dot lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Index(d, "label=\""+artifactLegend) < strings.LastIndex(d, "subgraph") {
+		t.Errorf("the legend is set before a cluster, which would inherit it:\n%s", d)
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, g); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(js.String(), `"artifact": "artifacts/RS-20260301-follow.json"`) != 1 {
+		t.Errorf("json:\n%s", js.String())
+	}
+	plain := sample("n")
+	for name, out := range map[string]string{"mermaid": Mermaid(plain), "dot": DOT(plain)} {
+		if strings.Contains(out, "legend") || strings.Contains(out, artifactLegend) || strings.Contains(out, "-.->") {
+			t.Errorf("%s of delta references only has an artifact style or legend:\n%s", name, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, " -> ") && strings.Contains(line, "dotted") {
+				t.Errorf("%s: a delta reference is drawn dotted: %s", name, line)
+			}
+		}
 	}
 }
