@@ -40,6 +40,10 @@ type Thread struct {
 	Applied  int      // deltas applied by the merge
 	Version  int      // current artifact version
 	Rules    []string // ids of the rules evaluated on it, in registry order
+	// Artifact is set on the summary of a persisted artifact (a markdown
+	// artifact or a JSON artifact object; Key and File are its path): the
+	// reports count threads and artifacts apart (Report.ThreadCounts).
+	Artifact bool
 }
 
 // Notification is a run-level message with no place in a file (a bad
@@ -136,6 +140,19 @@ func (r *Report) Counts() (errors, warnings, notes int) {
 			warnings++
 		case Note:
 			notes++
+		}
+	}
+	return
+}
+
+// ThreadCounts counts the run's summaries by kind: compiled threads, and
+// persisted artifacts checked on their own.
+func (r *Report) ThreadCounts() (threads, artifacts int) {
+	for i := range r.Threads {
+		if r.Threads[i].Artifact {
+			artifacts++
+		} else {
+			threads++
 		}
 	}
 	return

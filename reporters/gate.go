@@ -55,6 +55,20 @@ func NewCount(r *diag.Report) int {
 	return n
 }
 
+// Checked says what a run checked, threads and persisted artifacts
+// counted apart: "12 threads", "12 threads and 3 artifacts", "1 artifact"
+// (artifacts are named only when there are some).
+func Checked(r *diag.Report) string {
+	threads, artifacts := r.ThreadCounts()
+	switch {
+	case artifacts == 0:
+		return Plural(threads, "thread")
+	case threads == 0:
+		return Plural(artifacts, "artifact")
+	}
+	return Plural(threads, "thread") + " and " + Plural(artifacts, "artifact")
+}
+
 // Plural formats a count with its noun: "1 error", "2 errors".
 func Plural(n int, noun string) string {
 	return diag.Count(n, noun, noun+"s")

@@ -266,7 +266,7 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 // not an artifact there is reported (DR-003) instead of skipped, and is
 // still compared with its thread (DR-001).
 func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResult {
-	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
+	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path, Artifact: true}}
 	src, err := e.files.ReadFile(path)
 	if err != nil {
 		r.Findings = append(r.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,

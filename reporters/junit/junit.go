@@ -89,12 +89,19 @@ func Write(w io.Writer, r *diag.Report) error {
 
 	var suites []*suite
 	if len(r.Threads) > 0 {
-		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: [][2]string{
+		// Threads and persisted artifacts are counted apart (the
+		// artifacts only when there are some).
+		threads, artifacts := r.ThreadCounts()
+		props := [][2]string{
 			{"run-id", r.RunID}, {"configuration", reporters.ConfigLine(r)},
 			{"brenner-ci.version", r.Tool.Version},
-			{"threads", strconv.Itoa(len(r.Threads))},
-			{"fail-on", reporters.FailOnName(r.FailOn)},
-		}}
+			{"threads", strconv.Itoa(threads)},
+		}
+		if artifacts > 0 {
+			props = append(props, [2]string{"artifacts", strconv.Itoa(artifacts)})
+		}
+		props = append(props, [2]string{"fail-on", reporters.FailOnName(r.FailOn)})
+		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: props}
 		// A thread key repeated in r.Threads gets its findings once, at its
 		// first entry; a repeat's classname carries its occurrence number so
 		// that no two testcases share a classname and a name.

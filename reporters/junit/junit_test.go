@@ -194,3 +194,14 @@ func TestXSD(t *testing.T) {
 	}
 	fixture.Check(t, file, "junit")
 }
+
+// TestCountsArtifactsApart: the threads suite counts threads and persisted
+// artifacts apart in its properties.
+func TestCountsArtifactsApart(t *testing.T) {
+	got := string(write(t, fixture.Mixed(t, fixture.Repo(t))))
+	for _, want := range []string{`<property name="threads" value="2"/>`, `<property name="artifacts" value="1"/>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+}

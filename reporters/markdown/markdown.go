@@ -122,7 +122,7 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no findings at or above `%s`\n\n", failOn)
 	}
 	fmt.Fprintf(&h, "%s, %s and %s in %s", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"),
-		reporters.Plural(n, "note"), reporters.Plural(len(r.Threads), "thread"))
+		reporters.Plural(n, "note"), reporters.Checked(r))
 	if r.HasBaseline {
 		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
 	}

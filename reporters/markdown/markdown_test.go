@@ -159,3 +159,12 @@ func TestReportCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineCountsArtifactsApart: the counts line under the headline
+// names threads and persisted artifacts apart.
+func TestHeadlineCountsArtifactsApart(t *testing.T) {
+	got := write(t, fixture.Mixed(t, fixture.Repo(t)), 0)
+	if want := "2 errors, 1 warning and 1 note in 2 threads and 1 artifact (fail-on `error`)."; !strings.Contains(got, want) {
+		t.Errorf("no %q in\n%.500s", want, got)
+	}
+}
