@@ -65,3 +65,22 @@ func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndexByte(s, '\n')+1:] + "\n"
 }
+
+// TestJUnitArtifactFindingsUnderTheArtifact: the demo's persisted
+// artifact fails its own testcase with its findings; the thread it belongs
+// to is not failed by them.
+func TestJUnitArtifactFindingsUnderTheArtifact(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	runCLI(t, "check", "--out", out, "--repo-root", testutil.ModuleRoot(t), demo(t))
+	data, err := os.ReadFile(filepath.Join(out, "brenner-ci.junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := string(data)
+	if !strings.Contains(x, `<testcase name="WH-003 inference-not-labeled" classname="testdata/demo/artifacts/RS-20260301-quorum-timing.md"`) {
+		t.Errorf("the artifact's WH-003 finding does not fail the artifact's testcase:\n%s", x)
+	}
+	if strings.Contains(x, `<testcase name="WH-003 inference-not-labeled" classname="RS-20260301-quorum-timing"`) {
+		t.Errorf("the artifact's WH-003 finding fails its thread's testcase")
+	}
+}
