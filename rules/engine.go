@@ -313,10 +313,13 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool) ArtifactResul
 	}
 	r.Findings = append(r.Findings, c.out...)
 	if p.FromJSON {
-		// Positions point into the rendering; name the JSON file instead.
+		// Positions point into the rendering: carried back to the JSON
+		// values they were rendered from. A fix would edit the rendering,
+		// not the file: there is none.
 		for i := range r.Findings {
 			if r.Findings[i].Pos.File == path {
-				r.Findings[i].Pos = diag.Pos{File: path, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+				r.Findings[i].Pos = p.OriginPos(r.Findings[i].Pos)
+				r.Findings[i].Fix = nil
 			}
 		}
 	} else {

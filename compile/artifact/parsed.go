@@ -30,6 +30,9 @@ type Parsed struct {
 	// Findings are problems met while parsing (a YAML error in the front
 	// matter, a table that cannot be read …); never a panic.
 	Findings []diag.Finding
+	// places carries positions in the rendering of a JSON artifact object
+	// back to the JSON file (OriginPos, jsonobj.go); nil otherwise.
+	places *jsonPlaces
 }
 
 // FrontField is one top-level front matter key.

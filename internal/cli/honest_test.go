@@ -84,3 +84,46 @@ func TestJUnitArtifactFindingsUnderTheArtifact(t *testing.T) {
 		t.Errorf("the artifact's WH-003 finding fails its thread's testcase")
 	}
 }
+
+// TestJSONArtifactFindingsAtTheirValues: the findings of a JSON artifact
+// object point at the JSON values they are about (here the created_at
+// value and the hypothesis without a claim), not at 1:1.
+func TestJSONArtifactFindingsAtTheirValues(t *testing.T) {
+	dir := t.TempDir()
+	src := `{
+  "metadata": {
+    "session_id": "RS-20260310-json-pos",
+    "created_at": "not a date",
+    "version": 1,
+    "contributors": [{"agent": "AmberFox"}],
+    "status": "active"
+  },
+  "sections": {
+    "hypothesis_slate": [
+      {"id": "H1", "name": "Threshold", "claim": "C1"},
+      {"id": "H2", "name": "Timer"}
+    ]
+  }
+}
+`
+	if err := os.MkdirAll(filepath.Join(dir, "artifacts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "artifacts", "RS-20260310-json-pos.json")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, stdout, errs := runCLI(t, "check", "--repo-root", dir, "artifacts")
+	for _, want := range []string{
+		"artifacts/RS-20260310-json-pos.json:4:19: error: Front matter created_at",    // the created_at value
+		"artifacts/RS-20260310-json-pos.json:12:7: error: H2 has no **Claim** field.", // H2's object
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s%s", want, stdout, errs)
+		}
+	}
+	if strings.Contains(stdout, "json-pos.json:1:1:") {
+		t.Errorf("a finding is still at 1:1:\n%s", stdout)
+	}
+}
