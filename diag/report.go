@@ -105,6 +105,20 @@ type Report struct {
 	// Genealogy is the reference graph of the run's sessions (nil: not
 	// computed); the markdown report draws it when it is small.
 	Genealogy *Genealogy
+	// Outputs are the reports the run writes (nil when not known, as for a
+	// report built by hand): a notice that says where every finding can
+	// be read names only these.
+	Outputs []Output
+}
+
+// Output is one report a run writes.
+type Output struct {
+	// Format is the report's: sarif, junit, markdown, json, text, github,
+	// or summary (the markdown report appended to the GitHub job summary).
+	Format string
+	// Path is the file as given; "" for standard output (and the job
+	// summary).
+	Path string
 }
 
 // ConfigInfo names the configuration that governed a run and how it was

@@ -127,3 +127,37 @@ func TestJSONArtifactFindingsAtTheirValues(t *testing.T) {
 		t.Errorf("a finding is still at 1:1:\n%s", stdout)
 	}
 }
+
+// TestTruncationNoticeNamesReportsWritten: when the markdown report is cut
+// short, its notice names the reports of the run that list every finding,
+// and no report that was not written (no "text output of the job log"
+// when standard output has annotations, no JSON report when there is none).
+func TestTruncationNoticeNamesReportsWritten(t *testing.T) {
+	root := testutil.ModuleRoot(t)
+	dir := t.TempDir()
+	md := filepath.Join(dir, "summary.md")
+	runCLI(t, "check", "--format", "github", "--markdown", md, "--markdown-max", "1000", "--repo-root", root, demo(t))
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice := string(data)
+	if i := strings.Index(notice, "not shown**"); i >= 0 {
+		notice = notice[i:]
+	} else {
+		t.Fatalf("no truncation notice in\n%s", data)
+	}
+	if strings.Contains(notice, "job log") || strings.Contains(notice, "text output") || strings.Contains(notice, "SARIF") ||
+		!strings.Contains(notice, "this run did not write it") {
+		t.Errorf("the notice names reports this run did not write:\n%s", notice)
+	}
+
+	out := filepath.Join(dir, "out")
+	runCLI(t, "check", "--format", "github", "--out", out, "--markdown-max", "1000", "--repo-root", root, demo(t))
+	if data, err = os.ReadFile(filepath.Join(out, "brenner-ci.md")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "Every finding is in this run's JSON report and JUnit report.") {
+		t.Errorf("the notice does not name the JSON and JUnit reports:\n%s", data[strings.Index(string(data), "not shown**"):])
+	}
+}

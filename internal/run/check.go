@@ -491,6 +491,27 @@ func (c *checker) reportTargets() []reportTarget {
 	return []reportTarget{{"sarif", sarifPath}, {"junit", junitPath}, {"markdown", mdPath}, {"json", jsonPath}, {"baseline", c.WriteBaseline}}
 }
 
+// outputs are the reports a run with targets writes, as the report model
+// names them (diag.Report.Outputs): the report files, standard output's
+// format and the job summary. The --write-baseline file is not one of them.
+func (c *checker) outputs(targets []reportTarget) []diag.Output {
+	out := []diag.Output{}
+	for _, t := range targets {
+		if t.path != "" && t.key != "baseline" {
+			out = append(out, diag.Output{Format: t.key, Path: t.path})
+		}
+	}
+	format := c.Format
+	if format == "" {
+		format = "text"
+	}
+	out = append(out, diag.Output{Format: format})
+	if summaryPath(targets[2].path) != "" {
+		out = append(out, diag.Output{Format: "summary"})
+	}
+	return out
+}
+
 // summaryPath is the job summary the markdown report is appended to: set
 // in GitHub Actions, unless it is the markdown report itself ("": none).
 func summaryPath(mdPath string) string {
@@ -506,6 +527,7 @@ func summaryPath(mdPath string) string {
 func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
+	r.Outputs = c.outputs(targets)
 	render := map[string]func(io.Writer) error{
 		"sarif":    func(w io.Writer) error { return sarif.Write(w, r) },
 		"junit":    func(w io.Writer) error { return junit.Write(w, r) },

@@ -628,9 +628,8 @@ func (m *writer) omitted(findings, total, newLeft, notes int) string {
 	if m.r.HasBaseline {
 		order = "the new findings first, then the most severe"
 	}
-	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists %s. "+
-		"Every finding is in the SARIF and JSON report artifacts and in the text output of the job log.\n\n",
-		strings.Join(parts, " and "), m.maxChars+1, order)
+	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists %s. %s\n\n",
+		strings.Join(parts, " and "), m.maxChars+1, order, escape(reporters.EveryFinding(m.r)))
 }
 
 func (m *writer) footer() string {

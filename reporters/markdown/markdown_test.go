@@ -168,3 +168,16 @@ func TestHeadlineCountsArtifactsApart(t *testing.T) {
 		t.Errorf("no %q in\n%.500s", want, got)
 	}
 }
+
+// TestTruncationNoticeNamesReportsWritten: the notice of a report cut
+// short names the reports of the run that list every finding, and no
+// other (no job log's text output when standard output has annotations).
+func TestTruncationNoticeNamesReportsWritten(t *testing.T) {
+	r := fixture.Report(t)
+	r.Outputs = []diag.Output{{Format: "markdown", Path: "out/brenner-ci.md"}, {Format: "json", Path: "out/brenner-ci.json"}, {Format: "github"}}
+	got := write(t, r, 2600)
+	if !strings.Contains(got, "not shown**") || strings.Contains(got, "job log") || strings.Contains(got, "SARIF and") ||
+		!strings.Contains(got, "Every finding is in this run's JSON report.") {
+		t.Errorf("truncation notice:\n%s", got[strings.Index(got, "⚠️ **"):])
+	}
+}

@@ -157,9 +157,8 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	kept := reporters.MostSevere(r, located, MaxResults)
 	if left := len(located) - len(kept); left > 0 {
 		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
-			"%s left out of this SARIF file: GitHub code scanning accepts at most %d results per run, so the %d most severe were kept. "+
-				"The JSON report and the text output in the job log list every finding.",
-			reporters.Plural(left, "result"), MaxResults, MaxResults)))
+			"%s left out of this SARIF file: GitHub code scanning accepts at most %d results per run, so the %d most severe were kept. %s",
+			reporters.Plural(left, "result"), MaxResults, MaxResults, reporters.EveryFinding(r))))
 	}
 
 	// Results, most severe first while the byte budget lasts, then back in
@@ -175,9 +174,8 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 	}
 	if budget.results+budget.notes > 0 {
 		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
-			"%s and %s left out of this SARIF file to keep it within GitHub's upload limit of 10 MB compressed; the most severe were kept. "+
-				"The JSON report lists every finding.",
-			reporters.Plural(budget.results, "result"), reporters.Plural(budget.notes, "notification"))))
+			"%s and %s left out of this SARIF file to keep it within GitHub's upload limit of 10 MB compressed; the most severe were kept. %s",
+			reporters.Plural(budget.results, "result"), reporters.Plural(budget.notes, "notification"), reporters.EveryFinding(r))))
 	}
 	if len(inv.ToolExecutionNotifications) == 0 {
 		inv.ToolExecutionNotifications = nil // omitted, never null
