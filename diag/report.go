@@ -52,6 +52,11 @@ type Notification struct {
 	Level   Severity
 	Message string
 	Rule    string // optional rule id
+	// Head is set on a notification about the reports themselves (the
+	// SARIF file left results out): a report whose size is capped shows it
+	// in its head, where the cap cannot cut it (the markdown report, under
+	// its counts), instead of among the other notifications.
+	Head bool
 }
 
 // GitHub holds the GITHUB_* environment used to link findings to file lines.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,5 +160,76 @@ func TestTruncationNoticeNamesReportsWritten(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "Every finding is in this run's JSON report and JUnit report.") {
 		t.Errorf("the notice does not name the JSON and JUnit reports:\n%s", data[strings.Index(string(data), "not shown**"):])
+	}
+}
+
+// TestSARIFKeepsFiveThousandResults: code scanning keeps 5,000 results per
+// run, so a run with more findings writes 5,000 results (the most severe)
+// and every report says how many the SARIF file left out.
+func TestSARIFKeepsFiveThousandResults(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5200; i++ { // each subject is an MB-001 error
+		fmt.Fprintf(&b, `{"id": %d, "thread_id": "RS-20260301-big", "subject": "Re: note %d", "from": "LindenFox", "to": ["CopperWren"], "created_ts": "2026-03-01T09:%02d:%02dZ", "body_md": "hello"}`+"\n",
+			i+1, i, i/60%60, i%60)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, _, errs := runCLI(t, "check", "--repo-root", dir, "--out", "out", "--format", "github", "big.jsonl")
+	if code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Level string `json:"level"`
+			} `json:"results"`
+			Invocations []struct {
+				Notifications []struct {
+					Message struct{ Text string } `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	data, err := os.ReadFile(filepath.Join("out", "brenner-ci.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	levels := map[string]int{}
+	for _, r := range run.Results {
+		levels[r.Level]++
+	}
+	if len(run.Results) != 5000 || levels["error"] != 5000 {
+		t.Errorf("SARIF holds %d results (%v), want 5000 errors", len(run.Results), levels)
+	}
+	said := false
+	for _, n := range run.Invocations[0].Notifications {
+		said = said || strings.HasPrefix(n.Message.Text, "201 results left out of this SARIF file: GitHub code scanning keeps at most 5000")
+	}
+	if !said {
+		t.Errorf("the SARIF file does not say what it left out: %+v", run.Invocations[0].Notifications)
+	}
+	// The other reports say so, and where every finding is.
+	const note = "The SARIF report holds 5000 of the 5201 findings that can be code scanning results"
+	for _, name := range []string{"brenner-ci.json", "brenner-ci.junit.xml", "brenner-ci.md"} {
+		data, err := os.ReadFile(filepath.Join("out", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), note) || !strings.Contains(string(data), "leaves out 201. Every finding is in this run") {
+			t.Errorf("%s does not say what the SARIF file left out", name)
+		}
+	}
+	if md, _ := os.ReadFile(filepath.Join("out", "brenner-ci.md")); strings.Index(string(md), note) > strings.Index(string(md), "### ") {
+		t.Errorf("the markdown report does not say it before its sections")
+	}
+	if !strings.Contains(errs, "brenner-ci: warning: "+note) {
+		t.Errorf("standard error does not say it:\n%s", errs)
 	}
 }

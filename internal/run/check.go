@@ -151,6 +151,7 @@ func (c *checker) finish(e *Env, run *Plan, eng *rules.Engine, res *rules.Output
 	// threads must not flood the log; the reports hold them all.
 	const maxNotes = 20
 	var lines bytes.Buffer
+	notes = r.Notifications // the run's, and what the reports added (SARIF's results left out)
 	for i, n := range notes {
 		if i == maxNotes {
 			fmt.Fprintf(&lines, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
@@ -528,8 +529,19 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
 	r.Outputs = c.outputs(targets)
+	// The SARIF file is built first: when it leaves results out (code
+	// scanning keeps 5,000 per run), the other reports say so.
+	writeSARIF := func(w io.Writer) error { return sarif.Write(w, r) }
+	if targets[0].path != "" || c.Format == "sarif" {
+		if log, err := sarif.Prepare(r); err == nil {
+			writeSARIF = log.Write
+			if n := log.Notification(); n != nil {
+				r.Notifications = append(r.Notifications, *n)
+			}
+		}
+	}
 	render := map[string]func(io.Writer) error{
-		"sarif":    func(w io.Writer) error { return sarif.Write(w, r) },
+		"sarif":    writeSARIF,
 		"junit":    func(w io.Writer) error { return junit.Write(w, r) },
 		"markdown": func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) },
 		"json":     func(w io.Writer) error { return jsonreport.Write(w, r) },
@@ -601,7 +613,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	case "json":
 		err = jsonreport.Write(stdout, r)
 	case "sarif":
-		err = sarif.Write(stdout, r)
+		err = writeSARIF(stdout)
 	case "junit":
 		err = junit.Write(stdout, r)
 	case "markdown":

@@ -483,7 +483,7 @@ func (f *File) Diag() ([]diag.Finding, []string, error) {
 //   - a JSON report (this package): every finding's "fingerprint";
 //   - a SARIF log: every result's partialFingerprints "brenner-ci/v1", else
 //     its "primaryLocationLineHash" (findings that were notifications, or
-//     left out by the 25,000-result cap, are not in a SARIF file, so the JSON
+//     left out by the 5,000-result cap, are not in a SARIF file, so the JSON
 //     report is the better baseline);
 //   - a JSON array of fingerprint strings;
 //   - plain text: one fingerprint per line; blank lines and lines starting

@@ -134,6 +134,7 @@ func (m *writer) render() {
 	if r.Internal {
 		h.WriteString("brenner-ci had an internal error, so this report may be incomplete; see the notifications below and the job log.\n\n")
 	}
+
 	if r.HasBaseline {
 		h.WriteString("| Severity | Findings | New |\n| :-- | --: | --: |\n")
 		ne, nw, nn := newCounts(r)
@@ -153,6 +154,22 @@ func (m *writer) render() {
 	}
 	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), maxNew, len(r.Notifications))) + cost(closeDetails) + 4
 
+	// What the other reports left out (SARIF's results) comes right under
+	// the counts, before anything the size cap may cut.
+	headNotes := 0
+	for _, n := range r.Notifications {
+		if !n.Head {
+			continue
+		}
+		icon := "**" + escape(n.Level.String()) + "**"
+		if k := reporters.SeverityRank(n.Level); k < 3 {
+			icon = icons[k]
+		}
+		if m.addIf(icon+" "+escape(n.Message)+"\n\n", reserve) {
+			headNotes++
+		}
+	}
+
 	// With a baseline the new findings come first, expanded; the thread
 	// groups then hold the old ones.
 	shownNew := 0
@@ -163,7 +180,7 @@ func (m *writer) render() {
 	shown := shownNew + m.findings(reserve)
 	notes := m.notifications(reserve)
 	m.genealogy(reserve)
-	if shown < len(r.Findings) || notes < len(r.Notifications) {
+	if notes += headNotes; shown < len(r.Findings) || notes < len(r.Notifications) {
 		newLeft := 0
 		if r.HasBaseline {
 			newLeft = reporters.NewCount(r) - shownNew
@@ -575,7 +592,8 @@ func (m *writer) location(f *diag.Finding) string {
 	return "[" + escape(text) + "](" + linkURL(u) + ")"
 }
 
-// notifications writes the run's notifications and returns how many fit.
+// notifications writes the run's notifications (but those of the head,
+// n.Head) and returns how many fit.
 func (m *writer) notifications(reserve int) int {
 	r := m.r
 	if len(r.Notifications) == 0 {
@@ -584,6 +602,9 @@ func (m *writer) notifications(reserve int) int {
 	const head = "### Notifications\n\n"
 	shown := 0
 	for _, n := range r.Notifications {
+		if n.Head {
+			continue
+		}
 		line := "- "
 		if k := reporters.SeverityRank(n.Level); k < 3 {
 			line += icons[k]
