@@ -233,3 +233,52 @@ func TestSARIFKeepsFiveThousandResults(t *testing.T) {
 		t.Errorf("standard error does not say it:\n%s", errs)
 	}
 }
+
+// TestInputsOutsideTheRepositoryAreAnError: code scanning cannot show
+// findings of files outside the repository, and an upload of a SARIF file
+// without them closes their alerts. A run that writes SARIF stops (exit 2)
+// when an input lies outside the repository root, and its reports say it
+// could not run (SARIF: executionSuccessful false); without a SARIF report
+// the input is checked as before.
+func TestInputsOutsideTheRepositoryAreAnError(t *testing.T) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	input := filepath.Join(elsewhere, "mailbox")
+	if err := os.CopyFS(input, os.DirFS(filepath.Join(demo(t), "mailbox"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	for _, args := range [][]string{
+		{"--out", "out"},
+		{"--sarif", "out/brenner-ci.sarif"},
+		{"--format", "sarif"},
+	} {
+		argv := append(append([]string{"check", "--repo-root", root}, args...), input)
+		code, stdout, errs := runCLI(t, argv...)
+		if code != ExitUsage || !strings.Contains(errs, "outside the repository root") {
+			t.Errorf("%v: exit %d, stderr %q; want %d and the reason", args, code, errs, ExitUsage)
+		}
+		data := []byte(stdout)
+		if args[0] != "--format" {
+			var err error
+			if data, err = os.ReadFile(filepath.Join("out", "brenner-ci.sarif")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.Contains(string(data), `"executionSuccessful":false`) {
+			t.Errorf("%v: the SARIF report is marked successful:\n%.300s", args, data)
+		}
+		os.RemoveAll("out")
+	}
+	// The same path inside the repository is checked.
+	inside := filepath.Join(root, "mailbox")
+	if err := os.CopyFS(inside, os.DirFS(input)); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "check", "--repo-root", root, "--out", "out", inside); code != ExitFindings {
+		t.Errorf("inside the repository: exit %d: %s", code, errs)
+	}
+	// No SARIF report: nothing is lost, the input is checked.
+	if code, _, errs := runCLI(t, "check", "--repo-root", root, "--json", filepath.Join(root, "r.json"), input); code != ExitFindings {
+		t.Errorf("without SARIF: exit %d: %s", code, errs)
+	}
+}

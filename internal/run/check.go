@@ -214,6 +214,9 @@ func (c *checker) setup() (*Plan, error) {
 	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
 		return nil, err
 	}
+	if err := c.outsideRoot(paths, run.repoRoot); err != nil {
+		return nil, err
+	}
 	// Pull-request mode: the configuration and baseline of the revision
 	// the change is compared with judge it (prpolicy.go).
 	rev := c.compareRev(run.repoRoot)
@@ -644,6 +647,40 @@ func repoRoot(flag string) (string, error) {
 		}
 	}
 	return os.Getwd()
+}
+
+// outsideRoot is a usage error when the run writes SARIF and an input lies
+// outside the repository root: code scanning cannot show the findings of
+// a file outside the repository (they would only be notifications), and
+// uploading a SARIF file without them closes their alerts as fixed. The
+// reports then say the run could not run (SARIF: executionSuccessful
+// false, which keeps the open alerts). A run without a SARIF report (a
+// shard's writes none; its merge does) checks such inputs as any other.
+func (c *checker) outsideRoot(paths []string, root string) error {
+	if c.Shard != "" || (c.Sarif == "" && c.Out == "" && c.Format != "sarif") {
+		return nil
+	}
+	real := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		return abs
+	}
+	rootReal := real(root)
+	for _, p := range paths {
+		rel, err := filepath.Rel(rootReal, real(p))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			continue
+		}
+		return usagef("%s is outside the repository root %s: code scanning cannot show its findings, and a SARIF report without them "+
+			"would close their alerts when uploaded. Check it from inside the repository (or give --repo-root), or write no SARIF report "+
+			"(--json, --junit, --markdown instead of --out or --sarif)", p, root)
+	}
+	return nil
 }
 
 // relInside returns p relative to root when it stays inside it.
