@@ -96,8 +96,11 @@ type Report struct {
 	FailOn   Severity // findings at or above it gate the exit code
 	GitHub   GitHub
 	// Time is the run's reference time, from SOURCE_DATE_EPOCH or derived
-	// from the data (never the wall clock), so reports are reproducible.
+	// from the data (never the wall clock), so reports are reproducible:
+	// the instant of the data's last message, unless TimeFromEpoch.
 	Time time.Time
+	// TimeFromEpoch is set when Time is SOURCE_DATE_EPOCH's.
+	TimeFromEpoch bool
 	// Inputs are the paths given on the command line.
 	Inputs []string
 	// Config says which configuration governed the run; every report

@@ -282,3 +282,29 @@ func TestInputsOutsideTheRepositoryAreAnError(t *testing.T) {
 		t.Errorf("without SARIF: exit %d: %s", code, errs)
 	}
 }
+
+// TestMarkdownFooterNamesTheDataTime: the markdown report's footer time
+// is the instant of the data's last message (or SOURCE_DATE_EPOCH), never
+// the run's: it says which.
+func TestMarkdownFooterNamesTheDataTime(t *testing.T) {
+	md := filepath.Join(t.TempDir(), "r.md")
+	footer := func() string {
+		t.Helper()
+		data, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.TrimRight(string(data), "\n")
+		return s[strings.LastIndexByte(s, '\n')+1:]
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	runCLI(t, "check", "--markdown", md, "--repo-root", testutil.ModuleRoot(t), demo(t))
+	if got := footer(); !strings.HasSuffix(got, " · data as of 2026-03-02 09:00:00 UTC</sub>") {
+		t.Errorf("footer %q does not name the data's last time", got)
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	runCLI(t, "check", "--markdown", md, "--repo-root", testutil.ModuleRoot(t), demo(t))
+	if got := footer(); !strings.HasSuffix(got, " · as of 2026-01-01 00:00:00 UTC (SOURCE_DATE_EPOCH)</sub>") {
+		t.Errorf("footer %q does not name SOURCE_DATE_EPOCH", got)
+	}
+}

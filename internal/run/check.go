@@ -444,7 +444,7 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 		RepoRoot:      plan.repoRoot,
 	}
 	if !plan.Epoch.IsZero() {
-		r.Time = plan.Epoch
+		r.Time, r.TimeFromEpoch = plan.Epoch, true
 	}
 	r.Threads = threads
 	for i := range r.Threads {

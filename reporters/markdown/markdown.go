@@ -659,8 +659,14 @@ func (m *writer) footer() string {
 	if r.Tool.Version != "" {
 		s += " " + html(r.Tool.Version)
 	}
-	if !r.Time.IsZero() {
-		s += " · " + r.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+	// The time is the data's (its last message), or SOURCE_DATE_EPOCH's;
+	// never the run's, and the footer says which.
+	switch t := r.Time.UTC().Format("2006-01-02 15:04:05 UTC"); {
+	case r.Time.IsZero():
+	case r.TimeFromEpoch:
+		s += " · as of " + t + " (SOURCE_DATE_EPOCH)"
+	default:
+		s += " · data as of " + t
 	}
 	return s + "</sub>\n"
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -179,5 +180,23 @@ func TestTruncationNoticeNamesReportsWritten(t *testing.T) {
 	if !strings.Contains(got, "not shown**") || strings.Contains(got, "job log") || strings.Contains(got, "SARIF and") ||
 		!strings.Contains(got, "Every finding is in this run's JSON report.") {
 		t.Errorf("truncation notice:\n%s", got[strings.Index(got, "⚠️ **"):])
+	}
+}
+
+// TestFooterNamesTheDataTime: the footer's time is the data's (the instant
+// of its last message) or SOURCE_DATE_EPOCH's, and it says which: it is
+// never the time of the run.
+func TestFooterNamesTheDataTime(t *testing.T) {
+	r := fixture.NoBaseline(t)
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0 · data as of 2026-03-01 12:30:45 UTC</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
+	}
+	r.TimeFromEpoch = true
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0 · as of 2026-03-01 12:30:45 UTC (SOURCE_DATE_EPOCH)</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
+	}
+	r.Time = time.Time{}
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
 	}
 }
