@@ -308,3 +308,27 @@ func TestMarkdownFooterNamesTheDataTime(t *testing.T) {
 		t.Errorf("footer %q does not name SOURCE_DATE_EPOCH", got)
 	}
 }
+
+// TestSARIFNoticeFirstOnStandardError: standard error shows the first 20
+// notifications; the SARIF file's results left out come first.
+func TestSARIFNoticeFirstOnStandardError(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5100; i++ {
+		fmt.Fprintf(&b, `{"id": %d, "thread_id": "RS-20260301-big", "subject": "Re: note %d", "from": "LindenFox", "to": ["CopperWren"], "created_ts": "2026-03-01T09:%02d:%02dZ", "body_md": "hello"}`+"\n",
+			i+1, i, i/60%60, i%60)
+	}
+	os.WriteFile(filepath.Join(dir, "big.jsonl"), []byte(b.String()), 0o644)
+	// 25 threads whose artifacts cannot be written: 25 notifications.
+	for i := 0; i < 25; i++ {
+		id := fmt.Sprintf("RS-20260301-t%02d/../x", i)
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%02d.json", i)), []byte(fmt.Sprintf(
+			`{"thread_id": %q, "messages": [{"id": 1, "subject": "INFO: x", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`, id)), 0o644)
+	}
+	t.Chdir(dir)
+	_, _, errs := runCLI(t, "check", "--repo-root", dir, "--out", "out", ".")
+	lines := strings.Split(errs, "\n")
+	if !strings.Contains(errs, "more notifications (every report lists them)") || !strings.HasPrefix(lines[0], "brenner-ci: warning: The SARIF report holds 5000 of") {
+		t.Errorf("standard error:\n%s", errs)
+	}
+}

@@ -533,13 +533,14 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	targets := c.reportTargets()
 	r.Outputs = c.outputs(targets)
 	// The SARIF file is built first: when it leaves results out (code
-	// scanning keeps 5,000 per run), the other reports say so.
+	// scanning keeps 5,000 per run), the other reports say so, first among
+	// the notifications (standard error shows only the first 20).
 	writeSARIF := func(w io.Writer) error { return sarif.Write(w, r) }
 	if targets[0].path != "" || c.Format == "sarif" {
 		if log, err := sarif.Prepare(r); err == nil {
 			writeSARIF = log.Write
 			if n := log.Notification(); n != nil {
-				r.Notifications = append(r.Notifications, *n)
+				r.Notifications = append([]diag.Notification{*n}, r.Notifications...)
 			}
 		}
 	}
