@@ -103,7 +103,7 @@ func (p *Prepared) Notification() *diag.Notification {
 	}
 	order := "the most severe"
 	if p.r.HasBaseline {
-		order = "the most severe, new before old"
+		order = "the most severe (new before old)"
 	}
 	return &diag.Notification{Level: diag.Warning, Head: true, Message: fmt.Sprintf(
 		"The SARIF report holds %d of the %s that can be code scanning results: %s, so it keeps %s and leaves out %d. %s",
@@ -244,7 +244,7 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 	p.Results, p.ByBytes = len(built), budget.results
 	order := "the most severe were kept"
 	if r.HasBaseline {
-		order = "the most severe were kept, new before old"
+		order = "the most severe were kept (new before old)"
 	}
 	if p.ByCount > 0 {
 		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
