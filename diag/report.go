@@ -40,6 +40,10 @@ type Thread struct {
 	Applied  int      // deltas applied by the merge
 	Version  int      // current artifact version
 	Rules    []string // ids of the rules evaluated on it, in registry order
+	// Artifact is set on the summary of a persisted artifact (a markdown
+	// artifact or a JSON artifact object; Key and File are its path): the
+	// reports count threads and artifacts apart (Report.ThreadCounts).
+	Artifact bool
 }
 
 // Notification is a run-level message with no place in a file (a bad
@@ -48,6 +52,11 @@ type Notification struct {
 	Level   Severity
 	Message string
 	Rule    string // optional rule id
+	// Head is set on a notification about the reports themselves (the
+	// SARIF file left results out): a report whose size is capped shows it
+	// in its head, where the cap cannot cut it (the markdown report, under
+	// its counts), instead of among the other notifications.
+	Head bool
 }
 
 // GitHub holds the GITHUB_* environment used to link findings to file lines.
@@ -87,8 +96,11 @@ type Report struct {
 	FailOn   Severity // findings at or above it gate the exit code
 	GitHub   GitHub
 	// Time is the run's reference time, from SOURCE_DATE_EPOCH or derived
-	// from the data (never the wall clock), so reports are reproducible.
+	// from the data (never the wall clock), so reports are reproducible:
+	// the instant of the data's last message, unless TimeFromEpoch.
 	Time time.Time
+	// TimeFromEpoch is set when Time is SOURCE_DATE_EPOCH's.
+	TimeFromEpoch bool
 	// Inputs are the paths given on the command line.
 	Inputs []string
 	// Config says which configuration governed the run; every report
@@ -101,6 +113,20 @@ type Report struct {
 	// Genealogy is the reference graph of the run's sessions (nil: not
 	// computed); the markdown report draws it when it is small.
 	Genealogy *Genealogy
+	// Outputs are the reports the run writes (nil when not known, as for a
+	// report built by hand): a notice that says where every finding can
+	// be read names only these.
+	Outputs []Output
+}
+
+// Output is one report a run writes.
+type Output struct {
+	// Format is the report's: sarif, junit, markdown, json, text, github,
+	// or summary (the markdown report appended to the GitHub job summary).
+	Format string
+	// Path is the file as given; "" for standard output (and the job
+	// summary).
+	Path string
 }
 
 // ConfigInfo names the configuration that governed a run and how it was
@@ -136,6 +162,19 @@ func (r *Report) Counts() (errors, warnings, notes int) {
 			warnings++
 		case Note:
 			notes++
+		}
+	}
+	return
+}
+
+// ThreadCounts counts the run's summaries by kind: compiled threads, and
+// persisted artifacts checked on their own.
+func (r *Report) ThreadCounts() (threads, artifacts int) {
+	for i := range r.Threads {
+		if r.Threads[i].Artifact {
+			artifacts++
+		} else {
+			threads++
 		}
 	}
 	return

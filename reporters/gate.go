@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -53,6 +54,53 @@ func NewCount(r *diag.Report) int {
 		}
 	}
 	return n
+}
+
+// Checked says what a run checked, threads and persisted artifacts
+// counted apart: "12 threads", "12 threads and 3 artifacts", "1 artifact"
+// (artifacts are named only when there are some).
+func Checked(r *diag.Report) string {
+	threads, artifacts := r.ThreadCounts()
+	switch {
+	case artifacts == 0:
+		return Plural(threads, "thread")
+	case threads == 0:
+		return Plural(artifacts, "artifact")
+	}
+	return Plural(threads, "thread") + " and " + Plural(artifacts, "artifact")
+}
+
+// EveryFinding is the sentence a notice ends with to say where every
+// finding can be read: the reports of r.Outputs that list them all (the
+// JSON and JUnit reports, the text output), or, when the run writes none
+// of them, how to get one. SARIF, markdown and annotations are capped, so
+// they are never named as the full list. Reports are named by kind, not
+// by path: a report's content never depends on where the run writes its
+// reports (the run cache replays a run's reports wherever they go).
+func EveryFinding(r *diag.Report) string {
+	var where []string
+	for _, f := range [...]struct{ format, name string }{{"json", "JSON"}, {"junit", "JUnit"}, {"text", "text"}} {
+		for _, o := range r.Outputs {
+			switch {
+			case o.Format != f.format:
+			case o.Path != "":
+				where = append(where, f.name+" report")
+			default:
+				where = append(where, f.name+" output")
+			}
+		}
+	}
+	switch len(where) {
+	case 0:
+		s := "The JSON report (--json FILE, or --out DIR) lists every finding"
+		if r.Outputs != nil {
+			s += "; this run did not write it"
+		}
+		return s + "."
+	case 1:
+		return "Every finding is in this run's " + where[0] + "."
+	}
+	return "Every finding is in this run's " + strings.Join(where[:len(where)-1], ", ") + " and " + where[len(where)-1] + "."
 }
 
 // Plural formats a count with its noun: "1 error", "2 errors".

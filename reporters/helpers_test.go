@@ -188,3 +188,26 @@ func TestPathsRedactCredentials(t *testing.T) {
 		t.Errorf("Finding.String() = %q", s)
 	}
 }
+
+func TestEveryFinding(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	r := &diag.Report{RepoRoot: root}
+	for _, c := range []struct {
+		outputs []diag.Output
+		want    string
+	}{
+		{nil, "The JSON report (--json FILE, or --out DIR) lists every finding."},
+		{[]diag.Output{{Format: "sarif", Path: "r.sarif"}, {Format: "markdown", Path: "r.md"}, {Format: "github"}},
+			"The JSON report (--json FILE, or --out DIR) lists every finding; this run did not write it."},
+		{[]diag.Output{{Format: "text"}}, "Every finding is in this run's text output."},
+		{[]diag.Output{{Format: "junit", Path: filepath.Join(root, "out", "r.xml")}, {Format: "json", Path: "out/r.json"}, {Format: "text"}},
+			"Every finding is in this run's JSON report, JUnit report and text output."},
+		{[]diag.Output{{Format: "json"}}, "Every finding is in this run's JSON output."},
+	} {
+		r.Outputs = c.outputs
+		if got := reporters.EveryFinding(r); got != c.want {
+			t.Errorf("%v:\n got  %q\n want %q", c.outputs, got, c.want)
+		}
+	}
+}

@@ -272,7 +272,7 @@ func (e *Engine) CheckArtifact(path string, fromJSON bool) ArtifactResult {
 // compiled artifact of the thread the file persists: what the file holds
 // of it was checked at its deltas (RF-003 is not reported twice).
 func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artifact.Artifact) ArtifactResult {
-	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path}}
+	r := ArtifactResult{Summary: diag.Thread{Key: path, File: path, Artifact: true}}
 	src, err := e.files.ReadFile(path)
 	if err != nil {
 		r.Findings = append(r.Findings, diag.Finding{Rule: "IN-001", Code: "UNREADABLE_INPUT", Severity: diag.Error,
@@ -319,10 +319,13 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artif
 	}
 	r.Findings = append(r.Findings, c.out...)
 	if p.FromJSON {
-		// Positions point into the rendering; name the JSON file instead.
+		// Positions point into the rendering: carried back to the JSON
+		// values they were rendered from. A fix would edit the rendering,
+		// not the file: there is none.
 		for i := range r.Findings {
 			if r.Findings[i].Pos.File == path {
-				r.Findings[i].Pos = diag.Pos{File: path, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+				r.Findings[i].Pos = p.OriginPos(r.Findings[i].Pos)
+				r.Findings[i].Fix = nil
 			}
 		}
 	} else {

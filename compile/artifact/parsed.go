@@ -33,6 +33,9 @@ type Parsed struct {
 
 	// json is the object a JSON artifact was read from (Sources).
 	json *jsonSource
+	// places carries positions in the rendering of a JSON artifact object
+	// back to the JSON file (OriginPos, jsonobj.go); nil otherwise.
+	places *jsonPlaces
 }
 
 // FrontField is one top-level front matter key.

@@ -268,9 +268,11 @@ func TestOutputIsNeverInput(t *testing.T) {
 	src, _ := os.ReadFile(filepath.Join(demo(t), "mailbox", "RS-20260301-quorum-timing.json"))
 	os.WriteFile(filepath.Join(dir, "t.json"), src, 0o644)
 	out := filepath.Join(dir, "reports")
-	_, first, _ := runCLI(t, "check", "--out", out, "--fix", dir)
-	_, second, _ := runCLI(t, "check", "--out", out, "--fix", dir)
-	note := filepath.ToSlash(out) + ": note: This folder is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked. [IN-006]\n"
+	// The inputs are the repository (--out writes SARIF: inputs outside
+	// the repository root are an error).
+	_, first, _ := runCLI(t, "check", "--repo-root", dir, "--out", out, "--fix", dir)
+	_, second, _ := runCLI(t, "check", "--repo-root", dir, "--out", out, "--fix", dir)
+	note := "reports: note: This folder is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked. [IN-006]\n"
 	if !strings.HasPrefix(first, note) || second != first {
 		t.Errorf("the second run read its own output, or did not name it:\n--- first\n%s--- second\n%s", first, second)
 	}
@@ -340,12 +342,12 @@ func TestCaseCollidingThreadsWriteOneArtifact(t *testing.T) {
 			"subject": "INFO: status", "from": "GreenDog", "created_ts": "2026-01-02T10:00:00Z", "body_md": "# Status\n"}}})
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%d.json", i)), data, 0o644)
 	}
-	for _, cmd := range []string{"compile", "check"} {
+	for _, cmd := range [][]string{{"compile"}, {"check", "--repo-root", dir}} {
 		out := filepath.Join(t.TempDir(), "out")
-		_, stdout, stderr := runCLI(t, cmd, "--out", out, dir)
+		_, stdout, stderr := runCLI(t, append(cmd, "--out", out, dir)...)
 		entries, _ := os.ReadDir(filepath.Join(out, "artifacts"))
 		if len(entries) != 1 || !strings.Contains(stderr, "case-insensitive") {
-			t.Errorf("%s: %d artifacts written; stderr %q\n%s", cmd, len(entries), stderr, stdout)
+			t.Errorf("%s: %d artifacts written; stderr %q\n%s", cmd[0], len(entries), stderr, stdout)
 		}
 	}
 }

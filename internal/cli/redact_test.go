@@ -96,7 +96,7 @@ func TestArtifactNamesNeverHoldCredentials(t *testing.T) {
 	data, _ := json.Marshal(map[string]any{"thread_id": id, "messages": msgs})
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "t.json"), data, 0o644)
-	for _, args := range [][]string{{"compile", "--compiled-body"}, {"check", "--format", "text"}} {
+	for _, args := range [][]string{{"compile", "--compiled-body"}, {"check", "--format", "text", "--repo-root", dir}} {
 		out := filepath.Join(t.TempDir(), "out")
 		_, stdout, stderr := runCLI(t, append(args, "--out", out, dir)...)
 		if l := leaked(stdout+stderr, tok); l != "" {
@@ -135,7 +135,7 @@ func TestClippedTextRedactedFirst(t *testing.T) {
 	rpcMsg := strings.Repeat("y", 130) + " " + rpc
 	data, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32000, "message": rpcMsg}})
 	os.WriteFile(filepath.Join(dir, "rpc.json"), data, 0o644)
-	text := everything(t, dir)
+	text := everything(t, "--repo-root", dir, dir)
 	for _, s := range []string{subj, ts, rpc} {
 		if l := leaked(text, s); l != "" {
 			t.Errorf("credential %.8s… reached the output in part (%q)", s, l)

@@ -42,7 +42,7 @@ func TestHostileTextNeverEmitsWorkflowCommands(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "t\x1b[31mred\a\u202enosj.json"), []byte(`{"thread_id": "RS-20260301-named", "messages": [{"id": 1, "subject": "Re: hi", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`), 0o644)
 	out := filepath.Join(t.TempDir(), "out")
 	runs := [][]string{
-		{"check", "--format", "github", "--out", out, dir},
+		{"check", "--format", "github", "--repo-root", dir, "--out", out, dir},
 		{"check", "--format", "text", dir},
 		{"compile", "--out", filepath.Join(t.TempDir(), "c"), dir},
 	}

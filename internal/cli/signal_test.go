@@ -63,14 +63,14 @@ func TestInterruptLeavesOneRunsReports(t *testing.T) {
 		os.WriteFile(filepath.Join(in, fmt.Sprintf("t%04d.jsonl", i)), []byte(data), 0o644)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	if err := exec.Command(bin, "check", "--out", out, in).Run(); err != nil && procExit(err) != ExitFindings {
+	if err := exec.Command(bin, "check", "--repo-root", in, "--out", out, in).Run(); err != nil && procExit(err) != ExitFindings {
 		t.Fatalf("first run: %v", err)
 	}
 	before := runIDs(t, out)
 
 	// The second run has other results (one more thread), so another id.
 	os.WriteFile(filepath.Join(in, "extra.jsonl"), []byte(strings.ReplaceAll(string(src), "RS-20260302-biofilm-onset", "RS-20260302-biofilm-extra")), 0o644)
-	cmd := exec.Command(bin, "check", "--out", out, in)
+	cmd := exec.Command(bin, "check", "--repo-root", in, "--out", out, in)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -151,6 +151,7 @@ func (c *checker) finish(e *Env, run *Plan, eng *rules.Engine, res *rules.Output
 	// threads must not flood the log; the reports hold them all.
 	const maxNotes = 20
 	var lines bytes.Buffer
+	notes = r.Notifications // the run's, and what the reports added (SARIF's results left out)
 	for i, n := range notes {
 		if i == maxNotes {
 			fmt.Fprintf(&lines, "brenner-ci: … and %d more notifications (every report lists them)\n", len(notes)-maxNotes)
@@ -227,6 +228,9 @@ func (c *checker) setup() (*Plan, error) {
 		return nil, err
 	}
 	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
+		return nil, err
+	}
+	if err := c.outsideRoot(paths, run.repoRoot); err != nil {
 		return nil, err
 	}
 	// Pull-request mode: the configuration and baseline of the revision
@@ -456,7 +460,7 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 		RepoRoot:      plan.repoRoot,
 	}
 	if !plan.Epoch.IsZero() {
-		r.Time = plan.Epoch
+		r.Time, r.TimeFromEpoch = plan.Epoch, true
 	}
 	r.Threads = threads
 	for i := range r.Threads {
@@ -507,6 +511,27 @@ func (c *checker) reportTargets() []reportTarget {
 	return []reportTarget{{"sarif", sarifPath}, {"junit", junitPath}, {"markdown", mdPath}, {"json", jsonPath}, {"baseline", c.WriteBaseline}}
 }
 
+// outputs are the reports a run with targets writes, as the report model
+// names them (diag.Report.Outputs): the report files, standard output's
+// format and the job summary. The --write-baseline file is not one of them.
+func (c *checker) outputs(targets []reportTarget) []diag.Output {
+	out := []diag.Output{}
+	for _, t := range targets {
+		if t.path != "" && t.key != "baseline" {
+			out = append(out, diag.Output{Format: t.key, Path: t.path})
+		}
+	}
+	format := c.Format
+	if format == "" {
+		format = "text"
+	}
+	out = append(out, diag.Output{Format: format})
+	if summaryPath(targets[2].path) != "" {
+		out = append(out, diag.Output{Format: "summary"})
+	}
+	return out
+}
+
 // summaryPath is the job summary the markdown report is appended to: set
 // in GitHub Actions, unless it is the markdown report itself ("": none).
 func summaryPath(mdPath string) string {
@@ -522,8 +547,21 @@ func summaryPath(mdPath string) string {
 func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
+	r.Outputs = c.outputs(targets)
+	// The SARIF file is built first: when it leaves results out (code
+	// scanning keeps 5,000 per run), the other reports say so, first among
+	// the notifications (standard error shows only the first 20).
+	writeSARIF := func(w io.Writer) error { return sarif.Write(w, r) }
+	if targets[0].path != "" || c.Format == "sarif" {
+		if log, err := sarif.Prepare(r); err == nil {
+			writeSARIF = log.Write
+			if n := log.Notification(); n != nil {
+				r.Notifications = append([]diag.Notification{*n}, r.Notifications...)
+			}
+		}
+	}
 	render := map[string]func(io.Writer) error{
-		"sarif":    func(w io.Writer) error { return sarif.Write(w, r) },
+		"sarif":    writeSARIF,
 		"junit":    func(w io.Writer) error { return junit.Write(w, r) },
 		"markdown": func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) },
 		"json":     func(w io.Writer) error { return jsonreport.Write(w, r) },
@@ -595,7 +633,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	case "json":
 		err = jsonreport.Write(stdout, r)
 	case "sarif":
-		err = sarif.Write(stdout, r)
+		err = writeSARIF(stdout)
 	case "junit":
 		err = junit.Write(stdout, r)
 	case "markdown":
@@ -626,6 +664,40 @@ func repoRoot(flag string) (string, error) {
 		}
 	}
 	return os.Getwd()
+}
+
+// outsideRoot is a usage error when the run writes SARIF and an input lies
+// outside the repository root: code scanning cannot show the findings of
+// a file outside the repository (they would only be notifications), and
+// uploading a SARIF file without them closes their alerts as fixed. The
+// reports then say the run could not run (SARIF: executionSuccessful
+// false, which keeps the open alerts). A run without a SARIF report (a
+// shard's writes none; its merge does) checks such inputs as any other.
+func (c *checker) outsideRoot(paths []string, root string) error {
+	if c.Shard != "" || (c.Sarif == "" && c.Out == "" && c.Format != "sarif") {
+		return nil
+	}
+	real := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		return abs
+	}
+	rootReal := real(root)
+	for _, p := range paths {
+		rel, err := filepath.Rel(rootReal, real(p))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			continue
+		}
+		return usagef("%s is outside the repository root %s: code scanning cannot show its findings, and a SARIF report without them "+
+			"would close their alerts when uploaded. Check it from inside the repository (or give --repo-root), or write no SARIF report "+
+			"(--json, --junit, --markdown instead of --out or --sarif)", p, root)
+	}
+	return nil
 }
 
 // relInside returns p relative to root when it stays inside it.

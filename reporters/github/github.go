@@ -145,7 +145,7 @@ func WriteOptions(w io.Writer, r *diag.Report, o Options) error {
 			reporters.Plural(hidden, "old finding")))
 	}
 	if len(said) > 0 {
-		msg := "brenner-ci: " + strings.Join(said, " ") + " See the job summary and the SARIF, JSON and markdown reports for every finding."
+		msg := "brenner-ci: " + strings.Join(said, " ") + " " + reporters.SafeText(reporters.EveryFinding(r))
 		bw.WriteString("::notice title=brenner-ci::" + EscapeData(msg) + "\n")
 	}
 	return bw.Flush()

@@ -213,3 +213,21 @@ func TestParseOldFindings(t *testing.T) {
 		t.Error("WriteOptions accepted old-findings loud")
 	}
 }
+
+// TestOverflowNoticeNamesReportsWritten: the notice that counts the
+// findings not annotated says where every finding is among the reports the
+// run writes, never a report it does not write.
+func TestOverflowNoticeNamesReportsWritten(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, 45)
+	r.Outputs = []diag.Output{{Format: "markdown", Path: "out/brenner-ci.md"}, {Format: "github"}, {Format: "summary"}}
+	_, own := levels(write(t, r))
+	if len(own) != 1 || strings.Contains(own[0], "SARIF") || strings.Contains(own[0], "JSON and") ||
+		!strings.Contains(own[0], "The JSON report (--json FILE, or --out DIR) lists every finding; this run did not write it.") {
+		t.Errorf("notice %q", own)
+	}
+	r.Outputs = []diag.Output{{Format: "junit", Path: "out/r.xml"}, {Format: "json", Path: "out/r.json"}, {Format: "github"}}
+	if _, own = levels(write(t, r)); len(own) != 1 || !strings.HasSuffix(own[0], "Every finding is in this run's JSON report and JUnit report.") {
+		t.Errorf("notice %q", own)
+	}
+}

@@ -68,8 +68,12 @@ type Summary struct {
 	Warnings int `json:"warnings"`
 	Notes    int `json:"notes"`
 	Findings int `json:"findings"`
-	Threads  int `json:"threads"`
-	Files    int `json:"files"`
+	// Threads counts the compiled threads and Artifacts the persisted
+	// artifacts checked on their own: the entries of File.Threads of
+	// each kind.
+	Threads   int `json:"threads"`
+	Artifacts int `json:"artifacts"`
+	Files     int `json:"files"`
 	// New counts findings not in the baseline (all of them without one).
 	New      int  `json:"new"`
 	Baseline bool `json:"baseline"`
@@ -86,9 +90,11 @@ type Summary struct {
 	Category string `json:"category"`
 }
 
-// Thread summarises one compiled thread.
+// Thread summarises one compiled thread, or one persisted artifact.
 type Thread struct {
-	Key      string `json:"key"`
+	Key string `json:"key"`
+	// Kind is KindThread or KindArtifact.
+	Kind     string `json:"kind"`
 	File     string `json:"file"`
 	Messages int    `json:"messages"`
 	Blocks   int    `json:"blocks"`
@@ -100,6 +106,12 @@ type Thread struct {
 	// -1 when none was.
 	RuleSet int `json:"rule_set"`
 }
+
+// The kinds of Thread entries.
+const (
+	KindThread   = "thread"
+	KindArtifact = "artifact"
+)
 
 // Finding is one diagnostic. Line 0 means the file as a whole (all position
 // fields are then 0).
@@ -145,11 +157,12 @@ type Notification struct {
 func Build(r *diag.Report) *File {
 	paths := reporters.PathsFor(r)
 	e, w, n := r.Counts()
+	threads, artifacts := r.ThreadCounts()
 	f := &File{
 		Format: Format, FormatVersion: FormatVersion,
 		Tool: Tool{Name: nonEmpty(r.Tool.Name, "brenner-ci"), Version: r.Tool.Version},
 		Summary: Summary{
-			Errors: e, Warnings: w, Notes: n, Findings: len(r.Findings), Threads: len(r.Threads),
+			Errors: e, Warnings: w, Notes: n, Findings: len(r.Findings), Threads: threads, Artifacts: artifacts,
 			New: reporters.NewCount(r), Baseline: r.HasBaseline,
 			FailOn: reporters.FailOnName(r.FailOn), Gating: reporters.Gating(r), InternalError: r.Internal,
 			Category: r.Category,
@@ -191,7 +204,11 @@ func Build(r *diag.Report) *File {
 			p = paths.Display(t.File)
 			files[p] = true
 		}
-		f.Threads = append(f.Threads, Thread{Key: t.Key, File: p, Messages: t.Messages, Blocks: t.Blocks,
+		kind := KindThread
+		if t.Artifact {
+			kind = KindArtifact
+		}
+		f.Threads = append(f.Threads, Thread{Key: t.Key, Kind: kind, File: p, Messages: t.Messages, Blocks: t.Blocks,
 			Valid: t.Valid, Invalid: t.Invalid, Applied: t.Applied, Version: t.Version, RuleSet: set})
 	}
 	for i := range r.Findings {
@@ -362,6 +379,8 @@ func (s *streamWriter) threads(ts []Thread) {
 		t := &ts[i]
 		b = append(b[:0], "    {\n      \"key\": "...)
 		b = s.appendString(b, t.Key)
+		b = append(b, ",\n      \"kind\": "...)
+		b = s.appendString(b, t.Kind)
 		b = append(b, ",\n      \"file\": "...)
 		b = s.appendString(b, t.File)
 		for _, f := range [...]struct {
@@ -464,7 +483,7 @@ func (f *File) Diag() ([]diag.Finding, []string, error) {
 //   - a JSON report (this package): every finding's "fingerprint";
 //   - a SARIF log: every result's partialFingerprints "brenner-ci/v1", else
 //     its "primaryLocationLineHash" (findings that were notifications, or
-//     left out by the 25,000-result cap, are not in a SARIF file, so the JSON
+//     left out by the 5,000-result cap, are not in a SARIF file, so the JSON
 //     report is the better baseline);
 //   - a JSON array of fingerprint strings;
 //   - plain text: one fingerprint per line; blank lines and lines starting

@@ -206,3 +206,24 @@ func TestWriteMatchesEncoder(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadsAndArtifactsApart: the summary counts threads and persisted
+// artifacts apart, and each entry of threads says which it is.
+func TestThreadsAndArtifactsApart(t *testing.T) {
+	r := fixture.Mixed(t, fixture.Repo(t))
+	data := write(t, r)
+	f, err := jsonreport.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Summary.Threads != 2 || f.Summary.Artifacts != 1 {
+		t.Errorf("summary counts %d threads and %d artifacts, want 2 and 1", f.Summary.Threads, f.Summary.Artifacts)
+	}
+	var kinds []string
+	for _, th := range f.Threads {
+		kinds = append(kinds, th.Kind)
+	}
+	if got := strings.Join(kinds, ","); got != "artifact,thread,thread" {
+		t.Errorf("kinds %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 // Package junit writes a report as JUnit XML valid against the Apache Ant
 // schema (Windy Road JUnit.xsd): a "threads" suite with one testcase per
-// thread (one per failing rule on a failing thread) and an "inputs" suite
+// thread and persisted artifact (one per failing rule on a failing one)
+// and an "inputs" suite
 // with one testcase per input file holding findings that belong to no
 // thread. Its size is linear in threads plus findings, never threads × rules.
 package junit
@@ -49,9 +50,11 @@ type testcase struct {
 // Write writes r as <testsuites> holding at most two suites, so that the
 // report grows with the findings, not with threads × rules:
 //
-//   - "threads": one testcase per thread (classname: the thread key). A
-//     thread on which no rule fails has one passing testcase, "all rules";
-//     a failing thread has one failing testcase per failing rule instead.
+//   - "threads": one testcase per thread (classname: the thread key) and
+//     per persisted artifact (classname: its repo-relative path; it holds the findings
+//     located in the artifact's file). A thread on which no rule fails has
+//     one passing testcase, "all rules"; a failing thread has one failing
+//     testcase per failing rule instead.
 //   - "inputs": findings that belong to no known thread, one testcase per
 //     input file (classname "inputs", name: the file), plus the run's
 //     notifications and an <error> testcase when the run could not complete.
@@ -72,16 +75,29 @@ func Write(w io.Writer, r *diag.Report) error {
 	}
 	ts := r.Time.UTC().Format(timeFormat)
 
-	// Group findings by thread.
-	byThread := map[string][]int{}
-	known := make(map[string]bool, len(r.Threads))
-	for _, t := range r.Threads {
-		known[t.Key] = true
+	// Group findings by summary: a finding in a persisted artifact's file
+	// is the artifact's (its Thread names the artifact's session, whose
+	// thread may be among the inputs too); any other is its thread's. A
+	// key or artifact file repeated in r.Threads gets its findings once,
+	// at its first entry.
+	byThread := map[int][]int{}
+	known := make(map[string]int, len(r.Threads))
+	artifactOf := map[string]int{}
+	for ti, t := range r.Threads {
+		if _, dup := known[t.Key]; !dup {
+			known[t.Key] = ti
+		}
+		if _, dup := artifactOf[t.File]; t.Artifact && t.File != "" && !dup {
+			artifactOf[t.File] = ti
+		}
 	}
 	var orphans []int
 	for i := range r.Findings {
-		if th := r.Findings[i].Thread; th != "" && known[th] {
-			byThread[th] = append(byThread[th], i)
+		f := &r.Findings[i]
+		if ti, ok := artifactOf[f.Pos.File]; ok && f.Pos.File != "" {
+			byThread[ti] = append(byThread[ti], i)
+		} else if ti, ok := known[f.Thread]; ok && f.Thread != "" {
+			byThread[ti] = append(byThread[ti], i)
 		} else {
 			orphans = append(orphans, i)
 		}
@@ -89,26 +105,33 @@ func Write(w io.Writer, r *diag.Report) error {
 
 	var suites []*suite
 	if len(r.Threads) > 0 {
-		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: [][2]string{
+		// Threads and persisted artifacts are counted apart (the
+		// artifacts only when there are some).
+		threads, artifacts := r.ThreadCounts()
+		props := [][2]string{
 			{"run-id", r.RunID}, {"configuration", reporters.ConfigLine(r)},
 			{"brenner-ci.version", r.Tool.Version},
-			{"threads", strconv.Itoa(len(r.Threads))},
-			{"fail-on", reporters.FailOnName(r.FailOn)},
-		}}
-		// A thread key repeated in r.Threads gets its findings once, at its
-		// first entry; a repeat's classname carries its occurrence number so
-		// that no two testcases share a classname and a name.
+			{"threads", strconv.Itoa(threads)},
+		}
+		if artifacts > 0 {
+			props = append(props, [2]string{"artifacts", strconv.Itoa(artifacts)})
+		}
+		props = append(props, [2]string{"fail-on", reporters.FailOnName(r.FailOn)})
+		s := &suite{name: ThreadsSuite, pkg: ThreadsSuite, props: props}
+		// A repeated thread key's classname carries its occurrence number
+		// so that no two testcases share a classname and a name.
 		seen := make(map[string]int, len(r.Threads))
 		for ti, t := range r.Threads {
 			seen[t.Key]++
 			classname := nonBlank(t.Key, fmt.Sprintf("thread-%d", ti))
-			var idx []int
-			if n := seen[t.Key]; n == 1 {
-				idx = byThread[t.Key]
-			} else {
+			if t.Artifact && t.File != "" {
+				// Its path, repo-relative as in every report, not as given.
+				classname = paths.Display(t.File)
+			}
+			if n := seen[t.Key]; n > 1 {
 				classname = fmt.Sprintf("%s (%d)", classname, n)
 			}
-			threadCases(s, r, t.Rules, idx, classname, names, paths)
+			threadCases(s, r, t.Rules, byThread[ti], classname, names, paths)
 		}
 		suites = append(suites, s)
 	}

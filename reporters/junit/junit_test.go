@@ -194,3 +194,52 @@ func TestXSD(t *testing.T) {
 	}
 	fixture.Check(t, file, "junit")
 }
+
+// TestCountsArtifactsApart: the threads suite counts threads and persisted
+// artifacts apart in its properties.
+func TestCountsArtifactsApart(t *testing.T) {
+	got := string(write(t, fixture.Mixed(t, fixture.Repo(t))))
+	for _, want := range []string{`<property name="threads" value="2"/>`, `<property name="artifacts" value="1"/>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+}
+
+// TestArtifactFindingsUnderTheArtifact: the findings of a persisted
+// artifact carry its session as their thread, but they are the artifact's:
+// they fail the artifact's own testcase (classname: its path), not the
+// thread's, which fails only for its own findings.
+func TestArtifactFindingsUnderTheArtifact(t *testing.T) {
+	r := fixture.Mixed(t, fixture.Repo(t))
+	var s suites
+	if err := xml.Unmarshal(write(t, r), &s); err != nil {
+		t.Fatal(err)
+	}
+	type tc struct{ classname, name string }
+	var got []tc
+	failed := map[tc]string{}
+	threads := s.Suites[0]
+	for _, c := range threads.Cases {
+		got = append(got, tc{c.Classname, c.Name})
+		for _, f := range c.Failure {
+			failed[tc{c.Classname, c.Name}] += f.Text
+		}
+	}
+	want := []tc{{"artifacts/beta.md", "MG-001 invalid-target"}, {"alpha", "MG-001 invalid-target"}, {"beta", "TH-002 thread-id-mismatch"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("testcases %v, want %v", got, want)
+	}
+	if txt := failed[want[0]]; !strings.Contains(txt, "beta's artifact") {
+		t.Errorf("the artifact's testcase does not hold its finding: %q", txt)
+	}
+	if txt := failed[want[2]]; strings.Contains(txt, "artifact") {
+		t.Errorf("the thread's testcase holds the artifact's finding: %q", txt)
+	}
+	if !strings.Contains(threads.Out, "artifacts/beta.md:1:1: note: A note on beta's artifact.") {
+		t.Errorf("the artifact's note is not in system-out: %q", threads.Out)
+	}
+	if len(s.Suites) != 1 {
+		t.Errorf("%d suites: an artifact finding went to the inputs suite", len(s.Suites))
+	}
+}

@@ -123,7 +123,7 @@ func (m *writer) render() {
 		fmt.Fprintf(&h, "## ✅ brenner-ci: passed — no findings at or above `%s`\n\n", failOn)
 	}
 	fmt.Fprintf(&h, "%s, %s and %s in %s", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"),
-		reporters.Plural(n, "note"), reporters.Plural(len(r.Threads), "thread"))
+		reporters.Plural(n, "note"), reporters.Checked(r))
 	if r.HasBaseline {
 		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
 	}
@@ -135,6 +135,7 @@ func (m *writer) render() {
 	if r.Internal {
 		h.WriteString("brenner-ci had an internal error, so this report may be incomplete; see the notifications below and the job log.\n\n")
 	}
+
 	if r.HasBaseline {
 		h.WriteString("| Severity | Findings | New |\n| :-- | --: | --: |\n")
 		ne, nw, nn := newCounts(r)
@@ -154,6 +155,22 @@ func (m *writer) render() {
 	}
 	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), maxNew, len(r.Notifications))) + cost(closeDetails) + 4
 
+	// What the other reports left out (SARIF's results) comes right under
+	// the counts, before anything the size cap may cut.
+	headNotes := 0
+	for _, n := range r.Notifications {
+		if !n.Head {
+			continue
+		}
+		icon := "**" + escape(n.Level.String()) + "**"
+		if k := reporters.SeverityRank(n.Level); k < 3 {
+			icon = icons[k]
+		}
+		if m.addIf(icon+" "+escape(n.Message)+"\n\n", reserve) {
+			headNotes++
+		}
+	}
+
 	// With a baseline the new findings come first, expanded; the thread
 	// groups then hold the old ones.
 	shownNew := 0
@@ -164,7 +181,7 @@ func (m *writer) render() {
 	shown := shownNew + m.findings(reserve)
 	notes := m.notifications(reserve)
 	m.genealogy(reserve)
-	if shown < len(r.Findings) || notes < len(r.Notifications) {
+	if notes += headNotes; shown < len(r.Findings) || notes < len(r.Notifications) {
 		newLeft := 0
 		if r.HasBaseline {
 			newLeft = reporters.NewCount(r) - shownNew
@@ -589,7 +606,8 @@ func renderedByGitHub(rel string) bool {
 	return false
 }
 
-// notifications writes the run's notifications and returns how many fit.
+// notifications writes the run's notifications (but those of the head,
+// n.Head) and returns how many fit.
 func (m *writer) notifications(reserve int) int {
 	r := m.r
 	if len(r.Notifications) == 0 {
@@ -598,6 +616,9 @@ func (m *writer) notifications(reserve int) int {
 	const head = "### Notifications\n\n"
 	shown := 0
 	for _, n := range r.Notifications {
+		if n.Head {
+			continue
+		}
 		line := "- "
 		if k := reporters.SeverityRank(n.Level); k < 3 {
 			line += icons[k]
@@ -642,9 +663,8 @@ func (m *writer) omitted(findings, total, newLeft, notes int) string {
 	if m.r.HasBaseline {
 		order = "the new findings first, then the most severe"
 	}
-	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists %s. "+
-		"Every finding is in the SARIF and JSON report artifacts and in the text output of the job log.\n\n",
-		strings.Join(parts, " and "), m.maxChars+1, order)
+	return fmt.Sprintf("⚠️ **%s not shown**: this report is limited to %d characters, so it lists %s. %s\n\n",
+		strings.Join(parts, " and "), m.maxChars+1, order, escape(reporters.EveryFinding(m.r)))
 }
 
 func (m *writer) footer() string {
@@ -653,8 +673,14 @@ func (m *writer) footer() string {
 	if r.Tool.Version != "" {
 		s += " " + html(r.Tool.Version)
 	}
-	if !r.Time.IsZero() {
-		s += " · " + r.Time.UTC().Format("2006-01-02 15:04:05 UTC")
+	// The time is the data's (its last message), or SOURCE_DATE_EPOCH's;
+	// never the run's, and the footer says which.
+	switch t := r.Time.UTC().Format("2006-01-02 15:04:05 UTC"); {
+	case r.Time.IsZero():
+	case r.TimeFromEpoch:
+		s += " · as of " + t + " (SOURCE_DATE_EPOCH)"
+	default:
+		s += " · data as of " + t
 	}
 	return s + "</sub>\n"
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -173,5 +174,45 @@ func TestLinksLandOnTheLine(t *testing.T) {
 	}
 	if !strings.Contains(got, "threads/alpha.json#L4)") {
 		t.Errorf("a JSON file's link changed:\n%s", got)
+	}
+}
+
+// TestHeadlineCountsArtifactsApart: the counts line under the headline
+// names threads and persisted artifacts apart.
+func TestHeadlineCountsArtifactsApart(t *testing.T) {
+	got := write(t, fixture.Mixed(t, fixture.Repo(t)), 0)
+	if want := "2 errors, 1 warning and 1 note in 2 threads and 1 artifact (fail-on `error`)."; !strings.Contains(got, want) {
+		t.Errorf("no %q in\n%.500s", want, got)
+	}
+}
+
+// TestTruncationNoticeNamesReportsWritten: the notice of a report cut
+// short names the reports of the run that list every finding, and no
+// other (no job log's text output when standard output has annotations).
+func TestTruncationNoticeNamesReportsWritten(t *testing.T) {
+	r := fixture.Report(t)
+	r.Outputs = []diag.Output{{Format: "markdown", Path: "out/brenner-ci.md"}, {Format: "json", Path: "out/brenner-ci.json"}, {Format: "github"}}
+	got := write(t, r, 2600)
+	if !strings.Contains(got, "not shown**") || strings.Contains(got, "job log") || strings.Contains(got, "SARIF and") ||
+		!strings.Contains(got, "Every finding is in this run's JSON report.") {
+		t.Errorf("truncation notice:\n%s", got[strings.Index(got, "⚠️ **"):])
+	}
+}
+
+// TestFooterNamesTheDataTime: the footer's time is the data's (the instant
+// of its last message) or SOURCE_DATE_EPOCH's, and it says which: it is
+// never the time of the run.
+func TestFooterNamesTheDataTime(t *testing.T) {
+	r := fixture.NoBaseline(t)
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0 · data as of 2026-03-01 12:30:45 UTC</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
+	}
+	r.TimeFromEpoch = true
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0 · as of 2026-03-01 12:30:45 UTC (SOURCE_DATE_EPOCH)</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
+	}
+	r.Time = time.Time{}
+	if got := write(t, r, 0); !strings.HasSuffix(got, "<sub>brenner-ci 0.1.0</sub>\n") {
+		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
 	}
 }

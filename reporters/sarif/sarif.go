@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -20,13 +21,16 @@ import (
 
 // GitHub code scanning limits (docs: sarif-limits, sarif-support-for-code-scanning).
 const (
-	// MaxResults is the most results GitHub accepts in one run.
-	MaxResults = 25000
+	// MaxResults is the most results a run holds: GitHub code scanning
+	// accepts up to 25,000 results in a run but keeps only 5,000, dropping
+	// the rest without saying which; the file chooses them instead (see
+	// Prepare) and says how many it left out.
+	MaxResults = 5000
 	// MaxCompressed bounds the gzip-compressed JSON of the results and
 	// notifications of one file, and MaxBytes their raw JSON. GitHub
 	// rejects a SARIF file over 10 MB gzip-compressed (the rules take a few
-	// hundred KB more). 25,000 typical results take about 11 MB raw and
-	// 0.4 MB compressed, so the bounds only bite on hostile input (long,
+	// hundred KB more). 5,000 typical results take about 2 MB raw and
+	// 0.1 MB compressed, so the bounds only bite on hostile input (long,
 	// incompressible or escape-heavy messages) — with the overflow counted.
 	MaxCompressed   = 9 << 20
 	MaxBytes        = 64 << 20
@@ -44,23 +48,90 @@ const (
 
 // Write writes r as one SARIF 2.1.0 log (compact JSON, one trailing
 // newline). Findings that cannot be results (no file, a file outside
-// r.RepoRoot or missing from it) become tool execution notifications; when
-// more than MaxResults findings remain, the most severe are kept and a
-// notification says how many were left out.
+// r.RepoRoot or missing from it) become tool execution notifications; of
+// the others, at most MaxResults are results, chosen as Prepare says, and
+// a notification says how many were left out.
 func Write(w io.Writer, r *diag.Report) error {
-	log, err := Build(r)
+	p, err := Prepare(r)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	return p.Write(w)
 }
 
 // Build returns the SARIF log for r without writing it.
+func Build(r *diag.Report) (*gosarif.Report, error) {
+	p, err := Prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	return p.log, nil
+}
+
+// Prepared is the SARIF log of a report, built and ready to write, with
+// what it left out of its results.
+type Prepared struct {
+	r   *diag.Report
+	log *gosarif.Report
+	// Located counts the findings that can be results (a file in the
+	// repository), Results those that are; the others were left out,
+	// ByCount over MaxResults and ByBytes over the size budget.
+	Located, Results, ByCount, ByBytes int
+}
+
+// Write writes the log (compact JSON, one trailing newline).
+func (p *Prepared) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(p.log)
+}
+
+// Notification is what the run's other reports say when the SARIF file
+// left results out (nil when it left none out): the SARIF file itself
+// says it in a notification of its own.
+func (p *Prepared) Notification() *diag.Notification {
+	left := p.ByCount + p.ByBytes
+	if left == 0 {
+		return nil
+	}
+	var why []string
+	if p.ByCount > 0 {
+		why = append(why, fmt.Sprintf("GitHub code scanning keeps at most %d results per run and drops the rest without saying which", MaxResults))
+	}
+	if p.ByBytes > 0 {
+		why = append(why, "GitHub rejects a SARIF file over 10 MB compressed")
+	}
+	order := "the most severe"
+	if p.r.HasBaseline {
+		order = "the most severe (new before old)"
+	}
+	return &diag.Notification{Level: diag.Warning, Head: true, Message: fmt.Sprintf(
+		"The SARIF report holds %d of the %s that can be code scanning results: %s, so it keeps %s and leaves out %d. %s",
+		p.Results, reporters.Plural(p.Located, "finding"), strings.Join(why, ", and "), order, left, reporters.EveryFinding(p.r))}
+}
+
+// priority orders findings for the results' room: most severe first, then,
+// with a baseline, new before old, then in report order.
+func priority(r *diag.Report, idx []int) []int {
+	order := append([]int(nil), idx...)
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if ri, rj := reporters.SeverityRank(r.Findings[i].Severity), reporters.SeverityRank(r.Findings[j].Severity); ri != rj {
+			return ri < rj
+		}
+		return r.IsNew(i) && !r.IsNew(j)
+	})
+	return order
+}
+
+// Prepare builds the SARIF log of r. What becomes a result is decided in
+// one place: the findings that can be results, in priority order (most
+// severe first, then, with a baseline, new before old, then report order),
+// while there is room — at most MaxResults, within the size budget — and
+// then written in report order.
 //
 // It is long on purpose: the SARIF log built top to bottom (tool and rules, results, notifications, invocation) sharing one rule index and one path cache.
-func Build(r *diag.Report) (*gosarif.Report, error) {
+func Prepare(r *diag.Report) (*Prepared, error) {
 	log, err := gosarif.New(gosarif.Version210)
 	if err != nil {
 		return nil, err
@@ -154,18 +225,15 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 		}
 		inv.AddTToolExecutionNotification(note)
 	}
-	kept := reporters.MostSevere(r, located, MaxResults)
-	if left := len(located) - len(kept); left > 0 {
-		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
-			"%s left out of this SARIF file: GitHub code scanning accepts at most %d results per run, so the %d most severe were kept. "+
-				"The JSON report and the text output in the job log list every finding.",
-			reporters.Plural(left, "result"), MaxResults, MaxResults)))
-	}
-
-	// Results, most severe first while the byte budget lasts, then back in
-	// report order.
-	built := make(map[int]*gosarif.Result, len(kept))
-	for _, i := range reporters.MostSevere(r, kept, 0) {
+	// The results: in priority order while there is room, by count and by
+	// size; then back in report order.
+	p := &Prepared{r: r, log: log, Located: len(located)}
+	built := make(map[int]*gosarif.Result, min(len(located), MaxResults))
+	for _, i := range priority(r, located) {
+		if len(built) == MaxResults {
+			p.ByCount++
+			continue
+		}
 		res := result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths)
 		if !budget.spend(res) {
 			budget.results++
@@ -173,23 +241,32 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 		}
 		built[i] = res
 	}
+	p.Results, p.ByBytes = len(built), budget.results
+	order := "the most severe were kept"
+	if r.HasBaseline {
+		order = "the most severe were kept (new before old)"
+	}
+	if p.ByCount > 0 {
+		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
+			"%s left out of this SARIF file: GitHub code scanning keeps at most %d results per run and drops the rest without saying which, so %s. %s",
+			reporters.Plural(p.ByCount, "result"), MaxResults, order, reporters.EveryFinding(r))))
+	}
 	if budget.results+budget.notes > 0 {
 		inv.AddTToolExecutionNotification(gosarif.NewNotification().WithLevel("warning").WithTextMessage(fmt.Sprintf(
-			"%s and %s left out of this SARIF file to keep it within GitHub's upload limit of 10 MB compressed; the most severe were kept. "+
-				"The JSON report lists every finding.",
-			reporters.Plural(budget.results, "result"), reporters.Plural(budget.notes, "notification"))))
+			"%s and %s left out of this SARIF file to keep it within GitHub's upload limit of 10 MB compressed; the most severe were kept. %s",
+			reporters.Plural(budget.results, "result"), reporters.Plural(budget.notes, "notification"), reporters.EveryFinding(r))))
 	}
 	if len(inv.ToolExecutionNotifications) == 0 {
 		inv.ToolExecutionNotifications = nil // omitted, never null
 	}
 	run.Results = make([]*gosarif.Result, 0, len(built))
-	for _, i := range kept {
+	for _, i := range located {
 		if res := built[i]; res != nil {
 			run.Results = append(run.Results, res)
 		}
 	}
 	log.AddRun(run)
-	return log, nil
+	return p, nil
 }
 
 func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *reporters.Paths) *gosarif.Result {

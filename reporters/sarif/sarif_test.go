@@ -309,21 +309,26 @@ func BenchmarkSARIF25000(b *testing.B) {
 	b.ReportMetric(float64(buf.Len())/1e6, "MB")
 }
 
-// TestSizeBudget: findings whose messages do not compress (hostile input,
-// each at the 2,000-byte echo bound) cannot make a SARIF file GitHub
-// rejects (10 MB gzip-compressed): results are left out, most severe kept,
-// and the overflow is counted.
+// TestSizeBudget: findings whose messages and hints do not compress
+// (hostile input, each at the 2,000-byte echo bound) cannot make a SARIF
+// file GitHub rejects (10 MB gzip-compressed): results are left out, most
+// severe kept, and the overflow is counted. (The hints are needed since
+// the file holds at most MaxResults results: 5,000 such messages alone
+// fit.)
 func TestSizeBudget(t *testing.T) {
 	root := fixture.Repo(t)
 	r := fixture.Many(t, root, 12000)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	for i := range r.Findings {
+	random := func() string {
 		b := make([]byte, 1990)
 		for k := range b {
 			b[k] = alphabet[rnd.IntN(len(alphabet))]
 		}
-		r.Findings[i].Message = string(b)
+		return string(b)
+	}
+	for i := range r.Findings {
+		r.Findings[i].Message, r.Findings[i].Hint = random(), random()
 	}
 	data := write(t, r)
 	var z bytes.Buffer
@@ -355,4 +360,126 @@ func TestSizeBudget(t *testing.T) {
 		t.Errorf("kept %v with errors left out", kept)
 	}
 	t.Logf("%d of %d results kept; %d bytes raw, %d compressed", len(run.Results), len(r.Findings), len(data), z.Len())
+}
+
+// TestResultCapKeepsFiveThousand: GitHub code scanning keeps 5,000 results
+// per run and drops the rest without saying which, so the file holds at
+// most 5,000: the most severe, then, with a baseline, the new before the
+// old, then in report order; the results stay in report order, and a
+// notification counts what was left out and says where every finding is.
+func TestResultCapKeepsFiveThousand(t *testing.T) {
+	root := fixture.Repo(t)
+	r := fixture.Many(t, root, 7500) // 2,500 errors, warnings and notes
+	// The last 30 warnings and the last 20 notes are new; all else is old.
+	base := map[string]bool{}
+	fresh := map[string]bool{}
+	warnings, notes := 0, 0
+	for i := len(r.Findings) - 1; i >= 0; i-- {
+		switch f := &r.Findings[i]; {
+		case f.Severity == diag.Warning && warnings < 30:
+			warnings++
+			fresh[r.Fingerprints[i]] = true
+		case f.Severity == diag.Note && notes < 20:
+			notes++
+			fresh[r.Fingerprints[i]] = true
+		default:
+			base[r.Fingerprints[i]] = true
+		}
+	}
+	r.CompareWith(base)
+	r.Outputs = []diag.Output{{Format: "sarif", Path: "out/r.sarif"}, {Format: "json", Path: "out/r.json"}, {Format: "github"}}
+	p, err := sarif.Prepare(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Located != 7500 || p.Results != sarif.MaxResults || p.ByCount != 2500 || p.ByBytes != 0 {
+		t.Fatalf("prepared %+v", p)
+	}
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	run := decode(t, buf.Bytes()).Runs[0]
+	if len(run.Results) != sarif.MaxResults {
+		t.Fatalf("%d results, want %d", len(run.Results), sarif.MaxResults)
+	}
+	levels := map[string]int{}
+	states := map[string]int{}
+	for _, res := range run.Results {
+		levels[res.Level]++
+		states[res.Level+" "+res.BaselineState]++
+	}
+	// Every error and warning; of the notes, the 20 new, then the old in
+	// report order.
+	if levels["error"] != 2500 || levels["warning"] != 2500 || levels["note"] != 0 {
+		t.Errorf("kept %v", levels)
+	}
+	if states["warning new"] != 30 {
+		t.Errorf("states %v", states)
+	}
+	// Report order: the kept results' fingerprints appear in the order of
+	// the findings.
+	pos := map[string]int{}
+	for i, fp := range r.Fingerprints {
+		pos[fp] = i
+	}
+	for k := 1; k < len(run.Results); k++ {
+		if pos[run.Results[k-1].PartialFingerprints["brenner-ci/v1"]] > pos[run.Results[k].PartialFingerprints["brenner-ci/v1"]] {
+			t.Fatalf("result %d is out of report order", k)
+		}
+	}
+	var note string
+	for _, n := range run.Invocations[0].Notifications {
+		if strings.HasPrefix(n.Message.Text, "2500 results left out of this SARIF file") {
+			note = n.Message.Text
+		}
+	}
+	if !strings.Contains(note, "keeps at most 5000 results per run") || !strings.Contains(note, "new before old") ||
+		!strings.HasSuffix(note, "Every finding is in this run's JSON report.") {
+		t.Errorf("the file's notification: %q", note)
+	}
+	// What the other reports say.
+	n := p.Notification()
+	if n == nil || n.Level != diag.Warning || !strings.HasPrefix(n.Message, "The SARIF report holds 5000 of the 7500 findings that can be code scanning results") ||
+		!strings.Contains(n.Message, "leaves out 2500") || !strings.HasSuffix(n.Message, "Every finding is in this run's JSON report.") {
+		t.Errorf("the other reports' notification: %+v", n)
+	}
+
+	// Notes now: the new notes before the old ones.
+	r2 := fixture.Many(t, root, 7500)
+	for i := range r2.Findings {
+		if r2.Findings[i].Severity == diag.Warning {
+			r2.Findings[i].Severity = diag.Note
+		}
+	}
+	r2.Fingerprints = diag.Fingerprints(r2.Findings)
+	base2 := map[string]bool{}
+	for i := range r2.Findings {
+		if i < 7400 {
+			base2[r2.Fingerprints[i]] = true
+		}
+	}
+	r2.CompareWith(base2)
+	run = decode(t, write(t, r2)).Runs[0]
+	states = map[string]int{}
+	for _, res := range run.Results {
+		states[res.Level+" "+res.BaselineState]++
+	}
+	// 2,500 errors (none new: the last 100 findings hold 33 or 34 of
+	// them), then the 67 new notes, then old notes in report order.
+	newErrors := 0
+	for i := 7400; i < 7500; i++ {
+		if r2.Findings[i].Severity == diag.Error {
+			newErrors++
+		}
+	}
+	if states["note new"] != 100-newErrors || states["error new"]+states["error unchanged"] != 2500 {
+		t.Errorf("states %v", states)
+	}
+
+	// Within the cap: nothing left out, no notification.
+	small := fixture.Many(t, root, 100)
+	if p, _ := sarif.Prepare(small); p.Results != 100 || p.Notification() != nil {
+		t.Errorf("within the cap: %+v %+v", p, p.Notification())
+	}
 }

@@ -59,8 +59,9 @@ func Line(f *diag.Finding, paths *reporters.Paths) string {
 
 // Summary is the last line of the text output, for example
 //
-//	brenner-ci: 3 errors, 2 warnings, 1 note in 12 threads (fail-on error: failed)
+//	brenner-ci: 3 errors, 2 warnings, 1 note in 12 threads and 2 artifacts (fail-on error: failed)
 //
+// (threads and persisted artifacts counted apart: reporters.Checked).
 // With a baseline it also says how many findings are new; after an internal
 // error it says so.
 func Summary(r *diag.Report) string {
@@ -72,7 +73,7 @@ func Summary(r *diag.Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s, %s, %s in %s", name,
 		reporters.Plural(e, "error"), reporters.Plural(w, "warning"), reporters.Plural(n, "note"),
-		reporters.Plural(len(r.Threads), "thread"))
+		reporters.Checked(r))
 	if r.HasBaseline {
 		fmt.Fprintf(&b, ", %d new", reporters.NewCount(r))
 	}

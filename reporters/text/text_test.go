@@ -151,3 +151,16 @@ func TestNewMarked(t *testing.T) {
 		t.Errorf("a line is marked new without a baseline:\n%s", out)
 	}
 }
+
+// TestSummaryCountsArtifactsApart: persisted artifacts are summaries too,
+// but they are not threads: the summary line counts each kind.
+func TestSummaryCountsArtifactsApart(t *testing.T) {
+	r := fixture.Mixed(t, fixture.Repo(t))
+	if got, want := text.Summary(r), "brenner-ci: 2 errors, 1 warning, 1 note in 2 threads and 1 artifact (fail-on error: failed)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	r.Threads = r.Threads[:1]
+	if got, want := text.Summary(r), "brenner-ci: 2 errors, 1 warning, 1 note in 1 artifact (fail-on error: failed)"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
