@@ -41,12 +41,12 @@ func referenceProblems(rv *jsonv.Value) []refProblem {
 	}
 	relations := strings.Join(delta.Relations, ", ")
 	if rv.Kind != jsonv.Array {
-		return []refProblem{{rv, fmt.Sprintf(" is %s, not an array of {session, item, relation} objects; it is ignored.", kindPhrase(rv.Kind))}}
+		return []refProblem{{rv, fmt.Sprintf(" is %s, not an array of {session, item, relation} objects; it is ignored.", rv.Kind.Phrase())}}
 	}
 	var out []refProblem
 	for i, e := range rv.Arr {
 		if e.Kind != jsonv.Object {
-			out = append(out, refProblem{e, fmt.Sprintf("[%d] is %s, not a {session, item, relation} object.", i, kindPhrase(e.Kind))})
+			out = append(out, refProblem{e, fmt.Sprintf("[%d] is %s, not a {session, item, relation} object.", i, e.Kind.Phrase())})
 			continue
 		}
 		var miss []string
@@ -62,7 +62,7 @@ func referenceProblems(rv *jsonv.Value) []refProblem {
 		case r.IsNull():
 			out = append(out, refProblem{e, fmt.Sprintf("[%d] has no relation; it must be one of %s.", i, relations)})
 		case r.Kind != jsonv.String:
-			out = append(out, refProblem{r, fmt.Sprintf("[%d].relation is %s, not one of %s.", i, kindPhrase(r.Kind), relations)})
+			out = append(out, refProblem{r, fmt.Sprintf("[%d].relation is %s, not one of %s.", i, r.Kind.Phrase(), relations)})
 		case !isRelation(r.Str):
 			what := fmt.Sprintf("[%d] has relation %q, which is not one of %s.", i, r.Str, relations)
 			if s := closeRelation(r.Str); s != "" {
@@ -72,17 +72,6 @@ func referenceProblems(rv *jsonv.Value) []refProblem {
 		}
 	}
 	return out
-}
-
-// kindPhrase names a JSON kind with its article, as the delta messages do.
-func kindPhrase(k jsonv.Kind) string {
-	switch k {
-	case jsonv.Null:
-		return "null"
-	case jsonv.Array, jsonv.Object:
-		return "an " + k.String()
-	}
-	return "a " + k.String()
 }
 
 func isRelation(s string) bool {

@@ -200,7 +200,7 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 		switch {
 		case stringFields[secField{sec, k}]:
 			if f.Kind != jsonv.String {
-				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, kindA(f.Kind)), hintSchema, nil)
+				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a string.", k, f.Kind.Phrase()), hintSchema, nil)
 			}
 		case boolFields[k] || strings.HasSuffix(k, "_replace"):
 			if f.Kind != jsonv.Bool {
@@ -208,7 +208,7 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 				if f.Kind == jsonv.String && (f.Str == "true" || f.Str == "false") {
 					fix = c.replaceValue(f, f.Str, "Use the JSON boolean "+f.Str)
 				}
-				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a boolean (true or false).", k, kindA(f.Kind)), hintSchema, fix)
+				c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not a boolean (true or false).", k, f.Kind.Phrase()), hintSchema, fix)
 			}
 		case k == "anchors":
 			c.anchors(f)
@@ -272,12 +272,12 @@ func (c *checker) anchors(f *jsonv.Value) {
 		return
 	}
 	if f.Kind != jsonv.Array {
-		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", kindA(f.Kind)), hintAnchors, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", f.Kind.Phrase()), hintAnchors, nil)
 		return
 	}
 	for i, e := range f.Arr {
 		if e.Kind != jsonv.String {
-			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, kindA(e.Kind)), hintAnchors, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, e.Kind.Phrase()), hintAnchors, nil)
 			continue
 		}
 		s := e.Str
@@ -316,7 +316,7 @@ const hintScore = "Score each part on the evidence-per-week rubric, an integer 0
 
 func (c *checker) score(f *jsonv.Value) {
 	if f.Kind != jsonv.Object {
-		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.score is %s, not an object of likelihood_ratio, cost, speed and ambiguity.", kindA(f.Kind)), hintScore, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.score is %s, not an object of likelihood_ratio, cost, speed and ambiguity.", f.Kind.Phrase()), hintScore, nil)
 		return
 	}
 	for _, p := range scoreParts {
@@ -329,7 +329,7 @@ func (c *checker) score(f *jsonv.Value) {
 			if n, err := strconv.Atoi(strings.TrimSpace(v.Str)); v.Kind == jsonv.String && err == nil && n >= 0 && n <= 3 {
 				fix = c.replaceValue(v, strconv.Itoa(n), "Use the number "+strconv.Itoa(n))
 			}
-			c.at(ruleid.DL006, diag.Warning, v, fmt.Sprintf("score.%s is %s, not an integer 0-3 (rubric: %s).", p.name, kindA(v.Kind), p.rubric), hintScore, fix)
+			c.at(ruleid.DL006, diag.Warning, v, fmt.Sprintf("score.%s is %s, not an integer 0-3 (rubric: %s).", p.name, v.Kind.Phrase(), p.rubric), hintScore, fix)
 			continue
 		}
 		x, _ := v.Float()
@@ -364,7 +364,7 @@ func (c *checker) status(sec string, f *jsonv.Value) {
 	}
 	hint := fmt.Sprintf("Use one of %s (artifact_delta_spec_v0.1.md, Section-Specific Rules).", strings.Join(vals, ", "))
 	if f.Kind != jsonv.String {
-		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", kindA(f.Kind), strings.Join(vals, ", ")), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.status is %s, not one of %s.", f.Kind.Phrase(), strings.Join(vals, ", ")), hint, nil)
 		return
 	}
 	var fix *diag.LocalFix
@@ -382,7 +382,7 @@ var reHypID = regexp.MustCompile(`^H[1-9][0-9]*$`)
 // expected_outcomes).
 func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 	if f.Kind != jsonv.Object {
-		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, kindA(f.Kind)), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, f.Kind.Phrase()), hint, nil)
 		return
 	}
 	for i, key := range f.Keys {
@@ -399,7 +399,7 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 			c.report(ruleid.DL006, diag.Warning, ko, ko+len(strconv.Quote(key)), msg, hint, fix)
 		}
 		if e.Kind != jsonv.String && e.Kind != jsonv.Null {
-			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%q] is %s, not a string.", k, key, kindA(e.Kind)), hint, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%q] is %s, not a string.", k, key, e.Kind.Phrase()), hint, nil)
 		}
 	}
 }
@@ -411,12 +411,12 @@ func (c *checker) idList(k string, f *jsonv.Value, hint string) {
 		return
 	}
 	if f.Kind != jsonv.Array {
-		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, kindA(f.Kind)), hint, nil)
+		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, f.Kind.Phrase()), hint, nil)
 		return
 	}
 	for i, e := range f.Arr {
 		if e.Kind != jsonv.String {
-			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, kindA(e.Kind)), hint, nil)
+			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, e.Kind.Phrase()), hint, nil)
 		}
 	}
 }
@@ -428,13 +428,13 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 		return nil
 	}
 	if rv.Kind != jsonv.Array {
-		c.at(ruleid.RF003, diag.Warning, rv, fmt.Sprintf("payload.references is %s, not an array of {session, item, relation} objects; it is ignored.", kindA(rv.Kind)), hintRefs, nil)
+		c.at(ruleid.RF003, diag.Warning, rv, fmt.Sprintf("payload.references is %s, not an array of {session, item, relation} objects; it is ignored.", rv.Kind.Phrase()), hintRefs, nil)
 		return nil
 	}
 	var out []Reference
 	for i, e := range rv.Arr {
 		if e.Kind != jsonv.Object {
-			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, kindA(e.Kind)), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, e.Kind.Phrase()), hintRefs, nil)
 			continue
 		}
 		str := func(k string) (string, bool) {
@@ -458,7 +458,7 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 		case r == nil || r.Kind == jsonv.Null:
 			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] has no relation; it must be one of %s.", i, strings.Join(Relations, ", ")), hintRefs, nil)
 		case r.Kind != jsonv.String:
-			c.at(ruleid.RF003, diag.Warning, r, fmt.Sprintf("payload.references[%d].relation is %s, not one of %s.", i, kindA(r.Kind), strings.Join(Relations, ", ")), hintRefs, nil)
+			c.at(ruleid.RF003, diag.Warning, r, fmt.Sprintf("payload.references[%d].relation is %s, not one of %s.", i, r.Kind.Phrase(), strings.Join(Relations, ", ")), hintRefs, nil)
 		default:
 			rel = r.Str
 			if !contains(Relations, rel) {

@@ -228,17 +228,6 @@ func (c *checker) syntax(err error) {
 	}
 }
 
-// kindA names a JSON kind with its article: "an object", "a string", "null".
-func kindA(k jsonv.Kind) string {
-	switch k {
-	case jsonv.Null:
-		return "null"
-	case jsonv.Array, jsonv.Object:
-		return "an " + k.String()
-	}
-	return "a " + k.String()
-}
-
 func isOp(s string) bool { return s == OpAdd || s == OpEdit || s == OpKill }
 
 func isSection(s string) bool {
@@ -253,7 +242,7 @@ func isSection(s string) bool {
 // check validates a parsed block.
 func (c *checker) check(v *jsonv.Value) {
 	if v.Kind != jsonv.Object {
-		msg := fmt.Sprintf("Delta block is %s, not an object; the block is rejected.", kindA(v.Kind))
+		msg := fmt.Sprintf("Delta block is %s, not an object; the block is rejected.", v.Kind.Phrase())
 		hint := hintObject
 		if v.Kind == jsonv.Array && len(v.Arr) > 0 && v.Arr[0].Kind == jsonv.Object {
 			hint = "Put each delta of the array in its own ```delta block; " + hintObject
@@ -269,7 +258,7 @@ func (c *checker) check(v *jsonv.Value) {
 		c.report(ruleid.DL001, diag.Error, v.Off, v.Off+1, `Delta block has no "operation"; it must be "ADD", "EDIT" or "KILL". The block is rejected.`+
 			c.keyHint(v, "operation", "op", "action", "operation_type", "type"), hintOp, nil)
 	case opV.Kind != jsonv.String:
-		c.at(ruleid.DL001, diag.Error, opV, fmt.Sprintf(`Delta operation is %s, not "ADD", "EDIT" or "KILL"; the block is rejected.`, kindA(opV.Kind)), hintOp, nil)
+		c.at(ruleid.DL001, diag.Error, opV, fmt.Sprintf(`Delta operation is %s, not "ADD", "EDIT" or "KILL"; the block is rejected.`, opV.Kind.Phrase()), hintOp, nil)
 	case !isOp(opV.Str):
 		c.badOp(opV)
 	default:
@@ -283,7 +272,7 @@ func (c *checker) check(v *jsonv.Value) {
 		c.report(ruleid.DL002, diag.Error, v.Off, v.Off+1, `Delta block has no "section"; the block is rejected.`+
 			c.keyHint(v, "section", "sec", "section_id", "target_section"), hintSection, nil)
 	case secV.Kind != jsonv.String:
-		c.at(ruleid.DL002, diag.Error, secV, fmt.Sprintf("Delta section is %s, not a section id; the block is rejected.", kindA(secV.Kind)), hintSection, nil)
+		c.at(ruleid.DL002, diag.Error, secV, fmt.Sprintf("Delta section is %s, not a section id; the block is rejected.", secV.Kind.Phrase()), hintSection, nil)
 	case !isSection(secV.Str):
 		c.badSection(secV)
 	default:
@@ -302,7 +291,7 @@ func (c *checker) check(v *jsonv.Value) {
 			rationale = rv.Str
 		case jsonv.Null:
 		default:
-			c.at(ruleid.DL006, diag.Warning, rv, fmt.Sprintf("Delta rationale is %s, not a string; it is ignored.", kindA(rv.Kind)),
+			c.at(ruleid.DL006, diag.Warning, rv, fmt.Sprintf("Delta rationale is %s, not a string; it is ignored.", rv.Kind.Phrase()),
 				`Write the rationale as a string: "rationale": "why this change is being made".`, nil)
 		}
 	}
@@ -509,7 +498,7 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 		case tv == nil || tv.Kind == jsonv.Null:
 			return "RT"
 		case tv.Kind != jsonv.String:
-			c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf(`research_thread target_id is %s; it must be "RT" (or null). The block is rejected.`, kindA(tv.Kind)), hintRT, nil)
+			c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf(`research_thread target_id is %s; it must be "RT" (or null). The block is rejected.`, tv.Kind.Phrase()), hintRT, nil)
 		case tv.Str != "RT":
 			var fix *diag.LocalFix
 			if strings.EqualFold(strings.TrimSpace(tv.Str), "RT") {
@@ -531,7 +520,7 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 	case tv.Kind == jsonv.Null:
 		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has target_id null.%s", op, where, fm3), hintTarget(sec), nil)
 	case tv.Kind != jsonv.String:
-		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has %s target_id (%s), not an item id string.%s", op, where, kindA(tv.Kind), tv.Text(), fm3), hintTarget(sec), nil)
+		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has %s target_id (%s), not an item id string.%s", op, where, tv.Kind.Phrase(), tv.Text(), fm3), hintTarget(sec), nil)
 	case strings.TrimSpace(tv.Str) == "":
 		c.at(ruleid.DL003, diag.Error, tv, fmt.Sprintf("%s%s has an empty target_id.%s", op, where, fm3), hintTarget(sec), nil)
 	default:
@@ -555,7 +544,7 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 			c.report(ruleid.DL004, diag.Error, v.Off, v.Off+1, fmt.Sprintf("%s has no payload object; the block is rejected.", op), hint, nil)
 			return
 		}
-		c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("%s payload is %s, not an object; the block is rejected.", op, kindA(pv.Kind)), hint, nil)
+		c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("%s payload is %s, not an object; the block is rejected.", op, pv.Kind.Phrase()), hint, nil)
 	case OpKill:
 		// "payload | ADD/EDIT: Yes, KILL: Optional" (artifact_delta_spec_v0.1.md):
 		// a KILL without a reason is applied, with a warning (DL-011).
@@ -572,21 +561,21 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 			}
 			c.at(ruleid.DL011, diag.Warning, anchor, "KILL has no payload with a reason"+applied, hint, nil)
 		case pv.Kind != jsonv.Object:
-			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("KILL payload is %s, not an object with a reason; the block is rejected.", kindA(pv.Kind)), hintKill, nil)
+			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("KILL payload is %s, not an object with a reason; the block is rejected.", pv.Kind.Phrase()), hintKill, nil)
 		default:
 			r := pv.Get("reason")
 			switch {
 			case r == nil || r.Kind == jsonv.Null:
 				c.at(ruleid.DL011, diag.Warning, pv, "KILL payload has no reason"+applied, hintKill, nil)
 			case r.Kind != jsonv.String:
-				c.at(ruleid.DL004, diag.Error, r, fmt.Sprintf("KILL reason is %s, not a string; the block is rejected.", kindA(r.Kind)), hintKill, nil)
+				c.at(ruleid.DL004, diag.Error, r, fmt.Sprintf("KILL reason is %s, not a string; the block is rejected.", r.Kind.Phrase()), hintKill, nil)
 			case strings.TrimSpace(r.Str) == "":
 				c.at(ruleid.DL011, diag.Warning, r, "KILL reason is empty"+applied, hintKill, nil)
 			}
 		}
 	default:
 		if pv != nil && pv.Kind != jsonv.Object && pv.Kind != jsonv.Null {
-			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("Delta payload is %s, not an object; the block is rejected.", kindA(pv.Kind)),
+			c.at(ruleid.DL004, diag.Error, pv, fmt.Sprintf("Delta payload is %s, not an object; the block is rejected.", pv.Kind.Phrase()),
 				`The payload is an object: "payload": {…} (delta_output_format_v0.1.md, Field Definitions).`, nil)
 		}
 	}

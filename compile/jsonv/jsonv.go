@@ -176,6 +176,18 @@ func (v *Value) reindex() {
 // IsNull reports whether v is absent or JSON null.
 func (v *Value) IsNull() bool { return v == nil || v.Kind == Null }
 
+// Phrase names the kind with its article, as messages quote a value's
+// kind: "an object", "an array", "a string", "null".
+func (k Kind) Phrase() string {
+	switch k {
+	case Null:
+		return "null"
+	case Array, Object:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
 // IsBlank reports whether v says nothing: absent (nil), null, a string of
 // white space, or an empty object or array. A required field that is
 // blank counts as missing (delta validation), and two blank values are
