@@ -197,3 +197,25 @@ func TestPullRequestJudgeNamedYml(t *testing.T) {
 		t.Fatalf(".brenner-ci.yml replaced by a laxer .brenner-ci.yaml: exit %d, want %d with SP-005\n%s%s", code, ExitFindings, out, errs)
 	}
 }
+
+// TestWriteBaselineWritesFingerprints: --write-baseline writes only the
+// fingerprints (it wrote a whole JSON report), which --baseline reads
+// back; a file of another kind given as --baseline is a usage error (it
+// was read silently, accepting nothing).
+func TestWriteBaselineWritesFingerprints(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "baseline.txt")
+	runCLI(t, "check", "--fail-on", "none", "--write-baseline", base, demo(t))
+	data, _ := os.ReadFile(base)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "# brenner-ci baseline") || strings.Contains(string(data), "{") {
+		t.Fatalf("--write-baseline wrote:\n%.300s", data)
+	}
+	if code, out, _ := runCLI(t, "check", "--baseline", base, demo(t)); code != ExitOK || !strings.Contains(out, ", 0 new (") {
+		t.Errorf("--baseline of its own findings: exit %d\n%s", code, out)
+	}
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	runCLI(t, "check", "--fail-on", "none", "--junit", junit, demo(t))
+	if code, _, errs := runCLI(t, "check", "--baseline", junit, demo(t)); code != ExitUsage || !strings.Contains(errs, "not a brenner-ci fingerprint") {
+		t.Errorf("--baseline of a JUnit file: exit %d, %q", code, errs)
+	}
+}

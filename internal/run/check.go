@@ -565,7 +565,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 		"junit":    func(w io.Writer) error { return junit.Write(w, r) },
 		"markdown": func(w io.Writer) error { return markdown.Write(w, r, c.MarkdownMax) },
 		"json":     func(w io.Writer) error { return jsonreport.Write(w, r) },
-		"baseline": func(w io.Writer) error { return jsonreport.Write(w, r) },
+		"baseline": func(w io.Writer) error { return jsonreport.WriteFingerprints(w, r) },
 	}
 	// The report files are one set (reporters.Set): each is written to a
 	// temporary file, then all are renamed into place together, so an

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -503,8 +505,11 @@ func Fingerprints(rd io.Reader) (map[string]bool, error) {
 		if err := json.Unmarshal(trimmed, &list); err != nil {
 			return nil, fmt.Errorf("baseline: a JSON array must hold fingerprint strings: %w", err)
 		}
-		for _, s := range list {
+		for i, s := range list {
 			if s = strings.TrimSpace(s); s != "" {
+				if !fingerprintRE.MatchString(s) {
+					return nil, fmt.Errorf("baseline: element %d, %q, is not a brenner-ci fingerprint (16 hex digits, a colon, a number)", i, clip(s))
+				}
 				out[s] = true
 			}
 		}
@@ -514,14 +519,48 @@ func Fingerprints(rd io.Reader) (map[string]bool, error) {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(trimmed))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		// Any other text (an XML report, a log) is not a baseline: read
+		// silently, it accepted nothing and hid the mistake.
+		if !fingerprintRE.MatchString(line) {
+			return nil, fmt.Errorf("baseline: line %d, %q, is not a brenner-ci fingerprint (16 hex digits, a colon, a number); a baseline is a list of fingerprints (--write-baseline), a brenner-ci JSON report or a SARIF log", n, clip(line))
+		}
 		out[line] = true
 	}
 	return out, sc.Err()
+}
+
+// fingerprintRE is the form of diag.Fingerprints: a hash and an occurrence.
+var fingerprintRE = regexp.MustCompile(`^[0-9a-f]{16}:[0-9]+$`)
+
+// clip shortens text quoted from a file that is not a baseline.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// WriteFingerprints writes the fingerprints of r's findings, one a line
+// after a comment line: what --write-baseline writes and --baseline reads.
+func WriteFingerprints(w io.Writer, r *diag.Report) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("# brenner-ci baseline: the fingerprints of accepted findings (brenner-ci check --baseline FILE)\n")
+	seen := map[string]bool{}
+	fps := append([]string(nil), r.Fingerprints...)
+	sort.Strings(fps)
+	for _, fp := range fps {
+		if fp != "" && !seen[fp] {
+			seen[fp] = true
+			bw.WriteString(fp)
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
 }
 
 func objectFingerprints(data []byte, out map[string]bool) (map[string]bool, error) {

@@ -132,13 +132,21 @@ func TestFingerprints(t *testing.T) {
 		}
 	}
 
-	got, err = jsonreport.Fingerprints(strings.NewReader("# baseline\n\nabc:1\n  def:2 \n"))
-	if err != nil || !reflect.DeepEqual(got, map[string]bool{"abc:1": true, "def:2": true}) {
+	const a, b = "0123456789abcdef:1", "fedcba9876543210:2"
+	got, err = jsonreport.Fingerprints(strings.NewReader("# baseline\n\n" + a + "\n  " + b + " \n"))
+	if err != nil || !reflect.DeepEqual(got, map[string]bool{a: true, b: true}) {
 		t.Errorf("plain list: %v %v", got, err)
 	}
-	got, err = jsonreport.Fingerprints(strings.NewReader(`["abc:1", "def:2"]`))
-	if err != nil || !reflect.DeepEqual(got, map[string]bool{"abc:1": true, "def:2": true}) {
+	got, err = jsonreport.Fingerprints(strings.NewReader(`["` + a + `", "` + b + `"]`))
+	if err != nil || !reflect.DeepEqual(got, map[string]bool{a: true, b: true}) {
 		t.Errorf("JSON list: %v %v", got, err)
+	}
+	// A file of another kind is not read as a baseline that accepts
+	// nothing: an XML report, a log, a list of other strings.
+	for _, bad := range []string{"<?xml version=\"1.0\"?>\n<testsuites/>\n", "brenner-ci: 3 errors\n", `["abc:1"]`} {
+		if _, err := jsonreport.Fingerprints(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "not a brenner-ci fingerprint") {
+			t.Errorf("%q: %v; want an error", bad, err)
+		}
 	}
 	if _, err := jsonreport.Fingerprints(strings.NewReader(`{"x": 1}`)); err == nil {
 		t.Error("an unknown JSON object was accepted")
