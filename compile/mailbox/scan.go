@@ -37,6 +37,10 @@ type ScanOptions struct {
 	// MaxFileBytes is the largest input file read (0: DefaultMaxFileBytes);
 	// a larger one is an IN-009 finding and is not read.
 	MaxFileBytes int64
+	// Ignored lists files and folders the repository ignores (.gitignore,
+	// as git says): a walk names each once (IN-006) and reads nothing in
+	// it. A path named on the command line is read all the same.
+	Ignored []string
 	// JSONDepth is the deepest JSON nesting accepted (0:
 	// limits.DefaultJSONDepth); a deeper file is an IN-001 syntax error.
 	JSONDepth int
@@ -135,10 +139,15 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	w := walker{seen: map[string]bool{}, excluded: map[string]bool{}}
+	w := walker{seen: map[string]bool{}, excluded: map[string]bool{}, ignored: map[string]bool{}}
 	for _, x := range opt.Exclude {
 		if abs, err := filepath.Abs(x); err == nil && x != "" {
 			w.excluded[filepath.ToSlash(abs)] = true
+		}
+	}
+	for _, x := range opt.Ignored {
+		if abs, err := filepath.Abs(x); err == nil && x != "" {
+			w.ignored[filepath.ToSlash(abs)] = true
 		}
 	}
 	for _, p := range paths {
@@ -351,6 +360,8 @@ const (
 	noteLink       = "This file is a symbolic link, which brenner-ci never follows; it is not checked."
 	noteHiddenFile = `This file's name starts with ".", and brenner-ci does not read hidden files it finds in a folder; it is not checked.`
 	noteHiddenDir  = `This folder's name starts with ".", and brenner-ci does not walk hidden folders; nothing in it is checked.`
+	noteIgnored    = "This %s is ignored by the repository (.gitignore), so it is not checked."
+	hintIgnored    = "Check it with --no-gitignore, or name it on the command line."
 	noteOutput     = "This %s is an output of brenner-ci (an --out or --cache folder, or a report file), and output is never read as input; it is not checked."
 	noteAttach     = "This folder holds the attachments of an Agent Mail archive project (images, manifests, audit logs), which are not thread exports; nothing in it is checked."
 	noteReserve    = "This folder holds the file reservations of an Agent Mail archive project, which are not thread exports; nothing in it is checked."
@@ -373,6 +384,7 @@ type walker struct {
 	out      []inFile
 	seen     map[string]bool // absolute paths listed, walked or named
 	excluded map[string]bool // absolute paths of brenner-ci's own output
+	ignored  map[string]bool // absolute paths the repository ignores (.gitignore)
 }
 
 // dirCtx is what a folder's place in an archive says of what is inside.
@@ -400,6 +412,12 @@ func (w *walker) skipped(disp, abs string, mode fs.FileMode) bool {
 			what = "folder"
 		}
 		w.note(disp, abs, fmt.Sprintf(noteOutput, what), hintOutput)
+	case len(w.ignored) > 0 && w.ignored[abs]:
+		what := "file"
+		if mode.IsDir() {
+			what = "folder"
+		}
+		w.note(disp, abs, fmt.Sprintf(noteIgnored, what), hintIgnored)
 	case mode&fs.ModeSymlink != 0:
 		// Never followed, so a walk never leaves the tree; said, not silent.
 		w.note(disp, abs, noteLink, hintDefault)

@@ -36,6 +36,7 @@ type checkFlags struct {
 	Cache         string        `help:"Keep each thread's results in DIR between runs, keyed by a hash of its input, its persisted artifacts, the tool, the configuration and the rules: an unchanged thread is not parsed again, and a run whose inputs, options and environment are all unchanged writes the recorded run's reports again (without --out). Safe to share between concurrent runs." placeholder:"DIR"`
 	Shard         string        `help:"Check shard I of N (1 ≤ I ≤ N) only and write a shard file (--json FILE, or DIR/brenner-ci.shard.json with --out) for brenner-ci merge: threads are split by a hash of their thread id, persisted artifacts go with their thread." placeholder:"I/N"`
 	Quiet         bool          `short:"q" help:"Print no progress line and no run notifications on standard error (the reports still hold them)."`
+	NoGitignore   bool          `name:"no-gitignore" help:"Also check what the repository's .gitignore ignores (by default a walk names it, IN-006, and does not read it)."`
 }
 
 type checkCmd struct {
@@ -60,6 +61,7 @@ type compileCmd struct {
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
+	NoGitignore   bool          `name:"no-gitignore" help:"Also compile what the repository's .gitignore ignores."`
 }
 
 func (c *compileCmd) Run(e *run.Env) error { return run.Compile(run.CompileOptions(*c), e) }

@@ -219,3 +219,23 @@ func TestWriteBaselineWritesFingerprints(t *testing.T) {
 		t.Errorf("--baseline of a JUnit file: exit %d, %q", code, errs)
 	}
 }
+
+// TestGitignoreHonoured: what the repository's .gitignore ignores (a build
+// folder, a backup file) is not read by a walk: each is named once in an
+// IN-006 note; --no-gitignore reads them too. (They were checked.)
+func TestGitignoreHonoured(t *testing.T) {
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json"})
+	bio, _ := os.ReadFile(filepath.Join(demo(t), "mailbox", "biofilm.jsonl")) // has errors
+	os.MkdirAll(filepath.Join(repo, "build"), 0o755)
+	os.WriteFile(filepath.Join(repo, "build", "biofilm.jsonl"), bio, 0o644)
+	os.WriteFile(filepath.Join(repo, ".gitignore"), []byte("build/\n"), 0o644)
+	t.Chdir(repo)
+	code, out, errs := runCLI(t, "check", "--repo-root", repo, ".")
+	if code != ExitOK || strings.Contains(out, "build/biofilm.jsonl") || !strings.Contains(out, "build: note: This folder is ignored by the repository (.gitignore)") {
+		t.Errorf("check .: exit %d; want 0, build/ named once and not read\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "check", "--repo-root", repo, "--no-gitignore", ".")
+	if code != ExitFindings || !strings.Contains(out, "build/biofilm.jsonl") {
+		t.Errorf("check --no-gitignore .: exit %d; want the ignored export checked\n%s", code, out)
+	}
+}

@@ -52,7 +52,7 @@ type CheckOptions struct {
 	GithubOutput                              string
 	Fix                                       bool
 	Cache, Shard                              string
-	Quiet                                     bool
+	Quiet, NoGitignore                        bool
 }
 
 // checker is one check (or merge) run.
@@ -226,6 +226,9 @@ func (c *checker) setup() (*Plan, error) {
 	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err != nil {
 		return nil, err
+	}
+	if !c.NoGitignore {
+		run.UseGitignore()
 	}
 	if run.repoRoot, err = repoRoot(c.RepoRoot); err != nil {
 		return nil, err

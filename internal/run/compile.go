@@ -26,6 +26,7 @@ type CompileOptions struct {
 	ThreadTimeout time.Duration
 	Timeout       time.Duration // the run's time budget (0: none)
 	Config        string
+	NoGitignore   bool // read what .gitignore ignores too
 }
 
 type compiler struct{ CompileOptions }
@@ -60,6 +61,9 @@ type compiledOut struct {
 
 func (c *compiler) run(e *Env) error {
 	plan, err := settle(c.Config, c.Paths, c.Jobs, c.ThreadTimeout, c.Timeout)
+	if err == nil && !c.NoGitignore {
+		plan.UseGitignore()
+	}
 	if err != nil {
 		return err
 	}

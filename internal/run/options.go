@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
@@ -35,7 +38,10 @@ type Plan struct {
 	// the end of the run's (zero: none).
 	ThreadTimeout time.Duration
 	Deadline      time.Time
-	Limits        config.Limits
+	// Ignored are the paths the repository ignores (.gitignore), which a
+	// walk names and does not read (UseGitignore).
+	Ignored []string
+	Limits  config.Limits
 
 	// Set by check only.
 	failOn   diag.Severity
@@ -96,7 +102,7 @@ func (p *Plan) ParseLimits() limits.Parse {
 // ScanOptions are the options of reading the inputs: never the paths in
 // exclude (the run's own output), at most limits.file-bytes a file.
 func (p *Plan) ScanOptions(exclude ...string) mailbox.ScanOptions {
-	return mailbox.ScanOptions{Jobs: p.Jobs, Exclude: exclude, MaxFileBytes: p.Limits.FileBytes, JSONDepth: p.ParseLimits().JSONDepth}
+	return mailbox.ScanOptions{Jobs: p.Jobs, Exclude: exclude, Ignored: p.Ignored, MaxFileBytes: p.Limits.FileBytes, JSONDepth: p.ParseLimits().JSONDepth}
 }
 
 // CompileOptions are the options of compiling the threads of a batch whose
@@ -179,4 +185,24 @@ func optionsKey(label string, v any) [32]byte {
 func hexKey(label string, v any) string {
 	k := optionsKey(label, v)
 	return hex.EncodeToString(k[:])
+}
+
+// UseGitignore sets the paths the repository of the run's first path
+// ignores, as git says (.gitignore, .git/info/exclude, the global excludes
+// file): built folders and dependencies are not inputs. Without git, or
+// outside a repository, nothing is ignored.
+func (p *Plan) UseGitignore() {
+	root := config.RepoRoot(p.Paths[0])
+	if root == "" {
+		return
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z").Output()
+	if err != nil {
+		return
+	}
+	for _, e := range strings.Split(string(out), "\x00") {
+		if e = strings.TrimSuffix(e, "/"); e != "" {
+			p.Ignored = append(p.Ignored, filepath.Join(root, filepath.FromSlash(e)))
+		}
+	}
 }
