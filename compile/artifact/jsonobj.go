@@ -61,13 +61,14 @@ func parseJSONObject(src []byte, file string, lim limits.Parse) *Parsed {
 		return fail(off, fmt.Sprintf("The JSON artifact object is not valid JSON: %v.", err))
 	}
 	if root.Kind != jsonv.Object {
-		return fail(root.Off, fmt.Sprintf("The JSON artifact is %s, not an object {metadata, sections}.", article(root.Kind.String())))
+		return fail(root.Off, fmt.Sprintf("The JSON artifact is %s, not an object {metadata, sections}.", root.Kind.Phrase()))
 	}
 	md := renderJSONObject(root)
 	p := readMarkdown(md, file, lim)
 	p.FromJSON, p.Origin = true, file
-	p.json = &jsonSource{root: root, lines: diag.NewLineIndex(src)}
 	p.places = placesOf(src, root, p)
+	p.json = &jsonSource{root: root, lines: p.places.li} // one line index of the JSON file
+
 	return p
 }
 

@@ -539,7 +539,7 @@ func (m *merger) checkPredictions(it *Item, payload *jsonv.Value, anchor string)
 	}
 	if preds.Kind != jsonv.Object {
 		m.event(RuleInvalidFieldDL, diag.Warning, anchor+" predictions", "predictions",
-			fmt.Sprintf("%s predictions is %s, not an object keyed by hypothesis id; its cells cannot be placed in the table.", it.ID, article(preds.Kind.String())),
+			fmt.Sprintf("%s predictions is %s, not an object keyed by hypothesis id; its cells cannot be placed in the table.", it.ID, preds.Kind.Phrase()),
 			"predictions_table payload: \"predictions\": {\"H1\": \"string (outcome)\", \"H2\": \"string (outcome)\", ...} (delta_output_format_v0.1.md, Payload Schemas by Section).")
 		return
 	}
@@ -692,12 +692,4 @@ func (a *Artifact) Check() []Event {
 		})
 	}
 	return out
-}
-
-// article prefixes a noun with "a" or "an".
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
-		return "an " + noun
-	}
-	return "a " + noun
 }
