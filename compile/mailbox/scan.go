@@ -139,15 +139,15 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	w := walker{seen: map[string]bool{}, excluded: map[string]bool{}, ignored: map[string]bool{}}
-	for _, x := range opt.Exclude {
-		if abs, err := filepath.Abs(x); err == nil && x != "" {
-			w.excluded[filepath.ToSlash(abs)] = true
-		}
-	}
-	for _, x := range opt.Ignored {
-		if abs, err := filepath.Abs(x); err == nil && x != "" {
-			w.ignored[filepath.ToSlash(abs)] = true
+	w := walker{seen: map[string]bool{}, notRead: map[string]reason{}}
+	for _, set := range []struct {
+		paths []string
+		why   reason
+	}{{opt.Ignored, reason{noteIgnored, hintIgnored}}, {opt.Exclude, reason{noteOutput, hintOutput}}} { // output wins
+		for _, x := range set.paths {
+			if abs, err := filepath.Abs(x); err == nil && x != "" {
+				w.notRead[filepath.ToSlash(abs)] = set.why
+			}
 		}
 	}
 	for _, p := range paths {
@@ -381,11 +381,16 @@ var ConfigFiles = [...]string{".brenner-ci.yaml", ".brenner-ci.yml"}
 // walker lists the inputs of a run: the files to read, and an entry for
 // everything it does not read, which the scan names (IN-006).
 type walker struct {
-	out      []inFile
-	seen     map[string]bool // absolute paths listed, walked or named
-	excluded map[string]bool // absolute paths of brenner-ci's own output
-	ignored  map[string]bool // absolute paths the repository ignores (.gitignore)
+	out  []inFile
+	seen map[string]bool // absolute paths listed, walked or named
+	// notRead are the absolute paths a walk names and does not read:
+	// brenner-ci's own output, what the repository ignores (.gitignore).
+	notRead map[string]reason
 }
+
+// reason is why a walk does not read an entry: a note whose %s is "file"
+// or "folder", and a hint.
+type reason struct{ note, hint string }
 
 // dirCtx is what a folder's place in an archive says of what is inside.
 type dirCtx struct {
@@ -402,22 +407,16 @@ func (w *walker) note(disp, abs, msg, hint string) {
 	w.out = append(w.out, inFile{disp: disp, skip: msg, skipHint: hint})
 }
 
-// skipped names an entry that is brenner-ci's output or a symbolic link,
-// and reports whether it did.
+// skipped names an entry that is brenner-ci's output, ignored by the
+// repository or a symbolic link, and reports whether it did.
 func (w *walker) skipped(disp, abs string, mode fs.FileMode) bool {
 	switch {
-	case len(w.excluded) > 0 && w.excluded[abs]:
-		what := "file"
+	case len(w.notRead) > 0 && w.notRead[abs] != reason{}:
+		what, why := "file", w.notRead[abs]
 		if mode.IsDir() {
 			what = "folder"
 		}
-		w.note(disp, abs, fmt.Sprintf(noteOutput, what), hintOutput)
-	case len(w.ignored) > 0 && w.ignored[abs]:
-		what := "file"
-		if mode.IsDir() {
-			what = "folder"
-		}
-		w.note(disp, abs, fmt.Sprintf(noteIgnored, what), hintIgnored)
+		w.note(disp, abs, fmt.Sprintf(why.note, what), why.hint)
 	case mode&fs.ModeSymlink != 0:
 		// Never followed, so a walk never leaves the tree; said, not silent.
 		w.note(disp, abs, noteLink, hintDefault)
