@@ -36,6 +36,9 @@ type Input struct {
 	// Ran reports whether a rule was evaluated in this run (nil: all were).
 	// A suppression is reported unused only when one of its rules ran.
 	Ran func(id string) bool
+	// Rules are the run's rules (nil: the built-in rules): their ids,
+	// codes and default severities.
+	Rules *rules.Registry
 }
 
 // Result is the pipeline's output: findings in report order with their
@@ -65,7 +68,7 @@ var stages = []stage{
 	// Every finding gets its rule's spec code and default severity from the
 	// registry, whatever produced it (compiler or rule): one id, one
 	// severity. It comes first because everything after reads severities.
-	{"stamp", func(s *state) { s.out.Findings = stamp(s.out.Findings) }},
+	{"stamp", func(s *state) { s.out.Findings = stamp(s.out.Findings, s.in.Rules) }},
 	// Text copied from the input (thread ids, message ids, quoted values in
 	// messages) is bounded, with an ellipsis and a short hash, so that a
 	// 100 KB thread id repeated in every finding cannot blow the reports up.
@@ -83,13 +86,13 @@ var stages = []stage{
 	// artifacts alike) and config suppress: entries silence findings; the
 	// stage then adds its own findings (SP-001…SP-004), which go through
 	// stamp, severity and ignore like every other finding.
-	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran) }},
+	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran, s.in.Rules) }},
 	// A configuration discovered below the repository root is compared with
 	// the root's own, and every way it relaxes it is a finding (SP-005) at
 	// its line. After the configuration stages and outside them: the
 	// severity comes from the repository's configuration, so the file under
 	// review cannot silence or ignore findings about itself.
-	{"policy", func(s *state) { s.out.Findings = append(s.out.Findings, policy(s.in.Policy)...) }},
+	{"policy", func(s *state) { s.out.Findings = append(s.out.Findings, policy(s.in.Policy, s.in.Rules)...) }},
 	// Report order: path, line, column, rule id, message, thread, message
 	// id — never scheduling order, so any --jobs gives the same reports.
 	{"sort", func(s *state) {
@@ -118,6 +121,11 @@ func Stages() []string {
 
 // Run runs every stage on in. It does not modify in.Findings.
 func Run(in *Input) *Result {
+	if in.Rules == nil {
+		cp := *in
+		cp.Rules = rules.Builtin()
+		in = &cp
+	}
 	s := &state{in: in}
 	s.out.Findings = append([]diag.Finding(nil), in.Findings...)
 	for _, st := range stages {
@@ -166,9 +174,9 @@ func Clip(s string, max int) string {
 // stamp sets each finding's code and severity from its rule. Findings of ids
 // the registry does not know keep theirs (there are none in a correct build;
 // a test checks it).
-func stamp(fs []diag.Finding) []diag.Finding {
+func stamp(fs []diag.Finding, reg *rules.Registry) []diag.Finding {
 	for i := range fs {
-		if r := rules.Lookup(fs[i].Rule); r != nil {
+		if r := reg.Lookup(fs[i].Rule); r != nil {
 			fs[i].Code, fs[i].Severity = r.Code, r.Severity
 		}
 	}
@@ -221,17 +229,17 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 // policy reports how a configuration discovered below the repository root
 // relaxes the root's own (SP-005; none of it is applied, see
 // config.Tighten), with the severity the root's configuration gives SP-005.
-func policy(p *config.Resolved) []diag.Finding {
+func policy(p *config.Resolved, reg *rules.Registry) []diag.Finding {
 	if p == nil || len(p.Untrusted) == 0 {
 		return nil
 	}
-	rule := rules.Lookup("SP-005")
+	rule := reg.Lookup("SP-005")
 	var out []diag.Finding
-	ids := make([]string, 0, len(rules.All()))
-	for _, r := range rules.All() {
+	ids := make([]string, 0, len(reg.All()))
+	for _, r := range reg.All() {
 		ids = append(ids, r.ID)
 	}
-	def := func(id string) diag.Severity { return rules.Lookup(id).Severity }
+	def := func(id string) diag.Severity { return reg.Lookup(id).Severity }
 	base := "the defaults (the repository root has no " + config.FileName + ")"
 	switch {
 	case p.BaseRev != "":

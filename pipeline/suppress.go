@@ -52,7 +52,7 @@ type directive struct {
 	problem string
 }
 
-func parseDirective(text string) (d directive, isDirective bool) {
+func parseDirective(text string, known func(string) bool) (d directive, isDirective bool) {
 	t := strings.TrimSpace(text)
 	if !lookalikeRE.MatchString(t) {
 		return d, false
@@ -65,7 +65,7 @@ func parseDirective(text string) (d directive, isDirective bool) {
 	d.file, d.reason = m[1] != "", strings.TrimSpace(m[3])
 	for _, id := range strings.Split(m[2], ",") {
 		id = strings.TrimSpace(id)
-		if rules.Known(strings.ToUpper(id)) {
+		if known(strings.ToUpper(id)) {
 			d.ids = append(d.ids, strings.ToUpper(id))
 		} else {
 			d.unknown = append(d.unknown, id)
@@ -88,8 +88,8 @@ func directiveProblem(t string) string {
 
 // suppress applies directives and config entries, then adds the stage's
 // own findings, which go through stamp, severity and ignore.
-func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config, ran func(string) bool) []diag.Finding {
-	supps, extra := fromComments(comments)
+func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config, ran func(string) bool, reg *rules.Registry) []diag.Finding {
+	supps, extra := fromComments(comments, reg.Known)
 	supps = append(supps, fromConfig(cfg)...)
 	if len(supps) > 0 {
 		kept := fs[:0]
@@ -119,18 +119,18 @@ func suppress(fs []diag.Finding, comments []diag.Comment, cfg *config.Config, ra
 				Anchor: "unused " + strings.Join(s.rules, ",") + " " + s.thread + " " + s.msgID})
 		}
 	}
-	extra = ignore(severity(stamp(extra), cfg), cfg)
+	extra = ignore(severity(stamp(extra, reg), cfg), cfg)
 	return append(fs, extra...)
 }
 
 // fromComments turns directive comments into suppressions, and malformed
 // ones into SP-003/SP-004 findings.
-func fromComments(cs []diag.Comment) ([]*suppression, []diag.Finding) {
+func fromComments(cs []diag.Comment, known func(string) bool) ([]*suppression, []diag.Finding) {
 	var out []*suppression
 	var bad []diag.Finding
 	for i := range cs {
 		c := &cs[i]
-		d, ok := parseDirective(c.Text)
+		d, ok := parseDirective(c.Text, known)
 		if !ok {
 			continue
 		}

@@ -28,6 +28,27 @@ type Ctx struct {
 	Thread string
 	rule   *Rule
 	out    []diag.Finding
+	// cost is what rules with a Budget spent here, by rule id (Facts.Cost);
+	// incomplete is set when one of them stopped for its budget.
+	cost       map[string]uint64
+	incomplete bool
+	memo       map[any]any
+}
+
+// Memo returns what make returned the first time it was called with key
+// for this thread (or artifact): rules that read one derived view of it
+// (custom rules' CEL model) build it once. key should be a value of a type
+// of the caller's own, as for context.Context keys.
+func (c *Ctx) Memo(key any, make func() any) any {
+	if v, ok := c.memo[key]; ok {
+		return v
+	}
+	if c.memo == nil {
+		c.memo = map[any]any{}
+	}
+	v := make()
+	c.memo[key] = v
+	return v
 }
 
 // report adds a finding of the current rule about message m (nil: the

@@ -100,6 +100,11 @@ type ThreadResult struct {
 	Internal []string
 	// Facts are what the batch rules need of the thread.
 	Facts Facts
+	// Cost is what rules with a Budget spent on the thread and its
+	// persisted artifacts, by rule id; Incomplete is set when one of them
+	// stopped for its budget (the result is then not cached).
+	Cost       map[string]uint64
+	Incomplete bool
 }
 
 // CheckThread runs every enabled message and thread rule on t and passes on
@@ -133,6 +138,7 @@ func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) Th
 		}
 	}
 	r.Findings = append(r.Findings, c.out...)
+	r.Cost, r.Incomplete = c.cost, c.incomplete
 	r.Facts = CollectFacts(t)
 	r.Comments = messageComments(t)
 	r.detach()
@@ -230,6 +236,9 @@ type ArtifactResult struct {
 	Facts *Facts
 	// Skipped is true for markdown that is not an artifact.
 	Skipped bool
+	// Cost and Incomplete are ThreadResult's, for the artifact's checks.
+	Cost       map[string]uint64
+	Incomplete bool
 }
 
 // notAnArtifact is the DR-003 finding of a file at an artifact path that
@@ -318,6 +327,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artif
 		}
 	}
 	r.Findings = append(r.Findings, c.out...)
+	r.Cost, r.Incomplete = c.cost, c.incomplete
 	if p.FromJSON {
 		// Positions point into the rendering: carried back to the JSON
 		// values they were rendered from. A fix would edit the rendering,
@@ -407,6 +417,10 @@ type Output struct {
 	Threads       []diag.Thread
 	Notifications []diag.Notification
 	Internal      bool
+	// Cost is what rules with a Budget spent in the run, by rule id: a rule
+	// that spent more than its budget's limit has its findings withdrawn
+	// (Finish). A shard carries it, so a merged run decides the same.
+	Cost map[string]uint64
 }
 
 // Checked is what the engine hands on of one checked thread: its result,
@@ -534,6 +548,7 @@ func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
 		return nil, false
 	}
 	c.ID = ref.ID()
+	chargeCost(r.e.enabled, c.Thread.Cost)
 	return c, true
 }
 
@@ -554,7 +569,12 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 	}
 	c.Thread = r.e.CheckThread(t, persisted)
 	for k := range c.Artifacts {
-		c.Artifacts[k].Parsed = frontOnly(c.Artifacts[k].Parsed)
+		a := &c.Artifacts[k]
+		a.Parsed = frontOnly(a.Parsed)
+		// The thread's cost covers its artifacts' (one record to cache).
+		c.Thread.Cost = addCost(c.Thread.Cost, a.Cost)
+		c.Thread.Incomplete = c.Thread.Incomplete || a.Incomplete
+		a.Cost = nil
 	}
 	if n := len(t.Msgs); n > 0 {
 		c.Last = t.Msgs[n-1].Created
@@ -562,7 +582,7 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 	if r.opt.Render {
 		c.Render = t.Current.Render()
 	}
-	if r.opt.Cache != nil {
+	if r.opt.Cache != nil && !c.Thread.Incomplete {
 		r.opt.Cache.Keep(t.Key, c)
 	}
 	return c
@@ -599,10 +619,12 @@ func (r *threadRun) output() (*Output, *Batch) {
 		if !arts[i].Skipped {
 			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)
 		}
+		out.Cost = addCost(out.Cost, arts[i].Cost)
 	}
 	for i := range threads {
 		t := &threads[i]
 		out.add(t.Summary, t.Findings, t.Comments, t.Internal)
+		out.Cost = addCost(out.Cost, t.Cost)
 		// The batch rules read facts only: the output holds the rest.
 		t.Findings, t.Comments, t.Internal = nil, nil, nil
 	}
@@ -617,7 +639,7 @@ func (r *threadRun) output() (*Output, *Batch) {
 func (e *Engine) Finish(out *Output, batch *Batch) {
 	fs, internal := e.CheckBatch(batch)
 	out.Genealogy = Genealogy(batch.facts())
-	out.Findings = append(out.Findings, fs...)
+	out.Findings = withdraw(e.enabled, append(out.Findings, fs...), out.Cost)
 	for _, msg := range internal {
 		out.internal(msg)
 	}

@@ -90,6 +90,9 @@ type Rule struct {
 	// Artifact Path must). It runs with the batch rules, under the rule's
 	// id, whenever the rule is enabled.
 	BatchCheck func(c *Ctx)
+	// Budget bounds what the rule may spend in a run (nil: no bound);
+	// custom rules have one (budget.go).
+	Budget *Budget
 }
 
 // DocsAnchor is the anchor of the rule in docs/rules.md.
@@ -129,8 +132,17 @@ func (r *Rule) Report(docsURL string) diag.Rule {
 	return diag.Rule{
 		ID: r.ID, Name: r.Name, Code: r.Code, Family: r.Family, DefaultSeverity: r.Severity,
 		Short: r.Short, Full: r.Full, HelpMarkdown: r.HelpMarkdown(docsURL), HelpText: r.HelpText(),
-		Tags: []string{"brenner-protocol", FamilyOf(r.Family).Tag}, Precision: prec,
+		Tags: []string{"brenner-protocol", r.tag()}, Precision: prec,
 	}
+}
+
+// tag is the rule's family tag; a rule of a family brenner-ci does not
+// have (a custom rule's, a rule pack's) is tagged "custom".
+func (r *Rule) tag() string {
+	if f := FamilyOf(r.Family); f != nil {
+		return f.Tag
+	}
+	return "custom"
 }
 
 // Fence wraps an example in a markdown code fence (json or markdown).

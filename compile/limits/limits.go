@@ -20,6 +20,13 @@ const (
 	// DefaultJSONDepth is the deepest nesting of arrays and objects any
 	// JSON input may have (encoding/json allows 10000).
 	DefaultJSONDepth = 1000
+	// DefaultCustomCost is the CEL cost one evaluation of a custom rule may
+	// reach (rules/custom): a condition over a real thread costs tens to a
+	// few thousand units.
+	DefaultCustomCost = 1_000_000
+	// DefaultCustomBudget is what one custom rule may spend in a run: about
+	// a thousand times a costly evaluation on each of 10,000 threads.
+	DefaultCustomBudget = 10_000_000_000
 )
 
 // Parse are the limits in front of the parsers. The zero value is the

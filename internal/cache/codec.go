@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/brenner-ci/brenner-ci/compile/binenc"
@@ -240,6 +242,7 @@ func encodeBinary(e *threadEntry) ([]byte, bool) {
 	b = binenc.AppendString(b, string(last))
 	b = binenc.AppendString(b, string(e.Render))
 	b = binenc.AppendBool(b, e.HasRend)
+	b = appendCost(b, e.Cost)
 	return b, true
 }
 
@@ -273,8 +276,33 @@ func decodeBinary(data []byte, e *threadEntry, in *interner) error {
 		e.Render = append([]byte(nil), rend...)
 	}
 	e.HasRend = r.Bool()
+	e.Cost = readCost(r)
 	if r.Bad || len(r.B) != 0 {
 		return errors.New("cache entry: malformed")
 	}
 	return nil
+}
+
+// appendCost writes a thread's rule costs (Checked.Thread.Cost), ids sorted.
+func appendCost(b []byte, cost map[string]uint64) []byte {
+	ids := slices.Sorted(maps.Keys(cost))
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = binenc.AppendString(b, id)
+		b = binary.AppendUvarint(b, cost[id])
+	}
+	return b
+}
+
+func readCost(r *decoder) map[string]uint64 {
+	n := r.Count()
+	if n == 0 {
+		return nil
+	}
+	cost := make(map[string]uint64, n)
+	for range n {
+		id := r.Str()
+		cost[id] = r.Uvarint()
+	}
+	return cost
 }

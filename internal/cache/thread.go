@@ -32,7 +32,7 @@ import (
 )
 
 // threadFormat changes whenever an entry's meaning changes.
-const threadFormat = 5
+const threadFormat = 6
 
 // Threads is a folder of per-thread results; it is the engine's
 // rules.Reuser. The entries of a run are one bundle file (internal/bundle),
@@ -82,17 +82,18 @@ func (c *Threads) Close() { c.store.Close() }
 func (c *Threads) Problems() []string { return c.store.Problems() }
 
 type threadEntry struct {
-	Format   int            `json:"format"`
-	Key      string         `json:"key"`
-	Summary  diag.Thread    `json:"summary"`
-	Findings []diag.Finding `json:"findings"`
-	Comments []diag.Comment `json:"comments"`
-	Internal []string       `json:"internal"`
-	Facts    rules.Facts    `json:"facts"`
-	Arts     []cachedArt    `json:"artifacts"`
-	Last     time.Time      `json:"last"`
-	Render   []byte         `json:"render,omitempty"`
-	HasRend  bool           `json:"has_render"`
+	Format   int               `json:"format"`
+	Key      string            `json:"key"`
+	Summary  diag.Thread       `json:"summary"`
+	Findings []diag.Finding    `json:"findings"`
+	Comments []diag.Comment    `json:"comments"`
+	Internal []string          `json:"internal"`
+	Facts    rules.Facts       `json:"facts"`
+	Arts     []cachedArt       `json:"artifacts"`
+	Last     time.Time         `json:"last"`
+	Render   []byte            `json:"render,omitempty"`
+	HasRend  bool              `json:"has_render"`
+	Cost     map[string]uint64 `json:"cost,omitempty"`
 }
 
 type cachedArt struct {
@@ -236,7 +237,7 @@ func (c *Threads) add(key string, data []byte) {
 func entryOf(ck *rules.Checked, withRender bool) *threadEntry {
 	r := &ck.Thread
 	e := &threadEntry{Summary: r.Summary, Findings: r.Findings, Comments: r.Comments, Internal: r.Internal,
-		Facts: r.Facts, Last: ck.Last, Render: ck.Render, HasRend: withRender}
+		Facts: r.Facts, Last: ck.Last, Render: ck.Render, HasRend: withRender, Cost: r.Cost}
 	e.Summary.Rules = nil
 	for _, a := range ck.Artifacts {
 		ca := cachedArt{Summary: a.Summary, NoRules: len(a.Summary.Rules) == 0, Findings: a.Findings,
@@ -250,7 +251,7 @@ func entryOf(ck *rules.Checked, withRender bool) *threadEntry {
 // checked rebuilds the thread's and its artifacts' results from e.
 func (e *threadEntry) checked(c *Threads) *rules.Checked {
 	ck := &rules.Checked{Last: e.Last, Render: e.Render,
-		Thread: rules.ThreadResult{Summary: e.Summary, Findings: e.Findings, Comments: e.Comments, Internal: e.Internal, Facts: e.Facts}}
+		Thread: rules.ThreadResult{Summary: e.Summary, Findings: e.Findings, Comments: e.Comments, Internal: e.Internal, Facts: e.Facts, Cost: e.Cost}}
 	ck.Thread.Summary.Rules = c.rules
 	for _, ca := range e.Arts {
 		a := ca.Front.Result()

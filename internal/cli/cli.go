@@ -11,6 +11,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 // Version is set at build time with -ldflags "-X …/internal/cli.Version=…"
@@ -100,6 +101,13 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 
 // MainIO is Main with standard input (nil: os.Stdin).
 func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	return MainRules(nil, args, stdin, stdout, stderr)
+}
+
+// MainRules is MainIO for a program with the rules of reg (nil: the
+// built-in rules; a rule pack's program adds its own, see package
+// rulepack).
+func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(fmt.Sprint(v)))
@@ -142,7 +150,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version()}, parser)
+	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version(), Rules: reg}, parser)
 	var ee *run.ExitError
 	var ue *run.UsageError
 	switch {

@@ -40,6 +40,9 @@ type Config struct {
 	Override []Override        `yaml:"overrides"`
 	Suppress []Suppression     `yaml:"suppress"`
 	Limits   Limits            `yaml:"limits"`
+	// CustomRules are the team's own rules (custom.go): checked here for
+	// their shape, compiled by the run (rules/custom).
+	CustomRules []CustomRule `yaml:"custom-rules"`
 
 	ignore []*Pattern
 	// dir is the absolute folder of the configuration file: globs are
@@ -56,6 +59,9 @@ type Config struct {
 	tighter []*Config
 	// sum is the SHA-256 of the file's bytes as read.
 	sum [32]byte
+	// src is the file's bytes while it is compiled (positions of block
+	// scalars), nil afterwards.
+	src []byte
 }
 
 // Digest identifies the bytes the configuration was read from (hex
@@ -101,6 +107,10 @@ type Limits struct {
 	JSONDepth int   `yaml:"json-depth"`            // deepest JSON nesting accepted
 	Messages  int   `yaml:"messages-per-thread"`   // messages compiled per thread (IN-011)
 	Blocks    int   `yaml:"delta-blocks-per-body"` // delta blocks applied per body (IN-011)
+	// The CEL cost one evaluation of a custom rule may reach, and what one
+	// custom rule may spend in a run (docs/custom-rules.md).
+	CustomCost   int64 `yaml:"custom-rule-cost"`
+	CustomBudget int64 `yaml:"custom-rule-budget"`
 }
 
 // Override applies rule settings to inputs whose path matches one of Paths.
@@ -158,6 +168,13 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// ErrorOf is nil for no error, the error for one, Errors for more (errs
+// sorted by place).
+func ErrorOf(errs []*Error) error {
+	sortErrors(errs)
+	return errorOf(errs)
 }
 
 // errorOf is nil for no error, the error for one, Errors for more.
@@ -236,6 +253,8 @@ func Parse(path string, data []byte, known Known) (*Config, error) {
 		return nil, yamlErr(path, err) // what strictCheck did not foresee
 	}
 	c.doc = &root
+	c.src = data
+	defer func() { c.src = nil }()
 	return c, c.compile(known, &root)
 }
 
@@ -298,7 +317,8 @@ func (c *Config) errAt(n *yaml.Node, msg string) *Error {
 }
 
 func (c *Config) compile(known Known, root *yaml.Node) error {
-	var errs []*Error
+	errs := c.checkCustom(root, known)
+	known = c.knowing(known)
 	if c.FailOn != "" {
 		if _, ok := ParseFailOn(c.FailOn); !ok {
 			errs = append(errs, c.errAt(nodeAt(root, "fail-on"), fmt.Sprintf("fail-on: %q is not one of error, warning, note, none", c.FailOn)))
@@ -326,7 +346,7 @@ func (c *Config) compile(known Known, root *yaml.Node) error {
 		}
 	}
 	check(c.Rules, nodeAt(root, "rules"), "")
-	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 {
+	if l := c.Limits; l.FileBytes < 0 || l.BodyBytes < 0 || l.JSONDepth < 0 || l.Messages < 0 || l.Blocks < 0 || l.CustomCost < 0 || l.CustomBudget < 0 {
 		errs = append(errs, c.errAt(nodeAt(root, "limits"), "limits: values must be positive"))
 	}
 	for i, g := range c.Ignore {

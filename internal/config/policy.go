@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -139,13 +140,16 @@ func Tighten(base *Config, root string, untrusted ...*Config) *Config {
 	eff := &Config{
 		Path: base.Path, FailOn: base.FailOn, Agents: base.Agents, Ignore: base.Ignore, Rules: base.Rules,
 		Override: base.Override, Suppress: base.Suppress, SuppressLine: base.SuppressLine, Limits: base.Limits,
-		ignore: base.ignore, dir: base.dir, doc: base.doc, sum: base.sum,
+		ignore: base.ignore, dir: base.dir, doc: base.doc, sum: base.sum, CustomRules: base.CustomRules,
 	}
 	for _, u := range untrusted {
 		if u == nil {
 			continue
 		}
 		eff.tighter = append(eff.tighter, u)
+		// A rule of its own adds findings: it applies. One that redefines
+		// a custom rule in force does not (Relaxations names it).
+		eff.CustomRules = addCustom(eff.CustomRules, u.CustomRules)
 		if failStrictness(u.FailOn) > failStrictness(eff.FailOn) {
 			eff.FailOn = u.FailOn
 		}
@@ -180,16 +184,17 @@ func (r *Resolved) AtRevision(rev string, trusted *Config, root string) {
 // The input limits as a list, in the order of limitNames, with their
 // defaults (0 in a configuration means the default).
 var (
-	limitNames    = [...]string{"file-bytes", "body-bytes", "json-depth", "messages-per-thread", "delta-blocks-per-body"}
-	limitDefaults = [...]int64{limits.DefaultFileBytes, limits.DefaultBodyBytes, limits.DefaultJSONDepth, limits.DefaultMessages, limits.DefaultBlocks}
+	limitNames    = [...]string{"file-bytes", "body-bytes", "json-depth", "messages-per-thread", "delta-blocks-per-body", "custom-rule-cost", "custom-rule-budget"}
+	limitDefaults = [...]int64{limits.DefaultFileBytes, limits.DefaultBodyBytes, limits.DefaultJSONDepth, limits.DefaultMessages, limits.DefaultBlocks,
+		limits.DefaultCustomCost, limits.DefaultCustomBudget}
 )
 
 func (l Limits) list() [len(limitNames)]int64 {
-	return [...]int64{l.FileBytes, int64(l.BodyBytes), int64(l.JSONDepth), int64(l.Messages), int64(l.Blocks)}
+	return [...]int64{l.FileBytes, int64(l.BodyBytes), int64(l.JSONDepth), int64(l.Messages), int64(l.Blocks), l.CustomCost, l.CustomBudget}
 }
 
 func limitsOf(v [len(limitNames)]int64) Limits {
-	return Limits{FileBytes: v[0], BodyBytes: int(v[1]), JSONDepth: int(v[2]), Messages: int(v[3]), Blocks: int(v[4])}
+	return Limits{FileBytes: v[0], BodyBytes: int(v[1]), JSONDepth: int(v[2]), Messages: int(v[3]), Blocks: int(v[4]), CustomCost: v[5], CustomBudget: v[6]}
 }
 
 // effective is the limit in force: the configured one, or the default.
@@ -420,6 +425,15 @@ func Relaxations(c, base *Config, ids []string, defaults func(id string) diag.Se
 			out = append(out, rel)
 		}
 	}
+	for i, r := range c.CustomRules {
+		if b := customByID(base.CustomRules, r.ID); b != nil && !sameCustom(b, &r) {
+			rel := Relaxation{What: fmt.Sprintf("custom rule %s differs from the one in force; that one applies", r.ID)}
+			if n := seqItem(c.doc, i, "custom-rules"); n != nil {
+				rel.Line, rel.Col = n.Line, n.Column
+			}
+			out = append(out, rel)
+		}
+	}
 	baseAgents := have(base.Agents)
 	for i, a := range c.Agents {
 		if baseAgents[a] {
@@ -433,6 +447,33 @@ func Relaxations(c, base *Config, ids []string, defaults func(id string) diag.Se
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+// addCustom is list with the rules of more whose ids it does not have.
+func addCustom(list, more []CustomRule) []CustomRule {
+	out := list[:len(list):len(list)]
+	for _, r := range more {
+		if customByID(out, r.ID) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func customByID(list []CustomRule, id string) *CustomRule {
+	for i := range list {
+		if list[i].ID == id {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// sameCustom compares two custom rules' definitions (not their places).
+func sameCustom(a, b *CustomRule) bool {
+	x, y := *a, *b
+	x.At, y.At = nil, nil
+	return reflect.DeepEqual(x, y)
 }
 
 func orDefault(failOn string) string {

@@ -223,7 +223,7 @@ func (c *checker) setup() (*Plan, error) {
 			c.Cache = ""
 		}
 	}
-	run, err := settle(c.Config, paths, c.Jobs, c.ThreadTimeout, c.Timeout)
+	run, err := settle(c.env.Rules, c.Config, paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +476,7 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 	if findings != nil {
 		r.Findings, r.Fingerprints, r.New = findings.Findings, findings.Fingerprints, findings.New
 	}
-	for _, m := range rules.All() {
+	for _, m := range plan.reg().All() {
 		r.Rules = append(r.Rules, m.Report(docsURL))
 	}
 	return r

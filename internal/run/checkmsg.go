@@ -78,7 +78,7 @@ type msgFinding struct {
 
 func (c *messageChecker) run(e *Env) error {
 	// The configuration first: it sets how much of the body is read.
-	plan, err := settle(c.Config, []string{"."}, 1, 0, 0)
+	plan, err := settle(e.Rules, c.Config, []string{"."}, 1, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func (c *messageChecker) check(b *msgBody, plan *Plan) ([]msgFinding, error) {
 	path := filepath.Join(dir, "message.md")
 	nul := strings.IndexByte(text, 0)
 	export := nul < 0 && (b.over || strings.TrimSpace(text) == "")
-	in := &pipeline.Input{Config: plan.Cfg}
+	in := &pipeline.Input{Config: plan.Cfg, Rules: plan.reg()}
 	if nul >= 0 {
 		// Binary input is not checked, as check does not read a binary
 		// file: the finding alone.
@@ -350,7 +350,7 @@ func (c *messageChecker) check(b *msgBody, plan *Plan) ([]msgFinding, error) {
 	out := pipeline.Run(in)
 	var fs []msgFinding
 	for _, f := range out.Findings {
-		r := rules.Lookup(f.Rule)
+		r := plan.reg().Lookup(f.Rule)
 		if r == nil || !(messageLevel(r) || c.Thread != "" && r.Family == "TH" && r.Scope != rules.ScopeBatch) {
 			continue
 		}

@@ -60,7 +60,7 @@ type compiledOut struct {
 }
 
 func (c *compiler) run(e *Env) error {
-	plan, err := settle(c.Config, c.Paths, c.Jobs, c.ThreadTimeout, c.Timeout)
+	plan, err := settle(e.Rules, c.Config, c.Paths, c.Jobs, c.ThreadTimeout, c.Timeout)
 	if err == nil && !c.NoGitignore {
 		plan.UseGitignore()
 	}
@@ -111,8 +111,8 @@ func (c *compiler) run(e *Env) error {
 	// and suppressions agree between the two commands. compile runs no rule
 	// checks: only the compiler's and the pipeline's rules can use a
 	// suppression.
-	ran := func(id string) bool { r := rules.Lookup(id); return r != nil && r.By != rules.ByCheck }
-	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran, Policy: plan.Policy})
+	ran := func(id string) bool { r := plan.reg().Lookup(id); return r != nil && r.By != rules.ByCheck }
+	res := pipeline.Run(&pipeline.Input{Findings: findings, Comments: comments, Config: cfg, Ran: ran, Policy: plan.Policy, Rules: plan.reg()})
 	display := reporters.NewPaths(root)
 	errs := 0
 	for i := range res.Findings {

@@ -28,7 +28,16 @@ func ConfigVerify(c ConfigVerifyOptions, e *Env) error {
 	if path == "" {
 		path = "."
 	}
-	res, err := config.Resolve(c.Config, path, "", rules.Known)
+	base := e.Rules
+	if base == nil {
+		base = rules.Builtin()
+	}
+	res, err := config.Resolve(c.Config, path, "", base.Known)
+	var reg *rules.Registry
+	if err == nil {
+		// The custom rules in force compile, or are errors too.
+		reg, err = registry(base, res.Effective)
+	}
 	if err != nil {
 		var list config.Errors
 		if !errors.As(err, &list) {
@@ -55,11 +64,11 @@ func ConfigVerify(c ConfigVerifyOptions, e *Env) error {
 	}
 	fmt.Fprintf(e.Stdout, "%s: valid: %s\n", show(res.Config.Path), reporters.SafeOneLine(res.Config.Summary()))
 	if res.Below {
-		ids := make([]string, 0, len(rules.All()))
-		for _, r := range rules.All() {
+		ids := make([]string, 0, len(reg.All()))
+		for _, r := range reg.All() {
 			ids = append(ids, r.ID)
 		}
-		def := func(id string) diag.Severity { return rules.Lookup(id).Severity }
+		def := func(id string) diag.Severity { return reg.Lookup(id).Severity }
 		for _, rel := range config.Relaxations(res.Config, res.Base, ids, def) {
 			at := show(res.Config.Path)
 			if rel.Line > 0 {

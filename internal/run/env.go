@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"github.com/brenner-ci/brenner-ci/rules"
 	"io"
 	"os"
 	"strconv"
@@ -14,6 +15,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Stdin          io.Reader // nil: os.Stdin
 	Version        string
+	// Rules are the rules the program has: the built-in rules and any rule
+	// packs built in (nil: the built-in rules). A run adds the
+	// configuration's custom rules (Plan.Registry).
+	Rules *rules.Registry
 }
 
 // stdin is the run's standard input.

@@ -22,7 +22,7 @@ type GraphOptions struct {
 // edges — those read from an artifact dotted, with a legend line — and
 // killed items styled.
 func Graph(c GraphOptions, e *Env) error {
-	plan, err := settle(c.Config, c.Paths, c.Jobs, 0, 0)
+	plan, err := settle(e.Rules, c.Config, c.Paths, c.Jobs, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,9 @@ import (
 // pipeline (no baseline), and returns the engine's raw output and the
 // pipeline's result. Tests and benchmarks run the whole flow through it.
 func (p *Plan) Lint() (*rules.Output, *pipeline.Result, error) {
+	if p.err != nil {
+		return nil, nil, p.err
+	}
 	batch, err := mailbox.Scan(p.Paths, p.ScanOptions())
 	if err != nil {
 		return nil, nil, err
@@ -26,5 +29,5 @@ func (p *Plan) Lint() (*rules.Output, *pipeline.Result, error) {
 // configuration and policy of p and baseline (nil: none).
 func (p *Plan) pipeline(eng *rules.Engine, out *rules.Output, baseline map[string]bool) *pipeline.Result {
 	return pipeline.Run(&pipeline.Input{Findings: slices.Concat(out.Findings, p.extra), Comments: out.Comments, Config: p.Cfg, Baseline: baseline,
-		Ran: enabledSet(eng), Policy: p.Policy})
+		Ran: enabledSet(eng), Policy: p.Policy, Rules: p.Registry})
 }

@@ -126,7 +126,7 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 			cm.File = back(cm.File)
 		}
 	}
-	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.Cfg, Ran: enabledSet(eng)})
+	out := pipeline.Run(&pipeline.Input{Findings: res.Findings, Comments: res.Comments, Config: run.Cfg, Ran: enabledSet(eng), Rules: run.reg()})
 	for _, fp := range out.Fingerprints {
 		fps[fp] = true
 	}

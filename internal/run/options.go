@@ -42,6 +42,10 @@ type Plan struct {
 	// walk names and does not read (UseGitignore).
 	Ignored []string
 	Limits  config.Limits
+	// Registry holds the rules the run knows: the built-in rules, any rule
+	// packs (Env.Rules) and the configuration's custom rules.
+	Registry *rules.Registry
+	base     *rules.Registry // Registry without the custom rules
 
 	// Set by check only.
 	failOn   diag.Severity
@@ -53,12 +57,14 @@ type Plan struct {
 
 	scanCache *mailbox.ScanCache // with --cache
 	scanStore *cache.Store       // its entries
+
+	err error // the configuration's custom rules do not compile (govern)
 }
 
 // settle resolves the configuration for paths (the --config file alone when
 // given, else the first .brenner-ci.yaml from the first path upward to the
 // repository root) and reads SOURCE_DATE_EPOCH.
-func settle(configFlag string, paths []string, jobs int, threadTimeout, runTimeout time.Duration) (*Plan, error) {
+func settle(base *rules.Registry, configFlag string, paths []string, jobs int, threadTimeout, runTimeout time.Duration) (*Plan, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -66,11 +72,17 @@ func settle(configFlag string, paths []string, jobs int, threadTimeout, runTimeo
 	if err != nil {
 		return nil, err
 	}
-	policy, err := config.Resolve(configFlag, paths[0], "", rules.Known)
+	if base == nil {
+		base = rules.Builtin()
+	}
+	policy, err := config.Resolve(configFlag, paths[0], "", base.Known)
 	if err != nil {
 		return nil, usagef("configuration error: %v", err)
 	}
-	p := NewPlan(paths, policy, jobs)
+	p := newPlan(base, paths, policy, jobs)
+	if p.err != nil {
+		return nil, usagef("configuration error: %v", p.err)
+	}
 	p.Epoch, p.ThreadTimeout = ep, threadTimeout
 	if runTimeout > 0 {
 		p.Deadline = time.Now().Add(runTimeout)
@@ -83,14 +95,37 @@ func settle(configFlag string, paths []string, jobs int, threadTimeout, runTimeo
 // benchmarks build their runs with it (and may set Epoch and
 // ThreadTimeout).
 func NewPlan(paths []string, policy *config.Resolved, jobs int) *Plan {
-	p := &Plan{Paths: paths, Policy: policy, Jobs: jobs, failOn: diag.Error}
+	return newPlan(rules.Builtin(), paths, policy, jobs)
+}
+
+func newPlan(base *rules.Registry, paths []string, policy *config.Resolved, jobs int) *Plan {
+	p := &Plan{Paths: paths, Policy: policy, Jobs: jobs, failOn: diag.Error, base: base}
 	if policy != nil {
 		p.Cfg = policy.Effective
 	}
+	p.govern()
+	return p
+}
+
+// govern puts the run under p.Cfg: its limits and its custom rules (an
+// error in them is kept in p.err: settle and Lint report it).
+func (p *Plan) govern() {
+	p.Limits = config.Limits{}
 	if p.Cfg != nil {
 		p.Limits = p.Cfg.Limits
 	}
-	return p
+	p.Registry, p.err = registry(p.base, p.Cfg)
+	if p.err != nil {
+		p.Registry = p.base
+	}
+}
+
+// reg is the run's registry (the built-in rules before one is settled).
+func (p *Plan) reg() *rules.Registry {
+	if p.Registry != nil {
+		return p.Registry
+	}
+	return rules.Builtin()
 }
 
 // ParseLimits are the limits in front of the parsers (limits: body-bytes,
@@ -120,7 +155,7 @@ func (p *Plan) CompileOptions(archiveAgents []string) compile.Options {
 // configuration does not turn off for every path, in registry order.
 func (p *Plan) Rules() []*rules.Rule {
 	var rs []*rules.Rule
-	for _, r := range rules.All() {
+	for _, r := range p.Registry.All() {
 		if !p.Cfg.OffEverywhere(r.ID) {
 			rs = append(rs, r)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/reporters/jsonreport"
-	"github.com/brenner-ci/brenner-ci/rules"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
 
@@ -56,7 +55,7 @@ func (p *Plan) judgeAt(rev, pinned string) error {
 	}
 	var trusted *config.Config
 	if at == inRev {
-		if trusted, err = config.Parse(path, data, rules.Known); err != nil {
+		if trusted, err = config.Parse(path, data, p.base.Known); err != nil {
 			return usagef("configuration at %s: %v", rev, err)
 		}
 	}
@@ -65,7 +64,9 @@ func (p *Plan) judgeAt(rev, pinned string) error {
 	}
 	p.Policy.AtRevision(rev, trusted, p.repoRoot)
 	p.Cfg = p.Policy.Effective
-	p.Limits = p.Cfg.Limits
+	if p.govern(); p.err != nil {
+		return usagef("configuration at %s: %v", rev, p.err)
+	}
 	return nil
 }
 
@@ -95,7 +96,7 @@ func (p *Plan) baselineAt(rev, file string, working map[string]bool) (fps map[st
 		return fps, true, nil
 	}
 	slices.Sort(added)
-	rule := rules.Lookup(ruleid.SP005)
+	rule := p.reg().Lookup(ruleid.SP005)
 	sev := p.Cfg.Severity(rule.ID, file, rule.Severity)
 	if sev == diag.Off {
 		return fps, true, nil

@@ -33,7 +33,7 @@ import (
 // Format names the shard file format; FormatVersion is its version.
 const (
 	Format        = "brenner-ci-shard"
-	FormatVersion = 3
+	FormatVersion = 4
 )
 
 // Of returns the shard (0 ≤ shard < n) of key.
@@ -150,6 +150,9 @@ type Shard struct {
 	Internal      bool                `json:"internal"`
 	Threads       []Thread            `json:"threads"`
 	Artifacts     []Artifact          `json:"artifacts"`
+	// Cost is what the shard's rules with a budget spent (rules.Output.Cost):
+	// the merge adds them up and decides as one run would.
+	Cost map[string]uint64 `json:"cost,omitempty"`
 }
 
 // Thread is one thread summary of a shard (an artifact's summary too:
@@ -176,7 +179,7 @@ type Artifact struct {
 // part.
 func New(out *rules.Output, batch *rules.Batch, part *Part) *Shard {
 	s := &Shard{Format: Format, FormatVersion: FormatVersion,
-		Findings: out.Findings, Comments: out.Comments, Notifications: out.Notifications, Internal: out.Internal}
+		Findings: out.Findings, Comments: out.Comments, Notifications: out.Notifications, Internal: out.Internal, Cost: out.Cost}
 	// out.Threads lists the artifacts kept (not skipped), then the threads.
 	ai := 0
 	for i := range batch.Artifacts {
@@ -246,6 +249,12 @@ func Merge(shards []*Shard, e *rules.Engine) (*rules.Output, *rules.Batch, time.
 		out.Comments = append(out.Comments, s.Comments...)
 		out.Notifications = append(out.Notifications, s.Notifications...)
 		out.Internal = out.Internal || s.Internal
+		for id, n := range s.Cost {
+			if out.Cost == nil {
+				out.Cost = map[string]uint64{}
+			}
+			out.Cost[id] += n
+		}
 		threads = append(threads, s.Threads...)
 		arts = append(arts, s.Artifacts...)
 		if s.Last.After(last) {
