@@ -13,29 +13,42 @@ import (
 
 type rulesCmd struct {
 	Format string `help:"Output format: text, json or markdown." enum:"text,json,markdown" default:"text"`
+	Config string `help:"Configuration file whose custom rules are listed too (default: the .brenner-ci.yaml found from the current folder up to the repository root)." type:"path" placeholder:"FILE"`
+	Test   bool   `help:"Run every custom rule's examples through the real flow: the bad example must produce the rule, the good one must not (exit 1 otherwise)."`
 }
 
 func (c *rulesCmd) Run(e *run.Env) error {
-	switch c.Format {
-	case "json":
-		return RulesJSON(e.Stdout)
-	case "markdown":
+	o := run.RulesOptions{Config: c.Config}
+	if c.Test {
+		return run.TestRules(o, e)
+	}
+	if c.Format == "markdown" {
+		// docs/rules.md: brenner-ci's own rules.
 		_, err := io.WriteString(e.Stdout, RulesMarkdown())
 		return err
 	}
-	for _, m := range rules.All() {
+	reg, _, err := run.Rules(o, e)
+	if err != nil {
+		return err
+	}
+	if c.Format == "json" {
+		return rulesJSON(e.Stdout, reg)
+	}
+	for _, m := range reg.All() {
 		fmt.Fprintf(e.Stdout, "%-7s %-8s %-36s %s\n", m.ID, m.Severity, m.Name, m.Short)
 	}
 	return nil
 }
 
-// RulesJSON writes every rule's metadata as JSON.
-func RulesJSON(w io.Writer) error {
+// RulesJSON writes every built-in rule's metadata as JSON.
+func RulesJSON(w io.Writer) error { return rulesJSON(w, rules.Builtin()) }
+
+func rulesJSON(w io.Writer, reg *rules.Registry) error {
 	type rj struct {
 		ID, Name, Code, Family, Scope, ReportedBy, Severity, Short, Full, Bad, Good, Spec string
 	}
 	var out []rj
-	for _, m := range rules.All() {
+	for _, m := range reg.All() {
 		out = append(out, rj{m.ID, m.Name, m.Code, m.Family, m.Scope.String(), m.By.String(), m.Severity.String(), m.Short, m.Full, m.Bad, m.Good, m.Spec})
 	}
 	enc := json.NewEncoder(w)

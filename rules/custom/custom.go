@@ -148,10 +148,11 @@ func compileOne(d *Def, at func(string, int, int) diag.Pos, lim Limits) (*rules.
 	}
 	sev := sevOf[d.Severity]
 	scope := map[string]rules.Scope{"message": rules.ScopeMessage, "thread": rules.ScopeThread, "item": rules.ScopeThread, "artifact": rules.ScopeArtifact}[d.Scope]
-	full := d.Full
-	if strings.TrimSpace(full) == "" {
-		full = d.Short
+	full := strings.TrimSpace(d.Full)
+	if full != "" {
+		full += "\n\n"
 	}
+	full += fmt.Sprintf("A custom rule (%s scope): it reports where its condition holds, `%s`.", d.Scope, strings.TrimSpace(d.When))
 	decl := at("", 1, 1)
 	return &rules.Rule{
 		ID: d.ID, Name: d.Name, Code: d.ID, Family: strings.SplitN(d.ID, "-", 2)[0], Scope: scope, Severity: sev,
