@@ -66,6 +66,7 @@ const (
 
 type cliArgs struct {
 	VersionFlag  kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	Color        string           `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour the severities and rule ids of the text output: auto (when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never."`
 	Compile      compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
 	Check        checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
 	Rules        rulesCmd         `cmd:"" help:"List every rule with its metadata."`
@@ -142,7 +143,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version()}, parser)
+	err = ctx.Run(&run.Env{Stdout: colorStdout(a.Color, stdout), Stderr: stderr, Stdin: stdin, Version: version()}, parser)
 	var ee *run.ExitError
 	var ue *run.UsageError
 	switch {

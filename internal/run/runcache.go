@@ -21,6 +21,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/text"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -159,10 +160,11 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Fingerprints  []string
 		Policy        []diag.Notification
 		Inputs        []byte
+		Color         bool // standard output is coloured (text.Colored)
 	}{c.buildID(), configID(run), eng.Enabled(), o, run.Paths, reports, run.Limits, run.failOn,
 		run.Epoch.UnixNano(), run.repoRoot, cwd, summaryPath(targets[2].path) != "",
 		[3]string{os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA")},
-		run.baseline != nil, fps, policy, digest})
+		run.baseline != nil, fps, policy, digest, text.Colored(c.env.Stdout)})
 	return &runCache{dir: filepath.Join(c.Cache, "run"), shard: shard, key: key}
 }
 
@@ -434,6 +436,11 @@ type teeWriter struct {
 	w io.Writer
 	r *runRecorder
 }
+
+// ColorText says whether the writer behind the tee shows colours
+// (text.Colored): the text report is coloured as it would be without the
+// recording.
+func (t *teeWriter) ColorText() bool { return text.Colored(t.w) }
 
 func (t *teeWriter) Write(p []byte) (int, error) {
 	n, err := t.w.Write(p)
