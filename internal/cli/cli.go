@@ -78,6 +78,7 @@ type cliArgs struct {
 	Version      versionCmd       `cmd:"" help:"Print the version."`
 	Help         helpCmd          `cmd:"" help:"Print the usage of brenner-ci or of a command (brenner-ci help check)."`
 	Completion   completionCmd    `cmd:"" help:"Write a shell completion script (bash, zsh or fish)."`
+	Man          manCmd           `cmd:"" help:"Print the manual page, brenner-ci(1), as roff (read it with: brenner-ci man | man -l -)."`
 }
 
 // description is the top of every usage text: what brenner-ci is, how to
@@ -109,13 +110,9 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 	}()
 	var a cliArgs
 	exited := -1
-	parser, err := kong.New(&a,
-		kong.Name("brenner-ci"),
-		kong.Description(description),
+	parser, err := newParser(&a,
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { exited = c; panic(exitPanic{}) }),
-		kong.UsageOnError(),
-		kong.Vars{"version": "brenner-ci " + version()},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
@@ -129,7 +126,8 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 	case bare:
 		args = []string{"--help"}
 		parser.Stdout = stderr
-	case args[0] == "help":
+	case args[0] == "help" && !(len(args) == 2 && (args[1] == "--help" || args[1] == "-h")):
+		// ("help --help" is the usage of help itself.)
 		args = append(append([]string(nil), args[1:]...), "--help")
 	}
 	ctx, err := parseArgs(parser, args, &exited)
@@ -154,6 +152,18 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(err.Error()))
 	}
 	return run.ExitStatus(err)
+}
+
+// newParser is the command line model of a (the help, man page and
+// completion scripts are made from it) with the options given.
+func newParser(a *cliArgs, options ...kong.Option) (*kong.Kong, error) {
+	return kong.New(a, append([]kong.Option{
+		kong.Name("brenner-ci"),
+		kong.Description(description),
+		kong.UsageOnError(),
+		kong.Help(helpPrinter),
+		kong.Vars{"version": "brenner-ci " + version()},
+	}, options...)...)
 }
 
 type exitPanic struct{}
