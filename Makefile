@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test race vet fmt demo bench bench-10k docs clean fuzz
+.PHONY: all build test race vet fmt demo bench bench-10k docs man clean fuzz
 
 all: build
 
@@ -92,6 +92,11 @@ bench-10k:
 # Regenerate docs/rules.md from the rule registry.
 docs: build
 	./$(BIN) rules --format markdown > docs/rules.md
+
+# Regenerate the man page, docs/brenner-ci.1, from the command line model
+# (a test fails when it is stale). Read it with: man -l docs/brenner-ci.1
+man: build
+	./$(BIN) man > docs/brenner-ci.1
 
 clean:
 	rm -rf bin $(DEMO_OUT)

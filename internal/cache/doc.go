@@ -6,8 +6,8 @@
 //   - Threads: each thread's results (rules.Reuser), keyed by the options
 //     and the thread's input bytes, persisted artifacts and evidence packs;
 //   - the scan of each input file (compile/mailbox's ScanCache);
-//   - a whole run (internal/run's run cache), when every input and option
-//     is unchanged.
+//   - a whole run (internal/run's run cache, runcache.go), when every input
+//     and option is unchanged; the newest few runs of each shard are kept.
 //
 // A corrupt, cut or foreign entry is a miss, never a wrong result; runs may
 // share a folder.

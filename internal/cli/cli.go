@@ -67,6 +67,7 @@ const (
 
 type cliArgs struct {
 	VersionFlag  kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	Color        string           `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour the severities and rule ids of the text output: auto (when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never."`
 	Compile      compileCmd       `cmd:"" help:"Ingest mailbox exports, compile every thread, optionally persist artifacts."`
 	Check        checkCmd         `cmd:"" help:"Compile every thread and run every enabled rule; write reports."`
 	Rules        rulesCmd         `cmd:"" help:"List every rule with its metadata."`
@@ -78,6 +79,7 @@ type cliArgs struct {
 	Version      versionCmd       `cmd:"" help:"Print the version."`
 	Help         helpCmd          `cmd:"" help:"Print the usage of brenner-ci or of a command (brenner-ci help check)."`
 	Completion   completionCmd    `cmd:"" help:"Write a shell completion script (bash, zsh or fish)."`
+	Man          manCmd           `cmd:"" help:"Print the manual page, brenner-ci(1), as roff (read it with: brenner-ci man | man -l -)."`
 }
 
 // description is the top of every usage text: what brenner-ci is, how to
@@ -116,13 +118,9 @@ func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stde
 	}()
 	var a cliArgs
 	exited := -1
-	parser, err := kong.New(&a,
-		kong.Name("brenner-ci"),
-		kong.Description(description),
+	parser, err := newParser(&a,
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { exited = c; panic(exitPanic{}) }),
-		kong.UsageOnError(),
-		kong.Vars{"version": "brenner-ci " + version()},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
@@ -136,7 +134,8 @@ func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stde
 	case bare:
 		args = []string{"--help"}
 		parser.Stdout = stderr
-	case args[0] == "help":
+	case args[0] == "help" && !(len(args) == 2 && (args[1] == "--help" || args[1] == "-h")):
+		// ("help --help" is the usage of help itself.)
 		args = append(append([]string(nil), args[1:]...), "--help")
 	}
 	ctx, err := parseArgs(parser, args, &exited)
@@ -150,7 +149,7 @@ func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
-	err = ctx.Run(&run.Env{Stdout: stdout, Stderr: stderr, Stdin: stdin, Version: version(), Rules: reg}, parser)
+	err = ctx.Run(&run.Env{Stdout: colorStdout(a.Color, stdout), Stderr: stderr, Stdin: stdin, Version: version(), Rules: reg}, parser)
 	var ee *run.ExitError
 	var ue *run.UsageError
 	switch {
@@ -161,6 +160,18 @@ func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "brenner-ci: internal error: %s\n", reporters.Safe(err.Error()))
 	}
 	return run.ExitStatus(err)
+}
+
+// newParser is the command line model of a (the help, man page and
+// completion scripts are made from it) with the options given.
+func newParser(a *cliArgs, options ...kong.Option) (*kong.Kong, error) {
+	return kong.New(a, append([]kong.Option{
+		kong.Name("brenner-ci"),
+		kong.Description(description),
+		kong.UsageOnError(),
+		kong.Help(helpPrinter),
+		kong.Vars{"version": "brenner-ci " + version()},
+	}, options...)...)
 }
 
 type exitPanic struct{}

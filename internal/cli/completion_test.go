@@ -37,8 +37,8 @@ func TestCompletion(t *testing.T) {
 	if got := complete("brenner-ci", "check", "--new"); got != "--new-from-rev" {
 		t.Errorf("brenner-ci check --new<TAB>: %q", got)
 	}
-	if got := complete("brenner-ci", "explain", "--"); got != "" {
-		t.Errorf("explain has no flags to complete, got %q", got)
+	if got := complete("brenner-ci", "explain", "--"); got != "--config" {
+		t.Errorf("brenner-ci explain --<TAB>: %q (its one flag: --config)", got)
 	}
 	_, fish, _ := runCLI(t, "completion", "fish")
 	for _, c := range []string{"compile", "check", "check-message", "merge", "graph", "explain", "rules"} {

@@ -161,8 +161,8 @@ func TestRunCacheReusesWholeRun(t *testing.T) {
 		sameProducts(t, m.what+", again", want, again)
 		undo()
 	}
-	if n := len(entries()); n != run.MaxRunEntries {
-		t.Errorf("%d run entries after %d recorded runs, want the newest %d", n, len(misses)+1, run.MaxRunEntries)
+	if n := len(entries()); n != run.MaxRunEntriesPerShard {
+		t.Errorf("%d run entries after %d recorded runs, want the newest %d", n, len(misses)+1, run.MaxRunEntriesPerShard)
 	}
 
 	// The first run's entry was the least recently used: it is gone, and
@@ -274,5 +274,61 @@ func TestRunCacheShard(t *testing.T) {
 		if !bytes.Equal(got, want) || out != wantOut {
 			t.Errorf("shard run %d: shard file or output differs from a run without the cache", i)
 		}
+	}
+}
+
+// TestRunCachePruned: night after night a run whose inputs or options
+// changed records a new entry; the run cache keeps only the newest
+// run.MaxRunEntriesPerShard of each shard (the unsharded runs are one), so
+// the folder stays bounded, another shard's entries are not pushed out, and
+// the newest runs are still reused.
+func TestRunCachePruned(t *testing.T) {
+	corpus := shardCorpus(t)
+	t.Chdir(corpus)
+	tmp := t.TempDir()
+	cache := filepath.Join(tmp, "cache")
+	check := func(args ...string) bool {
+		t.Helper()
+		args = append(append([]string{"check", "--repo-root", ".", "--cache", cache}, args...), ".")
+		code, _, stderr := runCLI(t, args...)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+		return strings.Contains(stderr, "the whole run reused")
+	}
+	shardJSON := filepath.Join(tmp, "shard.json")
+	if check("--shard", "2/2", "--json", shardJSON) {
+		t.Fatal("the shard run on an empty cache was reused")
+	}
+	const runs = 10
+	for i := 0; i < runs; i++ {
+		// Another category: another run (as another night's inputs are).
+		if check("--category", fmt.Sprintf("night%d/", i)) {
+			t.Fatalf("run %d was reused", i)
+		}
+	}
+	count := func(prefix string) int {
+		m, _ := filepath.Glob(filepath.Join(cache, "run", prefix+"*.run"))
+		return len(m)
+	}
+	if n := count("all-"); n > run.MaxRunEntriesPerShard {
+		t.Errorf("%d entries of unsharded runs after %d runs, want at most %d", n, runs, run.MaxRunEntriesPerShard)
+	}
+	if n := count("shard-2-of-2-"); n != 1 {
+		t.Errorf("%d entries of shard 2/2, want its 1: another shard's runs pushed it out", n)
+	}
+	// The newest are kept and reused (a hit records nothing, so nothing
+	// is pushed out by these checks)…
+	for i := runs - 1; i >= runs-run.MaxRunEntriesPerShard; i-- {
+		if !check("--category", fmt.Sprintf("night%d/", i)) {
+			t.Errorf("run %d, among the newest %d, was not reused", i, run.MaxRunEntriesPerShard)
+		}
+	}
+	if !check("--shard", "2/2", "--json", shardJSON) {
+		t.Error("the shard run was not reused")
+	}
+	// … the oldest are gone.
+	if check("--category", "night0/") {
+		t.Error("the oldest run was still reused")
 	}
 }

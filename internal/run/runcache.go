@@ -21,6 +21,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/safefile"
 	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/reporters/text"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -39,27 +40,61 @@ import (
 // and no input changed while it ran. With --out (compiled artifacts) or
 // --fix a run is not reused whole.
 //
-// An entry is one file, <key>.run, written to a temporary file and renamed,
-// so concurrent runs never see half of one. It holds its sections and a
-// SHA-256 of its key and contents, checked before anything is written: a
-// damaged or foreign entry is a miss. The newest MaxRunEntries entries are
-// kept.
+// An entry is one file, <shard>-<key>.run (<shard> is "all" for a run of
+// every thread, "shard-I-of-N" for check --shard I/N), written to a
+// temporary file and renamed, so concurrent runs never see half of one. It
+// holds its sections and a SHA-256 of its key and contents, checked before
+// anything is written: a damaged or foreign entry is a miss.
+//
+// The folder is bounded: after an entry is written, only the
+// MaxRunEntriesPerShard most recently used entries of its shard are kept
+// (a nightly job whose inputs change every night records a new run every
+// night; the older ones would never be used again), and at most
+// MaxRunEntries in all. Entries named as an earlier version named them
+// (<key>.run) can never be hit and are removed, and so are temporary files
+// older than a day (a run killed while recording leaves them). Removal goes
+// through the folder only (os.Root): a link is removed, never followed.
 
 // runCacheFormat changes whenever an entry's form or meaning changes.
 const runCacheFormat = 1
 
-// MaxRunEntries is how many run entries a cache keeps (a hit counts as use).
-const MaxRunEntries = 8
+// MaxRunEntriesPerShard is how many run entries a cache keeps for each
+// shard (and for the unsharded runs); a hit counts as use.
+const MaxRunEntriesPerShard = 3
+
+// MaxRunEntries is how many run entries a cache keeps in all, whatever the
+// shards.
+const MaxRunEntries = 48
+
+// staleTemp is the age past which a temporary file in the run cache is
+// taken for a killed run's and removed.
+const staleTemp = 24 * time.Hour
 
 var runMagic = []byte("brenner-ci run\n")
 
 // runCache is one run's place in the run cache.
 type runCache struct {
-	dir string // DIR/run
-	key [32]byte
+	dir   string // DIR/run
+	shard string // the group the entry is pruned with (runShardName)
+	key   [32]byte
 }
 
-func (rc *runCache) path() string { return filepath.Join(rc.dir, hex.EncodeToString(rc.key[:])+".run") }
+func (rc *runCache) path() string {
+	return filepath.Join(rc.dir, rc.shard+"-"+hex.EncodeToString(rc.key[:])+".run")
+}
+
+// runShardName names the entries of the runs of --shard spec ("" for a run
+// of every thread) in the run cache; ok is false for a spec that is not I/N.
+func runShardName(spec string) (string, bool) {
+	if spec == "" {
+		return "all", true
+	}
+	i, n, err := parseShard(spec)
+	if err != nil {
+		return "", false
+	}
+	return "shard-" + strconv.Itoa(i) + "-of-" + strconv.Itoa(n), true
+}
 
 // runCacheFor is the run cache entry of a check run on in, or nil when the
 // run is not one to reuse whole (no --cache, --out or --fix, or an input
@@ -69,6 +104,10 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		return nil
 	}
 	digest, ok := in.Digest()
+	if !ok {
+		return nil
+	}
+	shard, ok := runShardName(c.Shard)
 	if !ok {
 		return nil
 	}
@@ -121,11 +160,12 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Fingerprints  []string
 		Policy        []diag.Notification
 		Inputs        []byte
+		Color         bool // standard output is coloured (text.Colored)
 	}{c.buildID(), configID(run), eng.Enabled(), o, run.Paths, reports, run.Limits, run.failOn,
 		run.Epoch.UnixNano(), run.repoRoot, cwd, summaryPath(targets[2].path) != "",
 		[3]string{os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA")},
-		run.baseline != nil, fps, policy, digest})
-	return &runCache{dir: filepath.Join(c.Cache, "run"), key: key}
+		run.baseline != nil, fps, policy, digest, text.Colored(c.env.Stdout)})
+	return &runCache{dir: filepath.Join(c.Cache, "run"), shard: shard, key: key}
 }
 
 // runEntry is an entry read back: its sections, by name.
@@ -397,6 +437,11 @@ type teeWriter struct {
 	r *runRecorder
 }
 
+// ColorText says whether the writer behind the tee shows colours
+// (text.Colored): the text report is coloured as it would be without the
+// recording.
+func (t *teeWriter) ColorText() bool { return text.Colored(t.w) }
+
 func (t *teeWriter) Write(p []byte) (int, error) {
 	n, err := t.w.Write(p)
 	if t.r.outErr == nil {
@@ -485,7 +530,7 @@ func (r *runRecorder) store(exit int) {
 		return
 	}
 	if os.Rename(tmp.Name(), r.rc.path()) == nil {
-		pruneRunEntries(r.rc.dir, MaxRunEntries)
+		pruneRunEntries(r.rc.dir, r.rc.shard, time.Now())
 	}
 }
 
@@ -500,39 +545,105 @@ func copyPart(w io.Writer, open func() (io.ReadCloser, error), size int64) bool 
 	return err == nil && n == size
 }
 
-// pruneRunEntries removes all but the keep most recently used entries of
-// dir.
-func pruneRunEntries(dir string, keep int) {
-	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+// pruneRunEntries bounds the run cache dir after an entry of shard was
+// written: it keeps the MaxRunEntriesPerShard most recently used entries
+// of shard and the MaxRunEntries most recently used in all, and removes
+// the entries of an earlier naming and the temporary files older than
+// staleTemp (at now). Everything is done inside dir (os.Root): dir must be
+// a folder, not a link to one, and a link inside it is removed, never
+// followed. Failures are ignored: the cache is a hint.
+func pruneRunEntries(dir, shard string, now time.Time) {
+	st, err := os.Lstat(dir)
+	if err != nil || !st.IsDir() {
 		return // a link: nothing outside is removed
 	}
-	ents, err := os.ReadDir(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	// What was opened is what was checked.
+	if rst, err := root.Lstat("."); err != nil || !os.SameFile(st, rst) {
+		return
+	}
+	d, err := root.Open(".")
+	if err != nil {
+		return
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return
 	}
 	type ent struct {
-		name string
-		t    time.Time
+		name, shard string
+		t           time.Time
 	}
 	var runs []ent
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".run") || strings.HasPrefix(e.Name(), ".") {
+		name := e.Name()
+		info, err := e.Info() // lstat: a link is seen as a link
+		if err != nil {
 			continue
 		}
-		if info, err := e.Info(); err == nil {
-			runs = append(runs, ent{e.Name(), info.ModTime()})
+		switch {
+		case strings.HasPrefix(name, ".run-") || strings.HasPrefix(name, ".stdout-"):
+			if info.Mode().IsRegular() && now.Sub(info.ModTime()) > staleTemp {
+				root.Remove(name)
+			}
+		case strings.HasPrefix(name, "."), !strings.HasSuffix(name, ".run"):
+		default:
+			s, ok := splitRunName(name)
+			if !ok {
+				continue
+			}
+			if s == "" {
+				root.Remove(name) // an earlier version's <key>.run: never hit
+				continue
+			}
+			runs = append(runs, ent{name, s, info.ModTime()})
 		}
 	}
-	if len(runs) <= keep {
-		return
-	}
+	// Newest first; names break ties, so what is kept does not depend on
+	// the order of the listing.
 	sort.Slice(runs, func(i, j int) bool {
 		if !runs[i].t.Equal(runs[j].t) {
 			return runs[i].t.After(runs[j].t)
 		}
 		return runs[i].name < runs[j].name
 	})
-	for _, e := range runs[keep:] {
-		os.Remove(filepath.Join(dir, e.name))
+	mine, all := 0, 0
+	for _, e := range runs {
+		if e.shard == shard {
+			mine++
+			if mine > MaxRunEntriesPerShard {
+				root.Remove(e.name)
+				continue
+			}
+		}
+		all++
+		if all > MaxRunEntries {
+			root.Remove(e.name)
+		}
 	}
+}
+
+// splitRunName returns the shard of a run entry's name, <shard>-<key>.run
+// (the key in hexadecimal); an entry named as an earlier version named
+// them, <key>.run, has shard "". ok is false for any other name.
+func splitRunName(name string) (shard string, ok bool) {
+	base := strings.TrimSuffix(name, ".run")
+	if len(base) < 64 {
+		return "", false
+	}
+	if _, err := hex.DecodeString(base[len(base)-64:]); err != nil {
+		return "", false
+	}
+	switch rest := base[:len(base)-64]; {
+	case rest == "":
+		return "", true
+	case len(rest) > 1 && strings.HasSuffix(rest, "-"):
+		return rest[:len(rest)-1], true
+	}
+	return "", false
 }
