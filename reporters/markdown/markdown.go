@@ -154,6 +154,10 @@ func (m *writer) render() {
 		maxNew = len(r.Findings)
 	}
 	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), maxNew, len(r.Notifications))) + cost(closeDetails) + 4
+	// And for the genealogy's word that it was cut, so that it is never
+	// silently left out.
+	genReserve := m.genealogyReserve()
+	reserve += genReserve
 
 	// What the other reports left out (SARIF's results) comes right under
 	// the counts, before anything the size cap may cut.
@@ -180,7 +184,7 @@ func (m *writer) render() {
 	m.rules(reserve)
 	shown := shownNew + m.findings(reserve)
 	notes := m.notifications(reserve)
-	m.genealogy(reserve)
+	m.genealogy(reserve - genReserve)
 	if notes += headNotes; shown < len(r.Findings) || notes < len(r.Notifications) {
 		newLeft := 0
 		if r.HasBaseline {
@@ -745,19 +749,128 @@ func nonBlank(s, def string) string {
 	return s
 }
 
-// genealogy draws the session genealogy as a Mermaid block (GitHub renders
-// it) when the run has cross-session references and the graph is small;
-// otherwise it says how to get the graph.
+// graphCommand is where the whole genealogy graph can be had.
+const graphCommand = "The full graph: `brenner-ci graph --format mermaid|dot|json PATH…`.\n\n"
+
+const genealogyTitle = "### Session genealogy\n\n"
+
+// genealogyCut is the notice of a genealogy cut short, left references of
+// its total left out.
+func (m *writer) genealogyCut(left int) string {
+	return fmt.Sprintf("⚠️ **%d of %s not shown**: the findings above used the room of this summary, which is limited to %d characters. %s",
+		left, reporters.Plural(len(m.r.Genealogy.Edges), "cross-session reference"), m.maxChars+1, graphCommand)
+}
+
+// genealogyReserve is the room the genealogy's title and cut notice take
+// (0 without a genealogy to write).
+func (m *writer) genealogyReserve() int {
+	if g := m.r.Genealogy; g == nil || len(g.Edges) == 0 {
+		return 0
+	}
+	return cost(genealogyTitle+m.genealogyCut(len(m.r.Genealogy.Edges))) + 1
+}
+
+// genealogy writes the session genealogy when the run has cross-session
+// references: one Mermaid block (GitHub draws it) per connected part of
+// the graph that stays legible drawn, under a legend of the arrows' styles;
+// the references of the parts too large to read drawn, or past
+// genealogy.MaxDiagrams, in a table. The findings of the RF- rules are
+// marked on the references they are about. When the room left by the
+// findings runs out it says so, and how many references it left out.
+//
+// It is long on purpose: the parts, the table and the cut share one budget.
 func (m *writer) genealogy(reserve int) {
 	g := m.r.Genealogy
 	if g == nil || len(g.Edges) == 0 {
 		return
 	}
-	head := fmt.Sprintf("### Session genealogy\n\n%s between %s.\n\n",
-		reporters.Plural(len(g.Edges), "cross-session reference"), reporters.Plural(len(g.Sessions), "session"))
-	more := "The full graph: `brenner-ci graph --format mermaid|dot|json PATH…`.\n\n"
-	if mer, ok := genealogy.Embeddable(g); ok && m.addIf(head+"```mermaid\n"+mer+"```\n\n", reserve) {
+	parts := genealogy.Parts(g)
+	marks := genealogy.Marks(g, m.r.Findings)
+	total := len(g.Edges)
+	cut := m.genealogyCut
+	// Room kept at every step for the cut notice (and the newline that
+	// ends a table before it); render kept it for the title and notice.
+	keep := reserve + m.genealogyReserve()
+
+	var drawn, listed []int // parts
+	tooLarge, artifacts, marked := 0, false, false
+	for k := range parts {
+		p := &parts[k]
+		if p.Dir == "" || len(drawn) == genealogy.MaxDiagrams {
+			listed = append(listed, k)
+			if p.Dir == "" {
+				tooLarge++
+			}
+			continue
+		}
+		drawn = append(drawn, k)
+		for _, e := range p.Edges {
+			artifacts = artifacts || g.Edges[e].Artifact != ""
+			marked = marked || e < len(marks) && len(marks[e]) > 0
+		}
+	}
+
+	head := genealogyTitle + reporters.Plural(total, "cross-session reference") + " between " + reporters.Plural(len(g.Sessions), "session")
+	if len(parts) > 1 {
+		head += fmt.Sprintf(", in %d unconnected groups", len(parts))
+	}
+	head += ".\n\n"
+	if len(drawn) > 0 {
+		head += "Solid arrows: references made by deltas."
+		if artifacts {
+			head += " Dotted arrows: references read from persisted artifacts, not from deltas."
+		}
+		if marked {
+			head += " Red arrows, their relation followed by " + genealogy.MarkLabel + " and rule ids: references with findings of those rules."
+		}
+		head += "\n\n"
+	}
+	if !m.addIf(head, keep) {
+		m.add(genealogyTitle + cut(total))
 		return
 	}
-	m.addIf(head+"The graph is too large to draw here. "+more, reserve)
+	shown := 0
+	for _, k := range drawn {
+		if !m.addIf("```mermaid\n"+parts[k].Mermaid(marks)+"```\n\n", keep) {
+			m.add(cut(total - shown))
+			return
+		}
+		shown += len(parts[k].Edges)
+	}
+	if len(listed) > 0 {
+		var why string
+		if tooLarge == len(parts) && len(parts) == 1 {
+			why = "The graph is too large to draw here: it would be shrunk below a readable size. Its references:\n\n"
+		} else {
+			var reasons []string
+			if tooLarge > 0 {
+				reasons = append(reasons, reporters.Plural(tooLarge, "group")+" too large to draw here (shrunk below a readable size)")
+			}
+			if n := len(listed) - tooLarge; n > 0 {
+				reasons = append(reasons, fmt.Sprintf("%s past the %d this summary draws", reporters.Plural(n, "group"), genealogy.MaxDiagrams))
+			}
+			why = "The references of " + strings.Join(reasons, " and ") + ":\n\n"
+		}
+		if !m.addIf(why+"| From | Relation | To | Findings |\n| :-- | :-- | :-- | :-- |\n", keep) {
+			m.add(cut(total - shown))
+			return
+		}
+		rows := genealogy.Rows(g)
+		for _, k := range listed {
+			for _, e := range parts[k].Edges {
+				var found string
+				if e < len(marks) {
+					found = strings.Join(marks[e], ", ")
+				}
+				row := "| " + escape(rows[e].From) + " | " + escape(rows[e].Relation) + " | " + escape(rows[e].To) + " | " + found + " |\n"
+				if !m.addIf(row, keep) {
+					m.add("\n" + cut(total-shown))
+					return
+				}
+				shown++
+			}
+		}
+		m.add("\n")
+	}
+	m.addIf(graphCommand, reserve)
 }
