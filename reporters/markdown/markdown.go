@@ -254,76 +254,17 @@ func newCounts(r *diag.Report) (e, w, n int) {
 	return
 }
 
-// rules writes the per-rule table: rules with findings, in registry order,
-// then unregistered rules in order of their first finding. With a baseline
-// it is the table of rulesBySeverity.
+// rules writes the per-rule table: a row per severity and rule that has
+// findings, errors first, then warnings, then notes, by rule id within a
+// severity, each counting its findings; with a baseline a New column counts
+// how many of them are new (without one every finding is new, and the
+// column would repeat Findings).
 func (m *writer) rules(reserve int) {
 	r := m.r
 	if len(r.Findings) == 0 {
 		m.addIf("No findings.\n\n", reserve)
 		return
 	}
-	if r.HasBaseline {
-		m.rulesBySeverity(reserve)
-		return
-	}
-	type row struct {
-		id, name string
-		count    int
-		sevs     [3]bool
-	}
-	var rows []*row
-	byID := map[string]*row{}
-	for _, rl := range r.Rules {
-		if _, dup := byID[rl.ID]; !dup {
-			byID[rl.ID] = &row{id: rl.ID, name: rl.Name}
-			rows = append(rows, byID[rl.ID])
-		}
-	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		rw, ok := byID[f.Rule]
-		if !ok {
-			rw = &row{id: f.Rule}
-			byID[f.Rule] = rw
-			rows = append(rows, rw)
-		}
-		rw.count++
-		if k := reporters.SeverityRank(f.Severity); k < 3 {
-			rw.sevs[k] = true
-		}
-	}
-	if !m.addIf("### Rules\n\n| Rule | Name | Severity | Findings |\n| :-- | :-- | :-- | --: |\n", reserve) {
-		return
-	}
-	left := 0
-	for _, rw := range rows {
-		if rw.count == 0 {
-			continue
-		}
-		var sevs []string
-		for k, name := range []string{"error", "warning", "note"} {
-			if rw.sevs[k] {
-				sevs = append(sevs, name)
-			}
-		}
-		line := fmt.Sprintf("| %s | %s | %s | %d |\n", m.ruleRef(rw.id), escape(rw.name), strings.Join(sevs, ", "), rw.count)
-		if left > 0 || !m.addIf(line, reserve) {
-			left++
-		}
-	}
-	m.add("\n")
-	if left > 0 {
-		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more rule")), reserve)
-	}
-}
-
-// rulesBySeverity writes, with a baseline, the per-rule table with a row
-// per severity and rule that has findings: errors, then warnings, then
-// notes, by rule id within a severity, each row counting its findings and
-// how many of them are new.
-func (m *writer) rulesBySeverity(reserve int) {
-	r := m.r
 	type row struct {
 		sev          diag.Severity
 		id           string
@@ -364,7 +305,11 @@ func (m *writer) rulesBySeverity(reserve int) {
 			names[rl.ID] = rl.Name
 		}
 	}
-	if !m.addIf("### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n", reserve) {
+	head := "### Rules\n\n| Severity | Rule | Name | Findings |\n| :-- | :-- | :-- | --: |\n"
+	if r.HasBaseline {
+		head = "### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n"
+	}
+	if !m.addIf(head, reserve) {
 		return
 	}
 	left := 0
@@ -373,8 +318,11 @@ func (m *writer) rulesBySeverity(reserve int) {
 		if k := reporters.SeverityRank(rw.sev); k < 3 {
 			sev = sevCells[k]
 		}
-		line := fmt.Sprintf("| %s | %s | %s | %d | %d |\n", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count, rw.fresh)
-		if left > 0 || !m.addIf(line, reserve) {
+		line := fmt.Sprintf("| %s | %s | %s | %d |", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count)
+		if r.HasBaseline {
+			line += fmt.Sprintf(" %d |", rw.fresh)
+		}
+		if left > 0 || !m.addIf(line+"\n", reserve) {
 			left++
 		}
 	}

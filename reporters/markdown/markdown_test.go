@@ -38,8 +38,8 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.truncated.md", []byte(write(t, r, 2600)))
 }
 
-// TestGoldenNoBaseline: without a baseline (no --baseline, no
-// --new-from-rev) the report is what it has always been.
+// TestGoldenNoBaseline: the report without a baseline (no --baseline, no
+// --new-from-rev): no new section, no New column, nothing called new.
 func TestGoldenNoBaseline(t *testing.T) {
 	r := fixture.NoBaseline(t)
 	fixture.Golden(t, "report.nobaseline.md", []byte(write(t, r, 0)))
