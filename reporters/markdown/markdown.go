@@ -496,8 +496,10 @@ func (m *writer) item(i int) string {
 		b.WriteString(" 🆕")
 	}
 	b.WriteString(" " + m.ruleRef(f.Rule) + " · " + m.location(f) + " · " + escape(f.Message))
-	if f.Hint != "" {
-		b.WriteString(" — _" + escape(f.Hint) + "_")
+	// Trimmed: "_" next to a space neither opens nor closes emphasis, and
+	// would show as it is.
+	if hint := strings.TrimSpace(reporters.OneLine(f.Hint)); hint != "" {
+		b.WriteString(" — _" + escape(hint) + "_")
 	}
 	b.WriteString("\n")
 	return b.String()
