@@ -162,12 +162,28 @@ func TestGenealogyCutByBudget(t *testing.T) {
 	if strings.Contains(sec, "too large") {
 		t.Errorf("a graph of one reference is called too large:\n%s", sec)
 	}
-	if !strings.Contains(sec, "1 of 1 cross-session reference not shown**: the findings above used the room of this summary, which is limited to 20000 characters.") {
+	if !strings.Contains(sec, "1 of 1 cross-session reference not shown**: this summary is limited to 20000 characters, and the findings come first.") {
 		t.Errorf("the genealogy does not say the room ran out:\n%s", sec)
 	}
 	// With room, it is drawn.
 	if sec, _ := section(write(t, r, 10<<20), "Session genealogy"); !strings.Contains(sec, "```mermaid\nflowchart LR\n") {
 		t.Errorf("not drawn with room to spare:\n%s", sec)
+	}
+}
+
+// TestGenealogySmallNeverTooLarge: whatever the room, a graph of one
+// small reference is never called too large to draw (it was when its
+// title fitted in the room the findings left and its diagram did not).
+func TestGenealogySmallNeverTooLarge(t *testing.T) {
+	small := fixture.NoBaseline(t)
+	small.Genealogy = &diag.Genealogy{}
+	addChain(small.Genealogy, 0, 2)
+	full := write(t, small, 0)
+	for max := 1000; max <= len(full); max++ {
+		if md := write(t, small, max); strings.Contains(md, "too large") {
+			sec, _ := section(md, "Session genealogy")
+			t.Fatalf("maxChars %d: a graph of one reference is called too large:\n%s", max, sec)
+		}
 	}
 }
 

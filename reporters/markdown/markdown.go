@@ -707,7 +707,7 @@ const genealogyTitle = "### Session genealogy\n\n"
 // genealogyCut is the notice of a genealogy cut short, left references of
 // its total left out.
 func (m *writer) genealogyCut(left int) string {
-	return fmt.Sprintf("⚠️ **%d of %s not shown**: the findings above used the room of this summary, which is limited to %d characters. %s",
+	return fmt.Sprintf("⚠️ **%d of %s not shown**: this summary is limited to %d characters, and the findings come first. %s",
 		left, reporters.Plural(len(m.r.Genealogy.Edges), "cross-session reference"), m.maxChars+1, graphCommand)
 }
 
@@ -765,23 +765,26 @@ func (m *writer) genealogy(reserve int) {
 		head += fmt.Sprintf(", in %d unconnected groups", len(parts))
 	}
 	head += ".\n\n"
-	if len(drawn) > 0 {
-		head += "Solid arrows: references made by deltas."
-		if artifacts {
-			head += " Dotted arrows: references read from persisted artifacts, not from deltas."
-		}
-		if marked {
-			head += " Red arrows, their relation followed by " + genealogy.MarkLabel + " and rule ids: references with findings of those rules."
-		}
-		head += "\n\n"
-	}
 	if !m.addIf(head, keep) {
 		m.add(genealogyTitle + cut(total))
 		return
 	}
+	// The legend comes with the first diagram, or not at all.
+	legend := "Solid arrows: references made by deltas."
+	if artifacts {
+		legend += " Dotted arrows: references read from persisted artifacts, not from deltas."
+	}
+	if marked {
+		legend += " Red arrows, their relation followed by " + genealogy.MarkLabel + " and rule ids: references with findings of those rules."
+	}
+	legend += "\n\n"
 	shown := 0
-	for _, k := range drawn {
-		if !m.addIf("```mermaid\n"+parts[k].Mermaid(marks)+"```\n\n", keep) {
+	for i, k := range drawn {
+		block := "```mermaid\n" + parts[k].Mermaid(marks) + "```\n\n"
+		if i == 0 {
+			block = legend + block
+		}
+		if !m.addIf(block, keep) {
 			m.add(cut(total - shown))
 			return
 		}
