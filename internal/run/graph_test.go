@@ -55,3 +55,35 @@ func TestGraphReadsArtifacts(t *testing.T) {
 		t.Errorf("the markdown report's genealogy does not draw the artifacts' references:\n%s", report)
 	}
 }
+
+// TestGenealogyMarksRealFindings: the markdown report marks each RF-
+// finding of the rules' own failing examples on the reference it is about
+// (reporters/genealogy.Marks matches the thread and anchor the rules
+// write: a change to either format shows here).
+func TestGenealogyMarksRealFindings(t *testing.T) {
+	for rule, want := range map[string][]string{
+		"RF-001": {"| RF-001 |"},
+		"RF-002": {"-->|refines ⚠ RF-002|", "-.->|refines ⚠ RF-002|"},
+		"RF-003": {"| builds\\_on | ", "| RF-003, RF-004 |"},
+		"RF-004": {"-->|refines ⚠ RF-004|", "-.->|informed_by ⚠ RF-004|"},
+		"RF-005": {"-->|refines ⚠ RF-005 RF-006|", "-.->|extends ⚠ RF-005|", "-.->|replicates ⚠ RF-005|"},
+		"RF-006": {"-->|informed_by ⚠ RF-006|", "-.->|refutes ⚠ RF-006|"},
+	} {
+		dir := filepath.Join(testutil.ModuleRoot(t), "testdata", "rules", rule, "fail")
+		md := filepath.Join(t.TempDir(), "report.md")
+		var out, errs bytes.Buffer
+		if err := Check(CheckOptions{Paths: []string{dir}, FailOn: "none", Format: "text", Markdown: md, Jobs: 1, Quiet: true}, &Env{Stdout: &out, Stderr: &errs}); err != nil {
+			t.Fatalf("%s: check: %v\n%s", rule, err, errs.String())
+		}
+		data, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, gen, _ := strings.Cut(string(data), "### Session genealogy")
+		for _, w := range want {
+			if !strings.Contains(gen, w) {
+				t.Errorf("%s: the genealogy lacks %q:\n%s", rule, w, gen)
+			}
+		}
+	}
+}

@@ -8,6 +8,11 @@
 // set (letters, digits, spaces and plain punctuation) and bounded; node ids
 // are generated, never taken from the input. A graph can therefore neither
 // break out of its code block in a markdown report nor inject markup.
+//
+// For the markdown report a graph is split into its connected parts
+// (Parts), each drawn in the direction it stays legible in, or listed as a
+// table (Rows) when it is too large to read drawn; the findings of the RF-
+// rules are placed on the edges they are about (Marks).
 package genealogy
 
 import (
@@ -16,19 +21,12 @@ import (
 	"io"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Bounds of an embedded graph: GitHub renders Mermaid blocks in job
-// summaries and pull-request comments, but large graphs fail to render
-// (Mermaid's default text limit is 50,000 characters).
-const (
-	MaxEmbedEdges = 150
-	MaxEmbedChars = 20000
-	maxLabel      = 60
-)
+// maxLabel bounds a label, in runes.
+const maxLabel = 60
 
 // label reduces input text to a safe label of at most maxLabel runes, its
 // credentials redacted first (diag.RedactSecrets; cut short, a credential
@@ -59,21 +57,34 @@ func label(s string) string {
 	return b.String()
 }
 
-// relation is a safe edge label: lower-case letters and underscores.
+// relation is a safe edge label: the relation in lower case, of letters,
+// "_" and "-", with its white space kept as single spaces ("informed by",
+// as the spec's own example writes it, is not "informedby"); other
+// characters are dropped. At most 24 runes.
 func relation(s string) string {
 	var b strings.Builder
+	space := false
 	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || r == '_' {
-			b.WriteRune(r)
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case (r < 'a' || r > 'z') && r != '_' && r != '-':
+			continue
 		}
 		if b.Len() >= 24 {
 			break
 		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
 	}
 	if b.Len() == 0 {
 		return "references"
 	}
-	return b.String()
+	return strings.TrimSpace(b.String())
 }
 
 // artifactLegend is the legend line of a graph with edges read from
@@ -115,11 +126,25 @@ func itemLabel(it diag.GenItem) string {
 	return l
 }
 
-// Mermaid renders g as a Mermaid flowchart (without the code fence).
-func Mermaid(g *diag.Genealogy) string {
+// Mermaid renders g as a Mermaid flowchart (without the code fence), left
+// to right, with a legend node when some edge was read from an artifact.
+func Mermaid(g *diag.Genealogy) string { return mermaid(g, "LR", nil, true) }
+
+// markStyle is how an edge with a finding on it is drawn (GitHub's danger
+// red), besides the rule ids that end its label.
+const markStyle = "stroke:#cf222e,stroke-width:2px,color:#cf222e"
+
+// MarkLabel is what ends the label of an edge with findings on it, before
+// the rule ids: "refines ⚠ RF-002".
+const MarkLabel = "⚠"
+
+// mermaid renders g in direction dir (LR or TB). marks, when set, is
+// aligned with g.Edges: the rule ids of the findings on each edge, which
+// end its label and draw it red. legend adds the artifact legend node.
+func mermaid(g *diag.Genealogy, dir string, marks [][]string, legend bool) string {
 	id := number(g)
 	var b strings.Builder
-	b.WriteString("flowchart LR\n")
+	b.WriteString("flowchart " + dir + "\n")
 	var killed, unknown []string
 	for _, s := range g.Sessions {
 		title := label(s.Key)
@@ -139,14 +164,24 @@ func Mermaid(g *diag.Genealogy) string {
 		}
 		b.WriteString("  end\n")
 	}
-	for _, e := range g.Edges {
+	var marked []string
+	for i, e := range g.Edges {
 		arrow := "-->"
 		if e.Artifact != "" {
 			arrow = "-.->"
 		}
-		fmt.Fprintf(&b, "  %s %s|%s| %s\n", id[[2]string{e.FromSession, e.From}], arrow, relation(e.Relation), id[[2]string{e.ToSession, e.To}])
+		rel := relation(e.Relation)
+		if i < len(marks) && len(marks[i]) > 0 {
+			rel += " " + MarkLabel + " " + strings.Join(marks[i], " ")
+			marked = append(marked, fmt.Sprint(i))
+		}
+		fmt.Fprintf(&b, "  %s %s|%s| %s\n", id[[2]string{e.FromSession, e.From}], arrow, rel, id[[2]string{e.ToSession, e.To}])
 	}
-	if fromArtifacts(g) {
+	if len(marked) > 0 {
+		// Links are numbered in the order they are written, from 0.
+		fmt.Fprintf(&b, "  linkStyle %s %s\n", strings.Join(marked, ","), markStyle)
+	}
+	if legend && fromArtifacts(g) {
 		fmt.Fprintf(&b, "  legend>\"%s\"]\n", artifactLegend)
 		b.WriteString("  classDef legend fill:#fff,stroke:#fff,color:#555\n  class legend legend\n")
 	}
@@ -224,14 +259,4 @@ func WriteJSON(w io.Writer, g *diag.Genealogy) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(&out)
-}
-
-// Embeddable reports whether g is small enough to embed as Mermaid in a
-// markdown report, and returns the Mermaid text when it is.
-func Embeddable(g *diag.Genealogy) (string, bool) {
-	if len(g.Edges) == 0 || len(g.Edges) > MaxEmbedEdges {
-		return "", false
-	}
-	m := Mermaid(g)
-	return m, utf8.RuneCountInString(m) <= MaxEmbedChars
 }

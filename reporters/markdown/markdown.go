@@ -154,6 +154,10 @@ func (m *writer) render() {
 		maxNew = len(r.Findings)
 	}
 	reserve := cost(footer) + cost(m.omitted(len(r.Findings), len(r.Findings), maxNew, len(r.Notifications))) + cost(closeDetails) + 4
+	// And for the genealogy's word that it was cut, so that it is never
+	// silently left out.
+	genReserve := m.genealogyReserve()
+	reserve += genReserve
 
 	// What the other reports left out (SARIF's results) comes right under
 	// the counts, before anything the size cap may cut.
@@ -180,7 +184,7 @@ func (m *writer) render() {
 	m.rules(reserve)
 	shown := shownNew + m.findings(reserve)
 	notes := m.notifications(reserve)
-	m.genealogy(reserve)
+	m.genealogy(reserve - genReserve)
 	if notes += headNotes; shown < len(r.Findings) || notes < len(r.Notifications) {
 		newLeft := 0
 		if r.HasBaseline {
@@ -250,76 +254,17 @@ func newCounts(r *diag.Report) (e, w, n int) {
 	return
 }
 
-// rules writes the per-rule table: rules with findings, in registry order,
-// then unregistered rules in order of their first finding. With a baseline
-// it is the table of rulesBySeverity.
+// rules writes the per-rule table: a row per severity and rule that has
+// findings, errors first, then warnings, then notes, by rule id within a
+// severity, each counting its findings; with a baseline a New column counts
+// how many of them are new (without one every finding is new, and the
+// column would repeat Findings).
 func (m *writer) rules(reserve int) {
 	r := m.r
 	if len(r.Findings) == 0 {
 		m.addIf("No findings.\n\n", reserve)
 		return
 	}
-	if r.HasBaseline {
-		m.rulesBySeverity(reserve)
-		return
-	}
-	type row struct {
-		id, name string
-		count    int
-		sevs     [3]bool
-	}
-	var rows []*row
-	byID := map[string]*row{}
-	for _, rl := range r.Rules {
-		if _, dup := byID[rl.ID]; !dup {
-			byID[rl.ID] = &row{id: rl.ID, name: rl.Name}
-			rows = append(rows, byID[rl.ID])
-		}
-	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		rw, ok := byID[f.Rule]
-		if !ok {
-			rw = &row{id: f.Rule}
-			byID[f.Rule] = rw
-			rows = append(rows, rw)
-		}
-		rw.count++
-		if k := reporters.SeverityRank(f.Severity); k < 3 {
-			rw.sevs[k] = true
-		}
-	}
-	if !m.addIf("### Rules\n\n| Rule | Name | Severity | Findings |\n| :-- | :-- | :-- | --: |\n", reserve) {
-		return
-	}
-	left := 0
-	for _, rw := range rows {
-		if rw.count == 0 {
-			continue
-		}
-		var sevs []string
-		for k, name := range []string{"error", "warning", "note"} {
-			if rw.sevs[k] {
-				sevs = append(sevs, name)
-			}
-		}
-		line := fmt.Sprintf("| %s | %s | %s | %d |\n", m.ruleRef(rw.id), escape(rw.name), strings.Join(sevs, ", "), rw.count)
-		if left > 0 || !m.addIf(line, reserve) {
-			left++
-		}
-	}
-	m.add("\n")
-	if left > 0 {
-		m.addIf(fmt.Sprintf("%s not listed for lack of space.\n\n", reporters.Plural(left, "more rule")), reserve)
-	}
-}
-
-// rulesBySeverity writes, with a baseline, the per-rule table with a row
-// per severity and rule that has findings: errors, then warnings, then
-// notes, by rule id within a severity, each row counting its findings and
-// how many of them are new.
-func (m *writer) rulesBySeverity(reserve int) {
-	r := m.r
 	type row struct {
 		sev          diag.Severity
 		id           string
@@ -360,7 +305,11 @@ func (m *writer) rulesBySeverity(reserve int) {
 			names[rl.ID] = rl.Name
 		}
 	}
-	if !m.addIf("### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n", reserve) {
+	head := "### Rules\n\n| Severity | Rule | Name | Findings |\n| :-- | :-- | :-- | --: |\n"
+	if r.HasBaseline {
+		head = "### Rules\n\n| Severity | Rule | Name | Findings | New |\n| :-- | :-- | :-- | --: | --: |\n"
+	}
+	if !m.addIf(head, reserve) {
 		return
 	}
 	left := 0
@@ -369,8 +318,11 @@ func (m *writer) rulesBySeverity(reserve int) {
 		if k := reporters.SeverityRank(rw.sev); k < 3 {
 			sev = sevCells[k]
 		}
-		line := fmt.Sprintf("| %s | %s | %s | %d | %d |\n", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count, rw.fresh)
-		if left > 0 || !m.addIf(line, reserve) {
+		line := fmt.Sprintf("| %s | %s | %s | %d |", sev, m.ruleRef(rw.id), escape(names[rw.id]), rw.count)
+		if r.HasBaseline {
+			line += fmt.Sprintf(" %d |", rw.fresh)
+		}
+		if left > 0 || !m.addIf(line+"\n", reserve) {
 			left++
 		}
 	}
@@ -544,8 +496,10 @@ func (m *writer) item(i int) string {
 		b.WriteString(" 🆕")
 	}
 	b.WriteString(" " + m.ruleRef(f.Rule) + " · " + m.location(f) + " · " + escape(f.Message))
-	if f.Hint != "" {
-		b.WriteString(" — _" + escape(f.Hint) + "_")
+	// Trimmed: "_" next to a space neither opens nor closes emphasis, and
+	// would show as it is.
+	if hint := strings.TrimSpace(reporters.OneLine(f.Hint)); hint != "" {
+		b.WriteString(" — _" + escape(hint) + "_")
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -745,19 +699,131 @@ func nonBlank(s, def string) string {
 	return s
 }
 
-// genealogy draws the session genealogy as a Mermaid block (GitHub renders
-// it) when the run has cross-session references and the graph is small;
-// otherwise it says how to get the graph.
+// graphCommand is where the whole genealogy graph can be had.
+const graphCommand = "The full graph: `brenner-ci graph --format mermaid|dot|json PATH…`.\n\n"
+
+const genealogyTitle = "### Session genealogy\n\n"
+
+// genealogyCut is the notice of a genealogy cut short, left references of
+// its total left out.
+func (m *writer) genealogyCut(left int) string {
+	return fmt.Sprintf("⚠️ **%d of %s not shown**: this summary is limited to %d characters, and the findings come first. %s",
+		left, reporters.Plural(len(m.r.Genealogy.Edges), "cross-session reference"), m.maxChars+1, graphCommand)
+}
+
+// genealogyReserve is the room the genealogy's title and cut notice take
+// (0 without a genealogy to write).
+func (m *writer) genealogyReserve() int {
+	if g := m.r.Genealogy; g == nil || len(g.Edges) == 0 {
+		return 0
+	}
+	return cost(genealogyTitle+m.genealogyCut(len(m.r.Genealogy.Edges))) + 1
+}
+
+// genealogy writes the session genealogy when the run has cross-session
+// references: one Mermaid block (GitHub draws it) per connected part of
+// the graph that stays legible drawn, under a legend of the arrows' styles;
+// the references of the parts too large to read drawn, or past
+// genealogy.MaxDiagrams, in a table. The findings of the RF- rules are
+// marked on the references they are about. When the room left by the
+// findings runs out it says so, and how many references it left out.
+//
+// It is long on purpose: the parts, the table and the cut share one budget.
 func (m *writer) genealogy(reserve int) {
 	g := m.r.Genealogy
 	if g == nil || len(g.Edges) == 0 {
 		return
 	}
-	head := fmt.Sprintf("### Session genealogy\n\n%s between %s.\n\n",
-		reporters.Plural(len(g.Edges), "cross-session reference"), reporters.Plural(len(g.Sessions), "session"))
-	more := "The full graph: `brenner-ci graph --format mermaid|dot|json PATH…`.\n\n"
-	if mer, ok := genealogy.Embeddable(g); ok && m.addIf(head+"```mermaid\n"+mer+"```\n\n", reserve) {
+	parts := genealogy.Parts(g)
+	marks := genealogy.Marks(g, m.r.Findings)
+	total := len(g.Edges)
+	cut := m.genealogyCut
+	// Room kept at every step for the cut notice (and the newline that
+	// ends a table before it); render kept it for the title and notice.
+	keep := reserve + m.genealogyReserve()
+
+	var drawn, listed []int // parts
+	tooLarge, artifacts, marked := 0, false, false
+	for k := range parts {
+		p := &parts[k]
+		if p.Dir == "" || len(drawn) == genealogy.MaxDiagrams {
+			listed = append(listed, k)
+			if p.Dir == "" {
+				tooLarge++
+			}
+			continue
+		}
+		drawn = append(drawn, k)
+		for _, e := range p.Edges {
+			artifacts = artifacts || g.Edges[e].Artifact != ""
+			marked = marked || e < len(marks) && len(marks[e]) > 0
+		}
+	}
+
+	head := genealogyTitle + reporters.Plural(total, "cross-session reference") + " between " + reporters.Plural(len(g.Sessions), "session")
+	if len(parts) > 1 {
+		head += fmt.Sprintf(", in %d unconnected groups", len(parts))
+	}
+	head += ".\n\n"
+	if !m.addIf(head, keep) {
+		m.add(genealogyTitle + cut(total))
 		return
 	}
-	m.addIf(head+"The graph is too large to draw here. "+more, reserve)
+	// The legend comes with the first diagram, or not at all.
+	legend := "Solid arrows: references made by deltas."
+	if artifacts {
+		legend += " Dotted arrows: references read from persisted artifacts, not from deltas."
+	}
+	if marked {
+		legend += " Red arrows, their relation followed by " + genealogy.MarkLabel + " and rule ids: references with findings of those rules."
+	}
+	legend += "\n\n"
+	shown := 0
+	for i, k := range drawn {
+		block := "```mermaid\n" + parts[k].Mermaid(marks) + "```\n\n"
+		if i == 0 {
+			block = legend + block
+		}
+		if !m.addIf(block, keep) {
+			m.add(cut(total - shown))
+			return
+		}
+		shown += len(parts[k].Edges)
+	}
+	if len(listed) > 0 {
+		var why string
+		if tooLarge == len(parts) && len(parts) == 1 {
+			why = "The graph is too large to draw here: it would be shrunk below a readable size. Its references:\n\n"
+		} else {
+			var reasons []string
+			if tooLarge > 0 {
+				reasons = append(reasons, reporters.Plural(tooLarge, "group")+" too large to draw here (shrunk below a readable size)")
+			}
+			if n := len(listed) - tooLarge; n > 0 {
+				reasons = append(reasons, fmt.Sprintf("%s past the %d this summary draws", reporters.Plural(n, "group"), genealogy.MaxDiagrams))
+			}
+			why = "The references of " + strings.Join(reasons, " and ") + ":\n\n"
+		}
+		if !m.addIf(why+"| From | Relation | To | Findings |\n| :-- | :-- | :-- | :-- |\n", keep) {
+			m.add(cut(total - shown))
+			return
+		}
+		rows := genealogy.Rows(g)
+		for _, k := range listed {
+			for _, e := range parts[k].Edges {
+				var found string
+				if e < len(marks) {
+					found = strings.Join(marks[e], ", ")
+				}
+				row := "| " + escape(rows[e].From) + " | " + escape(rows[e].Relation) + " | " + escape(rows[e].To) + " | " + found + " |\n"
+				if !m.addIf(row, keep) {
+					m.add("\n" + cut(total-shown))
+					return
+				}
+				shown++
+			}
+		}
+		m.add("\n")
+	}
+	m.addIf(graphCommand, reserve)
 }

@@ -38,8 +38,8 @@ func TestGolden(t *testing.T) {
 	fixture.Golden(t, "report.truncated.md", []byte(write(t, r, 2600)))
 }
 
-// TestGoldenNoBaseline: without a baseline (no --baseline, no
-// --new-from-rev) the report is what it has always been.
+// TestGoldenNoBaseline: the report without a baseline (no --baseline, no
+// --new-from-rev): no new section, no New column, nothing called new.
 func TestGoldenNoBaseline(t *testing.T) {
 	r := fixture.NoBaseline(t)
 	fixture.Golden(t, "report.nobaseline.md", []byte(write(t, r, 0)))
@@ -149,6 +149,8 @@ func TestReportCheck(t *testing.T) {
 		"many.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 0),
 		"huge.md":      write(t, fixture.Many(t, r.RepoRoot, 10000), 10<<20),
 		"internal.md":  write(t, &diag.Report{Internal: true, FailOn: diag.Off}, 0),
+		"genealogy.md": write(t, withLineage(t), 0),
+		"gen.cut.md":   write(t, withLineage(t), 3000),
 	} {
 		file := filepath.Join(dir, name)
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
