@@ -121,7 +121,11 @@ func readExpect(t *testing.T, path string) expectation {
 		case n == 1:
 			ref, ok := strings.CutPrefix(line, "# reference: ")
 			if !ok || !strings.Contains(ref, ".test.ts: ") {
-				t.Fatalf("%s:1: the first line must be \"# reference: <test file>: <test name>\", not %q", path, line)
+				ex, isEx := strings.CutPrefix(line, "# divergence example: ")
+				if !isEx || filepath.Base(filepath.Dir(filepath.Dir(path))) != "divergences" {
+					t.Fatalf("%s:1: the first line must be \"# reference: <test file>: <test name>\" (or, under divergences/, \"# divergence example: <what it shows>\"), not %q", path, line)
+				}
+				ref = ex
 			}
 			exp.reference = ref
 		case line == "" || strings.HasPrefix(line, "#"):
@@ -155,6 +159,9 @@ func readExpect(t *testing.T, path string) expectation {
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if filepath.Base(filepath.Dir(filepath.Dir(path))) == "divergences" && len(exp.divergences) == 0 {
+		t.Fatalf("%s: a divergence example names the row it executes (divergence: <heading> > <key>)", path)
 	}
 	if exp.none == (len(exp.findings) > 0) {
 		t.Fatalf("%s: list the expected findings, or write none (not both)", path)
