@@ -13,6 +13,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
@@ -210,8 +211,8 @@ func copyCase(t *testing.T, src, dst string) {
 }
 
 // lintCase runs check's flow on dir (every rule, the configuration found
-// from dir with dir as the repository root).
-func lintCase(t *testing.T, dir string) []string {
+// from dir with dir as the repository root) and returns its findings.
+func lintCase(t *testing.T, dir string) []diag.Finding {
 	t.Helper()
 	resolved, err := config.Resolve("", dir, dir, rules.Known)
 	if err != nil {
@@ -224,30 +225,15 @@ func lintCase(t *testing.T, dir string) []string {
 	if res.Internal {
 		t.Fatalf("internal error: %+v", res.Notifications)
 	}
-	var got []string
-	for _, f := range out.Findings {
-		got = append(got, f.String())
-	}
-	return got
+	return out.Findings
 }
 
 // referenceFindings are the run's findings as "RULE-ID path:line", sorted,
 // without the ignored rule ids.
 func referenceFindings(t *testing.T, dir string, ignore map[string]bool) []string {
 	t.Helper()
-	resolved, err := config.Resolve("", dir, dir, rules.Known)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, out, err := run.NewPlan([]string{dir}, resolved, 1).Lint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Internal {
-		t.Fatalf("internal error: %+v", res.Notifications)
-	}
 	var got []string
-	for _, f := range out.Findings {
+	for _, f := range lintCase(t, dir) {
 		if ignore[f.Rule] {
 			continue
 		}
@@ -262,7 +248,14 @@ func referenceFindings(t *testing.T, dir string, ignore map[string]bool) []strin
 }
 
 // referenceMessages are every finding in the text format (for failures).
-func referenceMessages(t *testing.T, dir string) []string { return lintCase(t, dir) }
+func referenceMessages(t *testing.T, dir string) []string {
+	t.Helper()
+	var all []string
+	for _, f := range lintCase(t, dir) {
+		all = append(all, f.String())
+	}
+	return all
+}
 
 // referenceRender compiles every thread of dir and returns their rendered
 // artifacts, one after the other.
