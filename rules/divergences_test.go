@@ -347,3 +347,144 @@ func divergenceFindings(t *testing.T, script string) []string {
 	}
 	return got
 }
+
+// A divergenceRef names a row of docs/divergences.md: the heading it is
+// under (or a prefix of it) and its key (a table row's first cell, or a
+// bullet's bold lead); a key of "" names a heading's prose (a section
+// without rows).
+type divergenceRef struct{ section, key string }
+
+func (r divergenceRef) String() string { return r.section + " > " + r.key }
+
+// divergenceTableRows lists every row of the page: the table rows (not the
+// header or separator) and the "- **key**" bullets, with their heading.
+func divergenceTableRows(doc string) []divergenceRef {
+	var rows []divergenceRef
+	heading := ""
+	header := false // the next table line is a header
+	for _, line := range strings.Split(doc, "\n") {
+		switch {
+		case strings.HasPrefix(line, "#"):
+			heading = strings.TrimSpace(strings.TrimLeft(line, "#"))
+			header = true
+		case strings.HasPrefix(line, "|"):
+			if header {
+				header = false // the header row
+				continue
+			}
+			if strings.Trim(line, "|- ") == "" {
+				continue // the separator
+			}
+			cells := strings.SplitN(line, " | ", 2)
+			rows = append(rows, divergenceRef{heading, strings.TrimSpace(strings.TrimPrefix(cells[0], "|"))})
+		case strings.HasPrefix(line, "- **"):
+			key, _, ok := strings.Cut(strings.TrimPrefix(line, "- **"), "**")
+			if ok {
+				rows = append(rows, divergenceRef{heading, key})
+			}
+		default:
+			if strings.TrimSpace(line) != "" {
+				header = header && !strings.HasPrefix(line, "|")
+			}
+		}
+	}
+	return rows
+}
+
+// referenceDivergences are the "divergence: <heading> > <key>" lines of
+// the reference suite's cases (testdata/reference/<area>/<case>/expect.txt).
+func referenceDivergences(t *testing.T) map[divergenceRef][]string {
+	t.Helper()
+	root := filepath.Join(testutil.ModuleRoot(t), "testdata", "reference")
+	refs := map[divergenceRef][]string{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "expect.txt" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		for _, line := range strings.Split(string(data), "\n") {
+			ref, ok := strings.CutPrefix(line, "divergence: ")
+			if !ok {
+				continue
+			}
+			section, key, _ := strings.Cut(ref, " > ")
+			r := divergenceRef{strings.TrimSpace(section), strings.TrimSpace(key)}
+			refs[r] = append(refs[r], filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return refs
+}
+
+// TestDivergenceRowsExecuted: every row of docs/divergences.md is executed
+// by a test, through the real check flow: an example of divergenceRows
+// above, or a case of the reference suite (internal/run/reference_test.go)
+// whose expect.txt names the row ("divergence: <heading> > <key>"). A row
+// added without either fails here, and so does a case naming a row the page
+// does not have.
+func TestDivergenceRowsExecuted(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "docs", "divergences.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	rows := divergenceTableRows(doc)
+	if len(rows) < 100 {
+		t.Fatalf("docs/divergences.md has %d rows: the page's tables were not read", len(rows))
+	}
+	matches := func(ref divergenceRef, row divergenceRef) bool {
+		return strings.HasPrefix(row.section, ref.section) && row.key == ref.key
+	}
+	refs := referenceDivergences(t)
+	var covered []divergenceRef
+	for _, r := range divergenceRows {
+		covered = append(covered, divergenceRef{r.section, r.key})
+	}
+	for ref, cases := range refs {
+		if ref.key == "" {
+			if !hasHeading(doc, ref.section) {
+				t.Errorf("%s names the heading %q, which docs/divergences.md does not have", strings.Join(cases, ", "), ref.section)
+			}
+			continue
+		}
+		n := 0
+		for _, row := range rows {
+			if matches(ref, row) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s names the row %q, which matches %d rows of docs/divergences.md (not one)", strings.Join(cases, ", "), ref, n)
+		}
+		covered = append(covered, ref)
+	}
+	for _, row := range rows {
+		ok := false
+		for _, c := range covered {
+			if matches(c, row) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("the row %q of docs/divergences.md is executed by no test: add an example to divergenceRows or name it in a reference case's expect.txt (divergence: %s)", row, row)
+		}
+	}
+}
+
+// hasHeading reports whether the page has a heading starting with prefix.
+func hasHeading(doc, prefix string) bool {
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "#") && strings.HasPrefix(strings.TrimSpace(strings.TrimLeft(line, "#")), prefix) {
+			return true
+		}
+	}
+	return false
+}
