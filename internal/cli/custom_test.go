@@ -125,3 +125,71 @@ func TestCustomRuleBudgets(t *testing.T) {
 	}
 	same("3 shards merged", merged)
 }
+
+// rootRules is a repository configuration with two custom rules.
+const rootRules = `custom-rules:
+  - id: LAB-001
+    name: every-thread
+    scope: thread
+    severity: warning
+    when: thread.id != ""
+    message: "root rule on {{ thread.id }}"
+    short: Every thread.
+  - id: LAB-003
+    name: every-kickoff
+    scope: message
+    severity: warning
+    when: message.type == "KICKOFF"
+    message: "kickoff {{ message.id }}"
+    short: Every kickoff.
+`
+
+// TestCustomRulesAreRules: custom rules take severities, off and suppress
+// entries as built-in rules do, and a configuration below the repository
+// root may add custom rules but neither change nor turn off the ones in
+// force (SP-005, the repository's rule applies).
+func TestCustomRulesAreRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, root, nested string
+		want, not          []string
+		code               int
+	}{
+		{name: "as declared", root: rootRules,
+			want: []string{"warning: root rule on RS-20260301-escapes [LAB-001]", "warning: kickoff", "[LAB-003]"}},
+		{name: "severity and suppress", root: rootRules + "rules:\n  LAB-001: error\nsuppress:\n  - {rule: LAB-003, thread: RS-20260301-escapes, reason: known}\n",
+			want: []string{"error: root rule on RS-20260301-escapes [LAB-001]"}, not: []string{"[LAB-003]"}, code: 1},
+		{name: "off", root: rootRules + "rules:\n  LAB-001: off\n  LAB-003: {enabled: false}\n", not: []string{"[LAB-001]", "[LAB-003]"}},
+		{name: "nested adds a rule", root: rootRules,
+			nested: "custom-rules:\n  - {id: TEAM-001, name: team-rule, scope: thread, severity: note, when: 'true', message: team rule, short: A team's rule.}\n",
+			want:   []string{"note: team rule [TEAM-001]", "[LAB-001]"}, not: []string{"[SP-005]"}},
+		{name: "nested redefines a rule", root: rootRules,
+			nested: "custom-rules:\n  - {id: LAB-001, name: every-thread, scope: thread, severity: warning, when: 'false', message: m, short: Every thread.}\n",
+			want:   []string{"root rule on RS-20260301-escapes [LAB-001]", "custom rule LAB-001 differs from the one in force", "[SP-005]"}, code: 1},
+		{name: "nested turns a rule off", root: rootRules, nested: "rules:\n  LAB-001: off\n",
+			want: []string{"root rule on RS-20260301-escapes [LAB-001]", "[SP-005]"}, code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := nestedRepo(t, tc.nested)
+			if err := os.WriteFile(filepath.Join(dir, ".brenner-ci.yaml"), []byte(tc.root), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.nested == "" {
+				os.Remove(filepath.Join(dir, "mailbox", ".brenner-ci.yaml"))
+			}
+			code, stdout, stderr := runCLI(t, "check", "--repo-root", dir, "--fail-on", "error", filepath.Join(dir, "mailbox"))
+			if code > 1 {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("%q missing:\n%s", w, stdout)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(stdout, n) {
+					t.Errorf("%q present:\n%s", n, stdout)
+				}
+			}
+		})
+	}
+}

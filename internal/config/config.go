@@ -317,7 +317,7 @@ func (c *Config) errAt(n *yaml.Node, msg string) *Error {
 }
 
 func (c *Config) compile(known Known, root *yaml.Node) error {
-	errs := c.checkCustom(root, known)
+	errs := c.checkCustom(root)
 	known = c.knowing(known)
 	if c.FailOn != "" {
 		if _, ok := ParseFailOn(c.FailOn); !ok {

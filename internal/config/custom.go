@@ -57,11 +57,10 @@ var (
 	customNameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
 
-// checkCustom checks the custom rules' shape: an id (not a built-in rule's,
-// not twice; the run checks its pattern and prefix, rules/custom), a kebab-case name, a known scope
-// and severity, a condition, a message and a short description. known
-// answers for the built-in ids.
-func (c *Config) checkCustom(root *yaml.Node, known Known) []*Error {
+// checkCustom checks the custom rules' shape: an id (not twice; the run
+// checks its pattern, and that it is no other rule's, rules/custom), a kebab-case name, a known scope
+// and severity, a condition, a message and a short description.
+func (c *Config) checkCustom(root *yaml.Node) []*Error {
 	var errs []*Error
 	list := nodeAt(root, "custom-rules")
 	seen := map[string]int{}
@@ -87,8 +86,6 @@ func (c *Config) checkCustom(root *yaml.Node, known Known) []*Error {
 		switch {
 		case r.ID == "":
 			errs = append(errs, c.errAt(item, where+": an id is required (e.g. LAB-001)"))
-		case known != nil && known(r.ID):
-			errs = append(errs, c.errAt(at("id"), fmt.Sprintf("%s: id %s is a built-in rule's", where, r.ID)))
 		default:
 			if line, dup := seen[r.ID]; dup {
 				errs = append(errs, c.errAt(at("id"), fmt.Sprintf("%s: id %s is already the id of the custom rule at line %d", where, r.ID, line)))

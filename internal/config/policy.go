@@ -80,27 +80,31 @@ func Resolve(pinned, first, root string, known Known) (*Resolved, error) {
 	if path == "" {
 		return &Resolved{}, nil
 	}
+	rootCfg := ""
+	if root != "" {
+		if rootCfg, err = inFolder(root); err != nil {
+			return nil, err
+		}
+	}
+	below := root != "" && !same(rootCfg, path) && within(root, path)
+	// The repository's own file is read first: a file below it may name
+	// its custom rules (to raise them).
+	var base *Config
+	if below && rootCfg != "" {
+		if base, err = Load(rootCfg, known); err != nil {
+			return nil, err
+		}
+		known = base.knowing(known)
+	}
 	c, err := Load(path, known)
 	if err != nil {
 		return nil, err
 	}
 	res := &Resolved{Config: c, Effective: c}
-	if root == "" {
+	if !below {
 		return res, nil
 	}
-	rootCfg, err := inFolder(root)
-	if err != nil {
-		return nil, err
-	}
-	if same(rootCfg, path) || !within(root, path) {
-		return res, nil
-	}
-	res.Below = true
-	if rootCfg != "" {
-		if res.Base, err = Load(rootCfg, known); err != nil {
-			return nil, err
-		}
-	}
+	res.Below, res.Base = true, base
 	res.Untrusted = []*Config{c}
 	res.Effective = Tighten(res.Base, root, c)
 	return res, nil
@@ -518,6 +522,7 @@ func (c *Config) Summary() string {
 	count(len(c.Rules), "rule setting", "rule settings")
 	count(len(c.Override), "override", "overrides")
 	count(len(c.Suppress), "suppression", "suppressions")
+	count(len(c.CustomRules), "custom rule", "custom rules")
 	var lim []string
 	for i, v := range c.Limits.list() {
 		if v > 0 {
