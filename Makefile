@@ -54,7 +54,8 @@ FUZZ_TARGETS := \
 	FuzzMetaField:./rules \
 	FuzzDecodeCacheEntry:./internal/cache \
 	FuzzParse:./internal/config \
-	FuzzNestedConfigNeverOpensTheGate:./pipeline
+	FuzzNestedConfigNeverOpensTheGate:./pipeline \
+	FuzzCustomRule:./rules/custom
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

@@ -174,9 +174,7 @@ func program(env *cel.Env, src, key string, at func(string, int, int) diag.Pos, 
 		var errs []*Error
 		for _, e := range iss.Errors() {
 			line, col := e.Location.Line(), e.Location.Column()+1
-			if line < 1 {
-				line, col = 1, 1
-			}
+			line, col = max(line, 1), max(col, 1) // an empty expression has no place in it
 			errs = append(errs, &Error{at(key, line, col), key + ": " + firstLine(e.Message)})
 		}
 		return nil, errs
