@@ -193,3 +193,61 @@ func TestCustomRulesAreRules(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesTestReportsFailures: `rules --test` exits 1 and says why when a
+// bad example reports nothing, a good one reports (listing the findings),
+// or the condition cannot be evaluated on an example; 0 when all pass.
+func TestRulesTestReportsFailures(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "rules.yaml")
+	os.WriteFile(cfg, []byte(`custom-rules:
+  - id: LAB-001
+    name: swapped
+    scope: message
+    severity: warning
+    when: message.body.contains("§")
+    message: "cites {{ message.id }}"
+    short: s
+    examples:
+      bad: "no anchor"
+      good: "anchor §1"
+  - id: LAB-002
+    name: missing-key
+    scope: message
+    severity: warning
+    when: message.sections["notes"] == "x"
+    message: m
+    short: s
+    examples:
+      bad: "## Other\n\ntext"
+  - id: LAB-003
+    name: right
+    scope: message
+    severity: warning
+    when: message.body.contains("§")
+    message: m
+    short: s
+    examples:
+      bad: "anchor §1"
+      good: "no anchor"
+`), 0o644)
+	code, out, errs := runCLI(t, "rules", "--test", "--config", cfg)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	for _, w := range []string{
+		"FAIL LAB-001 bad example: the rule reported nothing",
+		"FAIL LAB-001 good example: the rule reported 1 finding(s) (want none):\n    mailbox/thread-0.json:",
+		"cites 101",
+		"FAIL LAB-002 bad example: mailbox/thread-0.json:7: Rule LAB-002 could not be evaluated here: no such key: notes.",
+		"ok   LAB-003 bad example\nok   LAB-003 good example",
+		"5 example(s) of 3 custom rule(s): 3 failed",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q missing:\n%s", w, out)
+		}
+	}
+	if code, out, _ := runCLI(t, "rules", "--test", "--config", filepath.Join(dir, "no-such.yaml")); code != 2 {
+		t.Errorf("a missing configuration: exit %d, want 2\n%s", code, out)
+	}
+}

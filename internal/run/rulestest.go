@@ -10,6 +10,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/rules"
+	"github.com/brenner-ci/brenner-ci/rules/custom"
 )
 
 // RulesOptions are the options of `rules`: the configuration whose custom
@@ -65,7 +66,16 @@ func TestRules(o RulesOptions, e *Env) error {
 			}
 			tested++
 			got, err := runExample(p, r, ex.text)
+			failedEval := ""
+			for _, f := range got {
+				if strings.Contains(f, custom.EvalFailed(r.ID)) {
+					failedEval = f
+				}
+			}
 			switch {
+			case failedEval != "":
+				failed++
+				fmt.Fprintf(e.Stdout, "FAIL %s %s example: %s\n", r.ID, ex.kind, reporters.SafeOneLine(failedEval))
 			case err != nil:
 				failed++
 				fmt.Fprintf(e.Stdout, "FAIL %s %s example: could not run it: %s\n", r.ID, ex.kind, reporters.SafeOneLine(err.Error()))

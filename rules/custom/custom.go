@@ -309,7 +309,7 @@ func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
 		return false
 	}
 	if err != nil {
-		c.Report(pos, fmt.Sprintf("Rule %s could not be evaluated here: %s.", r.def.ID, evalError(err, r.lim.Eval)),
+		c.Report(pos, fmt.Sprintf("%s%s.", EvalFailed(r.def.ID), evalError(err, r.lim.Eval)),
 			"Fix the rule's condition in the configuration (a missing key reads with has(); a cost limit means the condition does too much work per evaluation).")
 		return true
 	}
@@ -335,6 +335,10 @@ func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
 	c.Report(pos, strings.TrimSpace(msg.String()), "")
 	return true
 }
+
+// EvalFailed begins the message of a rule's finding where its condition
+// could not be evaluated (an error, or its cost limit reached).
+func EvalFailed(id string) string { return "Rule " + id + " could not be evaluated here: " }
 
 // run evaluates prg, never panicking, and returns its cost.
 func run(prg cel.Program, vars map[string]any) (v ref.Val, cost uint64, err error) {
