@@ -55,7 +55,8 @@ FUZZ_TARGETS := \
 	FuzzDecodeCacheEntry:./internal/cache \
 	FuzzParse:./internal/config \
 	FuzzNestedConfigNeverOpensTheGate:./pipeline \
-	FuzzCustomRule:./rules/custom
+	FuzzCustomRule:./rules/custom \
+	FuzzGuardedEvaluation:./rules/custom
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

@@ -24,7 +24,7 @@ func registry(base *rules.Registry, cfg *config.Config) (*rules.Registry, error)
 	for i := range cfg.CustomRules {
 		defs[i] = customDef(&cfg.CustomRules[i])
 	}
-	lim := custom.Limits{Eval: uint64(cfg.Limits.CustomCost), Run: uint64(cfg.Limits.CustomBudget)}
+	lim := custom.Limits{Eval: uint64(cfg.Limits.CustomCost), Run: uint64(cfg.Limits.CustomBudget), Bytes: uint64(cfg.Limits.BodyBytes)}
 	rs, errs := custom.Compile(defs, base, lim)
 	if len(errs) > 0 {
 		ce := make([]*config.Error, len(errs))

@@ -16,10 +16,13 @@ import (
 	"sync"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/cost"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/ext"
+	"cel.dev/cel-go/interpreter"
 
+	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -41,6 +44,9 @@ type Def struct {
 // operation, field access and list element visited).
 type Limits struct {
 	Eval, Run uint64
+	// Bytes is the largest body parsed (limits: body-bytes), which bounds
+	// every string and list of the model for CEL's static estimate.
+	Bytes uint64
 }
 
 // Default limits: an evaluation costs tens to a few thousands units on a
@@ -77,6 +83,9 @@ func Compile(defs []Def, reg *rules.Registry, lim Limits) ([]*rules.Rule, []*Err
 	if lim.Run == 0 {
 		lim.Run = DefaultRunCost
 	}
+	if lim.Bytes == 0 {
+		lim.Bytes = limits.DefaultBodyBytes
+	}
 	var out []*rules.Rule
 	var errs []*Error
 	for i := range defs {
@@ -111,8 +120,10 @@ func Compile(defs []Def, reg *rules.Registry, lim Limits) ([]*rules.Rule, []*Err
 // rule is one compiled custom rule.
 type rule struct {
 	def   *Def
+	needs needs // what the rule reads of the model that is built on demand
 	scope string
-	when  cel.Program
+	when  *compiled
+	guard guard  // tests the condition needs before all else (guard.go)
 	parts []part // the message: text and expressions in turn
 	lim   Limits
 }
@@ -120,7 +131,7 @@ type rule struct {
 // part is a piece of the message: literal text, or an expression.
 type part struct {
 	text string
-	expr cel.Program
+	expr *compiled
 }
 
 var sevOf = map[string]diag.Severity{"error": diag.Error, "warning": diag.Warning, "note": diag.Note}
@@ -130,7 +141,7 @@ func compileOne(d *Def, at func(string, int, int) diag.Pos, lim Limits) (*rules.
 	if err != nil {
 		return nil, []*Error{{at("scope", 1, 1), err.Error()}}
 	}
-	cr := &rule{def: d, scope: d.Scope, lim: lim}
+	cr := &rule{def: d, scope: d.Scope, lim: lim, needs: needsOf(d)}
 	var errs []*Error
 	when, es := program(env, d.When, "when", at, lim)
 	errs = append(errs, es...)
@@ -138,7 +149,7 @@ func compileOne(d *Def, at func(string, int, int) diag.Pos, lim Limits) (*rules.
 		if t := when.out; !t.IsExactType(cel.BoolType) {
 			errs = append(errs, &Error{at("when", 1, 1), fmt.Sprintf("custom rule %s: when must be a condition (a bool), not a %s", d.ID, t)})
 		}
-		cr.when = when.prg
+		cr.when, cr.guard = when, when.guard
 	}
 	parts, es := template(env, d.Message, at, lim)
 	errs = append(errs, es...)
@@ -162,8 +173,29 @@ func compileOne(d *Def, at func(string, int, int) diag.Pos, lim Limits) (*rules.
 }
 
 type compiled struct {
-	prg cel.Program
-	out *cel.Type
+	prg   cel.Program
+	out   *cel.Type
+	guard guard
+	// static: CEL's estimate of the worst case is within the limit, so the
+	// program runs without counting and is charged charge.
+	static bool
+	charge uint64
+}
+
+// sizes bounds what the model's values can hold for CEL's static
+// estimate: no string or list read from the input is longer than the
+// largest body parsed.
+type sizes struct{ bytes uint64 }
+
+func (s sizes) EstimateSize(n cost.AstNode) *cost.SizeEstimate {
+	if len(n.Path()) == 0 {
+		return nil
+	}
+	return &cost.SizeEstimate{Min: 0, Max: s.bytes}
+}
+
+func (sizes) EstimateCallCost(function, overloadID string, target *cost.AstNode, args []cost.AstNode) *cost.CallEstimate {
+	return nil
 }
 
 // program compiles one expression, the value of key (at places errors in
@@ -179,11 +211,21 @@ func program(env *cel.Env, src, key string, at func(string, int, int) diag.Pos, 
 		}
 		return nil, errs
 	}
-	prg, err := env.Program(ast, cel.CostLimit(lim.Eval), cel.EvalOptions(cel.OptOptimize))
-	if err != nil {
+	c := &compiled{out: ast.OutputType(), guard: guardOf(ast)}
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	est, err := env.EstimateCost(ast, sizes{lim.Bytes})
+	if err == nil && est.Max <= lim.Eval {
+		// Proven within the limit whatever the input: run without
+		// counting, charged the least it can cost.
+		c.static = true
+		c.charge = max(est.Min, 1)
+	} else {
+		opts = append(opts, cel.CostLimit(lim.Eval))
+	}
+	if c.prg, err = env.Program(ast, opts...); err != nil {
 		return nil, []*Error{{at(key, 1, 1), key + ": " + err.Error()}}
 	}
-	return &compiled{prg: prg, out: ast.OutputType()}, nil
+	return c, nil
 }
 
 func firstLine(s string) string {
@@ -219,7 +261,7 @@ func template(env *cel.Env, msg string, at func(string, int, int) diag.Pos, lim 
 		}, lim)
 		errs = append(errs, es...)
 		if c != nil {
-			parts = append(parts, part{expr: c.prg})
+			parts = append(parts, part{expr: c})
 		}
 	}
 	if last < len(msg) {
@@ -269,47 +311,77 @@ func envFor(scope string) (*cel.Env, error) {
 	return e, nil
 }
 
-// modelKey is the Ctx.Memo key of a thread's or artifact's model.
-type modelKey struct{}
-
 // check evaluates the rule on what the engine hands it.
 func (r *rule) check(c *rules.Ctx) {
 	if c.Exhausted() {
 		return
 	}
+	var v vars
 	switch r.scope {
 	case "message":
-		th := c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
-		m := th.byMsg[c.M]
-		if m == nil {
-			m = noMessage
+		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
+		if v.message = v.thread.byMsg[c.M]; v.message == nil {
+			v.message = noMessage
 		}
-		r.eval(c, map[string]any{"message": m, "thread": th}, m.pos)
+		r.eval(c, &v, v.message.pos)
 	case "thread":
-		th := c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
-		r.eval(c, map[string]any{"thread": th}, th.pos)
+		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
+		r.eval(c, &v, v.thread.pos)
 	case "item":
-		th := c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
-		for _, it := range th.Items {
-			if !r.eval(c, map[string]any{"item": it, "thread": th}, it.pos) {
+		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
+		for _, it := range v.thread.Items {
+			v.item = it
+			if !r.eval(c, &v, it.pos) {
 				return
 			}
 		}
 	case "artifact":
-		a := c.Memo(modelKey{}, func() any { return artifactModel(c.P, c.Thread) }).(*Artifact)
-		r.eval(c, map[string]any{"artifact": a}, diag.Pos{File: c.P.File, Line: 1, Col: 1})
+		v.artifact = c.Memo(modelKey{}, func() any { return artifactModel(c.P, c.Thread) }).(*Artifact)
+		r.eval(c, &v, func() diag.Pos { return diag.Pos{File: c.P.File, Line: 1, Col: 1} })
 	}
 }
 
+// modelKey is the Ctx.Memo key of a thread's or artifact's model.
+type modelKey struct{}
+
+// vars are the variables of one evaluation, set in place as the check
+// moves from item to item (an activation, not a map per evaluation).
+type vars struct {
+	message  *Message
+	thread   *Thread
+	item     *Item
+	artifact *Artifact
+}
+
+func (v *vars) ResolveName(name string) (any, bool) {
+	switch {
+	case name == "message" && v.message != nil:
+		return v.message, true
+	case name == "thread" && v.thread != nil:
+		return v.thread, true
+	case name == "item" && v.item != nil:
+		return v.item, true
+	case name == "artifact" && v.artifact != nil:
+		return v.artifact, true
+	}
+	return nil, false
+}
+
+func (v *vars) Parent() interpreter.Activation { return nil }
+
 // eval evaluates the condition on vars and reports at pos when it holds;
 // false when the rule must stop (its run budget is spent).
-func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
-	v, cost, err := run(r.when, vars)
+func (r *rule) eval(c *rules.Ctx, vars *vars, pos func() diag.Pos) bool {
+	if !r.guard.holds(vars) {
+		return c.Spend(guardCost)
+	}
+	r.needs.fill(vars)
+	v, cost, err := r.when.run(vars)
 	if !c.Spend(cost) {
 		return false
 	}
 	if err != nil {
-		c.Report(pos, fmt.Sprintf("%s%s.", EvalFailed(r.def.ID), evalError(err, r.lim.Eval)),
+		c.Report(pos(), fmt.Sprintf("%s%s.", EvalFailed(r.def.ID), evalError(err, r.lim.Eval)),
 			"Fix the rule's condition in the configuration (a missing key reads with has(); a cost limit means the condition does too much work per evaluation).")
 		return true
 	}
@@ -322,7 +394,7 @@ func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
 			msg.WriteString(p.text)
 			continue
 		}
-		pv, pc, err := run(p.expr, vars)
+		pv, pc, err := p.expr.run(vars)
 		if !c.Spend(pc) {
 			return false
 		}
@@ -332,7 +404,7 @@ func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
 		}
 		msg.WriteString(text(pv))
 	}
-	c.Report(pos, strings.TrimSpace(msg.String()), "")
+	c.Report(pos(), strings.TrimSpace(msg.String()), "")
 	return true
 }
 
@@ -340,8 +412,17 @@ func (r *rule) eval(c *rules.Ctx, vars map[string]any, pos diag.Pos) bool {
 // could not be evaluated (an error, or its cost limit reached).
 func EvalFailed(id string) string { return "Rule " + id + " could not be evaluated here: " }
 
+// run evaluates c on vars and returns what it is charged.
+func (c *compiled) run(vars any) (ref.Val, uint64, error) {
+	v, n, err := run(c.prg, vars)
+	if c.static {
+		n = c.charge
+	}
+	return v, n, err
+}
+
 // run evaluates prg, never panicking, and returns its cost.
-func run(prg cel.Program, vars map[string]any) (v ref.Val, cost uint64, err error) {
+func run(prg cel.Program, vars any) (v ref.Val, cost uint64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			v, err = types.False, fmt.Errorf("evaluation failed: %v", p)

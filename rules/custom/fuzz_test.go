@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -88,6 +91,74 @@ func FuzzCustomRule(f *testing.F) {
 		// an evaluation the limit does not bound.
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("evaluation took %v", d)
+		}
+	})
+}
+
+// FuzzGuardedEvaluation holds the two speed paths of an evaluation to
+// plain CEL (a cost-limited program, no guard): where a condition's guard
+// does not hold, plain CEL finds it false; where CEL's static estimate let
+// a program run without counting, it gives what the counted one gives,
+// and the counted one stays within the limit.
+func FuzzGuardedEvaluation(f *testing.F) {
+	for _, s := range []string{
+		`message.type == "DELTA" && !message.body.contains("§")`,
+		`message.type == "KICKOFF" && !("research question" in message.sections)`,
+		`"CRITIQUE" == message.type && message.created - thread.started > duration("3h")`,
+		`message.role == "gpt" && message.from == "B" && message.deltas > 0`,
+		`item.section == "hypothesis_slate" && item.status == "active" && has(item.fields.claim) && item.fields.claim.matches("(?i)mouse")`,
+		`item.status == "active" && size(item.anchors) > 0 && item.anchors.all(a, a == "inference")`,
+		`item.status == "killed" || item.section == "anomaly_register"`,
+		`item.id == "H1" && item.fields.n / 0 > 1`,
+		`!(item.status == "active") && true`,
+	} {
+		f.Add(s, "DELTA", "hypothesis_slate", "active", "B")
+		f.Add(s, "KICKOFF", "predictions_table", "killed", "A")
+	}
+	models := sampleModel()
+	lim := Limits{Eval: 10_000, Bytes: 1 << 20}
+	f.Fuzz(func(t *testing.T, expr, typ, section, status, from string) {
+		th := *models["thread"]["thread"].(*Thread)
+		m := *models["message"]["message"].(*Message)
+		it := *models["item"]["item"].(*Item)
+		m.Type, m.From, it.Section, it.Status = typ, from, section, status
+		for _, scope := range []string{"message", "item"} {
+			env, err := envFor(scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, _ := program(env, expr, "when", func(string, int, int) diag.Pos { return diag.Pos{File: "f", Line: 1, Col: 1} }, lim)
+			if fast == nil {
+				continue
+			}
+			ast, iss := env.Compile(expr)
+			if iss.Err() != nil {
+				t.Fatalf("compiled once, not twice: %v", iss.Err())
+			}
+			plain, err := env.Program(ast, cel.CostLimit(lim.Eval))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := &vars{thread: &th}
+			if scope == "message" {
+				v.message = &m
+			} else {
+				v.item = &it
+			}
+			want, cost, werr := run(plain, v)
+			if !fast.guard.holds(v) {
+				if werr == nil && want.Equal(types.True) == types.True {
+					t.Fatalf("%q: the guard skips an evaluation plain CEL finds true", expr)
+				}
+				continue
+			}
+			got, _, gerr := fast.run(v)
+			if fast.static && cost > lim.Eval {
+				t.Fatalf("%q: estimated within %d, cost %d", expr, lim.Eval, cost)
+			}
+			if (werr == nil) != (gerr == nil) || (werr == nil && got.Equal(want) != types.True) {
+				t.Fatalf("%q: fast %v (%v), plain %v (%v)", expr, got, gerr, want, werr)
+			}
 		}
 	})
 }

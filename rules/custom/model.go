@@ -3,6 +3,8 @@ package custom
 import (
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -33,7 +35,15 @@ type Message struct {
 	Deltas      int               `cel:"deltas"`   // delta blocks in the body
 	ValidDeltas int               `cel:"valid_deltas"`
 
-	pos diag.Pos
+	src *compile.Msg // where it came from: its position is read only to report
+}
+
+// pos is where a finding about the message is placed: its subject.
+func (m *Message) pos() diag.Pos {
+	if m.src == nil {
+		return diag.Pos{}
+	}
+	return m.src.Pos("subject")
 }
 
 // Thread is a compiled thread.
@@ -51,8 +61,15 @@ type Thread struct {
 	Applied      int                `cel:"applied"`
 	Types        map[string]int     `cel:"types"` // message type → how many
 
-	pos   diag.Pos
 	byMsg map[*compile.Msg]*Message
+}
+
+// pos is where a finding about the thread is placed: its first message.
+func (th *Thread) pos() diag.Pos {
+	if len(th.Messages) == 0 {
+		return diag.Pos{}
+	}
+	return th.Messages[0].pos()
 }
 
 // Item is one item of a compiled artifact (thread.items, an item rule's
@@ -70,7 +87,23 @@ type Item struct {
 	KillReason string         `cel:"kill_reason"`
 	Message    *Message       `cel:"message"` // the message that added it (an empty one when unknown)
 
-	pos diag.Pos
+	at  diag.Pos       // an artifact's item: its heading
+	th  *Thread        // a thread's item: its thread
+	src *artifact.Item // a thread's item: the model's (fillFields)
+}
+
+// pos is where a finding about the item is placed: the message that added
+// it (else its thread's first message), or its heading in an artifact.
+func (it *Item) pos() diag.Pos {
+	switch {
+	case it.at.Line > 0:
+		return it.at
+	case it.Message != nil && it.Message.src != nil:
+		return it.Message.pos()
+	case it.th != nil:
+		return it.th.pos()
+	}
+	return diag.Pos{}
 }
 
 // Reference is one entry of an item's references.
@@ -91,7 +124,78 @@ type Artifact struct {
 	Version  int            `cel:"version"`
 }
 
+// needs says which costly parts of the model a rule reads: a message's
+// sections and a thread item's fields are built when a rule that names
+// them is about to read them (a word test on its source: it may build them
+// without need, never leave them out when needed), once.
+type needs struct {
+	sections, fields bool
+}
+
+func needsOf(d *Def) needs {
+	src := d.When + " " + d.Message
+	return needs{sections: strings.Contains(src, "sections"), fields: strings.Contains(src, "fields")}
+}
+
+// fill builds what rule needs of the model in v: of the message or item it
+// is about, or of every message or item of the thread.
+func (n needs) fill(v *vars) {
+	if n.sections {
+		if v.message != nil {
+			v.message.fillSections()
+		} else if v.thread != nil {
+			for _, m := range v.thread.Messages {
+				m.fillSections()
+			}
+		}
+	}
+	if n.fields {
+		if v.item != nil {
+			v.item.fillFields()
+		} else if v.thread != nil {
+			for _, it := range v.thread.Items {
+				it.fillFields()
+			}
+		}
+	}
+}
+
+// fillSections builds message.sections.
+func (m *Message) fillSections() {
+	if m.Sections != nil {
+		return
+	}
+	m.Sections = map[string]string{}
+	if m.src == nil || m.src.Doc == nil {
+		return
+	}
+	d := m.src.Doc
+	for i := range d.Headings {
+		h := &d.Headings[i]
+		key := headingName(h.Text)
+		if _, dup := m.Sections[key]; !dup {
+			m.Sections[key] = d.SectionText(h)
+		}
+	}
+}
+
+// fillFields builds a thread item's fields.
+func (it *Item) fillFields() {
+	if it.Fields != nil {
+		return
+	}
+	it.Fields = map[string]any{}
+	if it.src == nil || it.src.Fields == nil {
+		return
+	}
+	for i, k := range it.src.Fields.Keys {
+		it.Fields[k] = plain(it.src.Fields.Vals[i], 0)
+	}
+}
+
 var noMessage = &Message{To: []string{}, Sections: map[string]string{}}
+
+// noMessage is shared: fill leaves it as it is (its Sections are set).
 
 // threadModel builds the model of t.
 func threadModel(t *compile.Thread) *Thread {
@@ -109,7 +213,7 @@ func threadModel(t *compile.Thread) *Thread {
 		}
 	}
 	if n := len(th.Messages); n > 0 {
-		th.Subject, th.Started, th.Last, th.pos = th.Messages[0].Subject, th.Messages[0].Created, th.Messages[n-1].Created, th.Messages[0].pos
+		th.Subject, th.Started, th.Last = th.Messages[0].Subject, th.Messages[0].Created, th.Messages[n-1].Created
 	}
 	if a := t.Current; a != nil {
 		for _, c := range a.Contributors {
@@ -118,11 +222,9 @@ func threadModel(t *compile.Thread) *Thread {
 		for _, sec := range sectionOrder(a) {
 			for _, it := range a.Items[sec] {
 				im := itemModel(it)
-				im.Message = noMessage
+				im.Message, im.th = noMessage, th
 				if mm := byAuthor[authorAt{it.AddedBy, it.AddedAt}]; mm != nil {
-					im.Message, im.pos = mm, mm.pos
-				} else {
-					im.pos = th.pos
+					im.Message = mm
 				}
 				th.Items = append(th.Items, im)
 				th.Sections[sec] = append(th.Sections[sec], im)
@@ -151,8 +253,8 @@ func sectionOrder(a *artifact.Artifact) []string {
 
 func messageModel(t *compile.Thread, m *compile.Msg) *Message {
 	mm := &Message{ID: m.ID, Type: m.Subject.Kind.String(), Subject: m.Message.Subject, From: m.From, To: m.To,
-		Body: m.Body, Created: m.Created, AckRequired: m.AckRequired, Thread: t.ID(), Sections: map[string]string{},
-		Deltas: len(m.Blocks), pos: m.Pos("subject")}
+		Body: m.Body, Created: m.Created, AckRequired: m.AckRequired, Thread: t.ID(),
+		Deltas: len(m.Blocks), src: m}
 	if m.Subject.Kind == subject.Delta {
 		mm.Role = m.Subject.Role
 	}
@@ -164,15 +266,6 @@ func messageModel(t *compile.Thread, m *compile.Msg) *Message {
 			mm.ValidDeltas++
 		}
 	}
-	if d := m.Doc; d != nil {
-		for i := range d.Headings {
-			h := &d.Headings[i]
-			key := headingName(h.Text)
-			if _, dup := mm.Sections[key]; !dup {
-				mm.Sections[key] = d.SectionText(h)
-			}
-		}
-	}
 	return mm
 }
 
@@ -180,32 +273,43 @@ func messageModel(t *compile.Thread, m *compile.Msg) *Message {
 // anything but letters and digits as one space ("## Open Questions!" →
 // "open questions").
 func headingName(s string) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(s))
 	space := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			default:
+				space = true
+				continue
+			}
+			if space && len(b) > 0 {
+				b = append(b, ' ')
 			}
 			space = false
-			b.WriteRune(r)
+			b = append(b, c)
 			continue
 		}
-		space = true
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = utf8.AppendRune(b, unicode.ToLower(r))
 	}
-	return b.String()
+	return string(b)
 }
 
 func itemModel(it *artifact.Item) *Item {
-	im := &Item{ID: it.ID, Section: it.Section, Fields: map[string]any{}, Status: "active", Anchors: []string{}, References: []*Reference{},
+	im := &Item{ID: it.ID, Section: it.Section, src: it, Status: "active", Anchors: []string{}, References: []*Reference{},
 		AddedBy: it.AddedBy, AddedAt: it.AddedAt, KilledBy: it.KilledBy, KillReason: it.KillReason}
 	if it.Killed {
 		im.Status = "killed"
-	}
-	if it.Fields != nil {
-		for i, k := range it.Fields.Keys {
-			im.Fields[k] = plain(it.Fields.Vals[i], 0)
-		}
 	}
 	if a := it.Get("anchors"); a != nil && a.Kind == jsonv.Array {
 		for _, v := range a.Arr {
@@ -285,7 +389,7 @@ func artifactModel(p *artifact.Parsed, session string) *Artifact {
 	}
 	for _, it := range p.Items {
 		im := &Item{ID: it.ID, Section: it.Section, Fields: map[string]any{}, Status: "active", Anchors: []string{}, References: []*Reference{},
-			Message: noMessage, pos: it.Pos}
+			Message: noMessage, at: it.Pos}
 		if it.Killed {
 			im.Status = "killed"
 		}
