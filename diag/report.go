@@ -27,6 +27,9 @@ type Rule struct {
 	HelpText        string // plain-text help
 	Tags            []string
 	Precision       string // very-high, high, medium, low
+	// Own is set for a rule that is not brenner-ci's (a custom rule, a rule
+	// pack's): it has no entry in the rules documentation, so no link.
+	Own bool
 }
 
 // Thread summarises one compiled thread (or one artifact file) of the run.

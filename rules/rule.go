@@ -129,10 +129,14 @@ func (r *Rule) Report(docsURL string) diag.Rule {
 	if r.Severity == diag.Note {
 		prec = "high"
 	}
+	own := Lookup(r.ID) != r
+	if own {
+		docsURL = "" // not in docs/rules.md
+	}
 	return diag.Rule{
 		ID: r.ID, Name: r.Name, Code: r.Code, Family: r.Family, DefaultSeverity: r.Severity,
 		Short: r.Short, Full: r.Full, HelpMarkdown: r.HelpMarkdown(docsURL), HelpText: r.HelpText(),
-		Tags: []string{"brenner-protocol", r.tag()}, Precision: prec,
+		Tags: []string{"brenner-protocol", r.tag()}, Precision: prec, Own: own,
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -249,5 +250,72 @@ func TestRulesTestReportsFailures(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "rules", "--test", "--config", filepath.Join(dir, "no-such.yaml")); code != 2 {
 		t.Errorf("a missing configuration: exit %d, want 2\n%s", code, out)
+	}
+}
+
+// TestCustomRuleInReports: the demo's custom rule is described in SARIF's
+// tool.driver.rules with its help (no documentation link: it has no entry
+// in docs/rules.md), its findings point at it, and JUnit, markdown and
+// JSON carry them.
+func TestCustomRuleInReports(t *testing.T) {
+	out := t.TempDir()
+	dir := demo(t)
+	code, stdout, stderr := runCLI(t, "check", "--repo-root", filepath.Dir(filepath.Dir(dir)), "--config", filepath.Join(dir, ".brenner-ci.yaml"), "--out", out, dir)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "brenner-ci.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+						Help    struct {
+							Markdown string `json:"markdown"`
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	idx := -1
+	for i, r := range run.Tool.Driver.Rules {
+		if r.ID == "LAB-001" {
+			idx = i
+			if r.HelpURI != "" || !strings.Contains(r.Help.Markdown, "cites a transcript section") || !strings.Contains(r.Help.Markdown, "§42") {
+				t.Errorf("LAB-001's descriptor: helpUri %q, help %q", r.HelpURI, r.Help.Markdown)
+			}
+		}
+	}
+	n := 0
+	for _, r := range run.Results {
+		if r.RuleID == "LAB-001" {
+			n++
+			if r.RuleIndex != idx {
+				t.Errorf("a LAB-001 result points at rule %d, not %d", r.RuleIndex, idx)
+			}
+		}
+	}
+	if idx < 0 || n != 2 {
+		t.Fatalf("LAB-001: descriptor %d, %d results (want 2)", idx, n)
+	}
+	for _, name := range []string{"brenner-ci.junit.xml", "brenner-ci.md", "brenner-ci.json"} {
+		b, _ := os.ReadFile(filepath.Join(out, name))
+		if !bytes.Contains(b, []byte("LAB-001")) || bytes.Contains(b, []byte("#lab-001")) {
+			t.Errorf("%s: LAB-001 missing, or linked to a documentation entry it does not have", name)
+		}
 	}
 }

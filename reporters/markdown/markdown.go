@@ -514,7 +514,7 @@ func (m *writer) ruleRef(id string) string {
 	registered := false
 	for k := range m.r.Rules {
 		if m.r.Rules[k].ID == id {
-			registered = true
+			registered = !m.r.Rules[k].Own // a rule of its own has no documentation page
 			break
 		}
 	}

@@ -355,7 +355,7 @@ func rule(t diag.Tool, m *diag.Rule, registered bool) *gosarif.ReportingDescript
 	full := clip(firstNonEmpty(m.Full, m.Short, m.Name, m.ID), maxDescription)
 	helpText := firstNonEmpty(m.HelpText, m.Full, m.Short, m.ID)
 	link := ""
-	if registered {
+	if registered && !m.Own {
 		link = reporters.DocsLink(t, m.ID)
 	}
 	helpMD := firstNonEmpty(m.HelpMarkdown, helpText)
