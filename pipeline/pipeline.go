@@ -86,7 +86,9 @@ var stages = []stage{
 	// artifacts alike) and config suppress: entries silence findings; the
 	// stage then adds its own findings (SP-001…SP-004), which go through
 	// stamp, severity and ignore like every other finding.
-	{"suppress", func(s *state) { s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran, s.in.Rules) }},
+	{"suppress", func(s *state) {
+		s.out.Findings = suppress(s.out.Findings, s.in.Comments, s.in.Config, s.in.Ran, s.in.Rules)
+	}},
 	// A configuration discovered below the repository root is compared with
 	// the root's own, and every way it relaxes it is a finding (SP-005) at
 	// its line. After the configuration stages and outside them: the
