@@ -61,8 +61,7 @@ type Part struct {
 // edge (sessions without an edge belong to no part).
 func Parts(g *diag.Genealogy) []Part {
 	parent := map[string]string{}
-	var find func(string) string
-	find = func(s string) string {
+	find := func(s string) string {
 		for parent[s] != s {
 			parent[s] = parent[parent[s]] // path halving: no recursion
 			s = parent[s]
