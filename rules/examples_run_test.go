@@ -32,7 +32,6 @@ import (
 //   - anything else is the body of one message whose subject is the
 //     rule's message type (exampleSubject).
 
-
 // exampleSubject is the subject of a body example, by rule id or family.
 func exampleSubject(id string) string {
 	switch {
