@@ -239,3 +239,29 @@ func TestGitignoreHonoured(t *testing.T) {
 		t.Errorf("check --no-gitignore .: exit %d; want the ignored export checked\n%s", code, out)
 	}
 }
+
+// TestPullRequestCannotEditItsCustomRule: the base revision's custom rules
+// judge a pull request. One that rewrites the custom rule its change
+// breaks is still judged by the base's rule (SP-005 names the edit); a
+// custom rule it adds applies at once.
+func TestPullRequestCannotEditItsCustomRule(t *testing.T) {
+	repo := prRepo(t, false)
+	rule := func(id, when string) string {
+		return "  - {id: " + id + ", name: " + strings.ToLower(id) + "-rule, scope: message, severity: error, when: '" + when +
+			"', message: \"" + id + " on {{ message.id }}\", short: s}\n"
+	}
+	cfg := filepath.Join(repo, ".brenner-ci.yaml")
+	os.WriteFile(cfg, []byte("fail-on: error\ncustom-rules:\n"+rule("LAB-001", `message.subject.startsWith("Re: ")`)), 0o644)
+	gitRun(t, repo, "add", ".brenner-ci.yaml")
+	gitRun(t, repo, "commit", "-q", "-m", "a custom rule")
+	os.WriteFile(cfg, []byte("fail-on: error\ncustom-rules:\n"+rule("LAB-001", "false")+rule("LAB-002", `message.type == "KICKOFF"`)), 0o644)
+	code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitFindings {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, w := range []string{"error: LAB-001 on", "[LAB-001]", "custom rule LAB-001 differs from the one in force", "[SP-005]", "[LAB-002]"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q missing:\n%s", w, out)
+		}
+	}
+}
