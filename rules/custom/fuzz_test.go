@@ -111,6 +111,10 @@ func FuzzGuardedEvaluation(f *testing.F) {
 		`item.status == "killed" || item.section == "anomaly_register"`,
 		`item.id == "H1" && item.fields.n / 0 > 1`,
 		`!(item.status == "active") && true`,
+		`size(item.references) > 3 && item.references.exists(r, r.relation == "refutes")`,
+		`item.anchors.size() == 0 && item.status == "active"`,
+		`size(message.to) != 1 && message.type == "ACK"`,
+		`size(item.anchors) >= 2 && size(item.anchors) <= 2`,
 	} {
 		f.Add(s, "DELTA", "hypothesis_slate", "active", "B")
 		f.Add(s, "KICKOFF", "predictions_table", "killed", "A")
@@ -122,6 +126,13 @@ func FuzzGuardedEvaluation(f *testing.F) {
 		m := *models["message"]["message"].(*Message)
 		it := *models["item"]["item"].(*Item)
 		m.Type, m.From, it.Section, it.Status = typ, from, section, status
+		// Lists of the sizes the inputs' lengths give.
+		it.Anchors = make([]string, len(from)%4)
+		it.References = make([]*Reference, len(section)%5)
+		for i := range it.References {
+			it.References[i] = &Reference{Relation: "refutes"}
+		}
+		m.To = make([]string, len(typ)%3)
 		for _, scope := range []string{"message", "item"} {
 			env, err := envFor(scope)
 			if err != nil {
