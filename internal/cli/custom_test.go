@@ -319,3 +319,27 @@ func TestCustomRuleInReports(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomRuleBaselined: a custom rule's findings are fingerprinted and
+// accepted by a baseline as every finding is; a new one is not.
+func TestCustomRuleBaselined(t *testing.T) {
+	dir := demo(t)
+	cfg := filepath.Join(dir, ".brenner-ci.yaml")
+	base := filepath.Join(t.TempDir(), "baseline.txt")
+	root := filepath.Dir(filepath.Dir(dir))
+	if code, out, errs := runCLI(t, "check", "--repo-root", root, "--config", cfg, "--write-baseline", base, dir); code > 1 {
+		t.Fatalf("write-baseline: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "check", "--repo-root", root, "--config", cfg, "--fail-on", "warning", "--baseline", base, dir)
+	if code != 0 || !strings.Contains(out, "[LAB-001]") {
+		t.Fatalf("with the baseline: exit %d, want 0 with LAB-001 reported as old\n%s%s", code, out, errs)
+	}
+	// A stricter custom rule finds something the baseline does not hold.
+	stricter := filepath.Join(t.TempDir(), "stricter.yaml")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(stricter, []byte(strings.Replace(string(data), `!message.body.contains("§")`, `true`, 1)), 0o644)
+	code, out, _ = runCLI(t, "check", "--repo-root", root, "--config", stricter, "--fail-on", "warning", "--baseline", base, dir)
+	if code != 1 || !strings.Contains(out, "new: ") {
+		t.Fatalf("a new LAB-001 finding: exit %d, want 1 with it marked new\n%s", code, out)
+	}
+}
