@@ -25,9 +25,19 @@ func (c *checker) threadSalt(eng *rules.Engine, run *Plan, opt compile.Options) 
 		Build   string
 		Config  string
 		Rules   []string
+		Custom  []config.CustomRule // in force: in pull-request mode, the base revision's
 		Limits  config.Limits
 		Compile compile.Options
-	}{c.buildID(), configID(run), eng.Enabled(), run.Limits, opt})
+	}{c.buildID(), configID(run), eng.Enabled(), customRules(run), run.Limits, opt})
+}
+
+// customRules are the definitions of the custom rules in force (the
+// configuration that governs may be a revision's, not a file's).
+func customRules(run *Plan) []config.CustomRule {
+	if run.Cfg == nil {
+		return nil
+	}
+	return run.Cfg.CustomRules
 }
 
 // scanSalt is what every cached file scan depends on besides the file: the
