@@ -140,7 +140,10 @@ func findInline(doc *body.Doc) []inlineJSON {
 		}
 		open, end := enclosingObject(src, occ)
 		if open < 0 {
-			if strings.Contains(src[occ:min(len(src), occ+2000)], `"section"`) {
+			// No balanced object (cut off, or an unclosed brace): JSON only
+			// when both names are keys — prose that names them ("the
+			// "operation" and "section" fields") is prose.
+			if isKey(src, occ+len(`"operation"`)) && keyWithin(src[occ:min(len(src), occ+2000)], `"section"`) {
 				out = append(out, inlineJSON{Start: occ, End: occ + len(`"operation"`)})
 			}
 			continue
@@ -152,6 +155,27 @@ func findInline(doc *body.Doc) []inlineJSON {
 		i = end
 	}
 	return out
+}
+
+// isKey reports whether a quoted name ending at offset end of src is a
+// JSON key: a colon follows it, after blanks.
+func isKey(src string, end int) bool {
+	rest := strings.TrimLeft(src[end:], " \t\r\n")
+	return strings.HasPrefix(rest, ":")
+}
+
+// keyWithin reports whether s holds name as a JSON key.
+func keyWithin(s, name string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], name)
+		if k < 0 {
+			return false
+		}
+		i += k + len(name)
+		if isKey(s, i) {
+			return true
+		}
+	}
 }
 
 // enclosingObject finds the innermost balanced {…} around offset occ, within

@@ -925,10 +925,38 @@ func (s *scanner) fileIssue(pos diag.Pos, tag, msg, hint string) {
 func (s *scanner) syntaxIssue(d *jdoc, se *jsonv.SyntaxError, what string) {
 	msg := fmt.Sprintf("%s is not valid JSON: %s.", what, se.Error())
 	hint := "Fix the JSON or export it again."
-	if se.EOF {
+	switch {
+	case se.EOF:
 		hint = "The export was cut off; export the thread again."
+	case eventStream(d.src):
+		hint = "This is a Server-Sent Events stream (text/event-stream), as an MCP server streams a response; brenner-ci reads the response itself: save the JSON-RPC message of its data: line as the file."
 	}
 	s.fileIssue(d.span(se.Off, se.Off), "syntax "+se.Msg, msg, hint)
+}
+
+// eventStream reports whether src begins as a Server-Sent Events stream:
+// its first line that is not blank is an "event:", "data:", "id:" or
+// "retry:" field or a ":" comment.
+func eventStream(src []byte) bool {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		for _, f := range []string{"event:", "data:", "id:", "retry:", ":"} {
+			if bytes.HasPrefix(line, []byte(f)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // skipNote says why a file found by a walk is not read (IN-006): nothing
