@@ -161,8 +161,16 @@ func (r *ThreadRef) Release() { r.pack, r.offs, r.msgs = nil, nil, nil }
 // with the same digest (and the same configuration) check the same. The
 // bytes of a file's messages are read in one go when they lie within 16 MiB
 // of each other (a thread file: one read), else message by message.
-func (r *ThreadRef) Digest(w io.Writer) error {
-	fmt.Fprintf(w, "thread %q %q %q %d\n", r.Key, r.threadID, r.project, r.n())
+func (r *ThreadRef) Digest(w io.Writer) error { return r.DigestAs(w, nil) }
+
+// DigestAs is Digest with every file named by name (nil: as it is), for
+// comparing the threads of two copies of a tree: a revision's files,
+// written elsewhere, named by the paths they have in the working tree.
+func (r *ThreadRef) DigestAs(w io.Writer, name func(string) string) error {
+	if name == nil {
+		name = func(s string) string { return s }
+	}
+	fmt.Fprintf(w, "thread %q %q %q %d\n", name(r.Key), r.threadID, r.project, r.n())
 	srcs := r.sources()
 	type span struct {
 		f        *os.File
@@ -197,7 +205,7 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 		if s.File != qfile || quoted == 0 {
 			// A thread's messages are mostly in one file: its name is
 			// quoted once.
-			line = strconv.AppendQuote(append(line[:0], "msg "...), s.File)
+			line = strconv.AppendQuote(append(line[:0], "msg "...), name(s.File))
 			quoted, qfile = len(line), s.File
 		}
 		line = line[:quoted]
@@ -223,7 +231,7 @@ func (r *ThreadRef) Digest(w io.Writer) error {
 			// by the scan: its hash stands for every message in it.
 			if !named[s.File] {
 				named[s.File] = true
-				fmt.Fprintf(w, "file %q %x\n", s.File, sum)
+				fmt.Fprintf(w, "file %q %x\n", name(s.File), sum)
 			}
 			continue
 		}

@@ -107,35 +107,45 @@ type cachedArt struct {
 
 // key hashes the thread's inputs and its persisted artifacts.
 func (c *Threads) key(ref *mailbox.ThreadRef, arts []rules.ArtifactInput) (string, error) {
+	return threadKey(c.salt, ref, arts, nil)
+}
+
+// threadKey is the key of a thread's results: everything they depend on
+// outside the thread (salt), the thread's inputs and its persisted
+// artifacts, with every file named by name (nil: as it is).
+func threadKey(salt string, ref *mailbox.ThreadRef, arts []rules.ArtifactInput, name func(string) string) (string, error) {
+	if name == nil {
+		name = func(s string) string { return s }
+	}
 	h := sha256.New()
-	fmt.Fprintf(h, "brenner-ci cache %d\n%s\n", threadFormat, c.salt)
-	if err := ref.Digest(h); err != nil {
+	fmt.Fprintf(h, "brenner-ci cache %d\n%s\n", threadFormat, salt)
+	if err := ref.DigestAs(h, name); err != nil {
 		return "", err
 	}
 	for _, a := range arts {
-		fmt.Fprintf(h, "artifact %q %t %t\n", a.Path, a.JSON, a.AtPath)
+		fmt.Fprintf(h, "artifact %q %t %t\n", name(a.Path), a.JSON, a.AtPath)
 		for _, p := range []string{a.Path, rules.EvidencePath(a.Path)} {
-			hashFile(h, p)
+			hashFile(h, p, name(p))
 		}
 	}
 	return string(h.Sum(nil)), nil // 32 bytes, not 64 hex digits: 100,000 keys are held
 }
 
-// hashFile writes what the engine will read of file p into h: its bytes,
+// hashFile writes what the engine will read of file p, named shown, into h: its bytes,
 // or why it cannot be read. It reads as the engine does (safefile: a link
 // or a device is not read) and streams, so no file's size matters.
-func hashFile(h io.Writer, p string) {
+func hashFile(h io.Writer, p, shown string) {
 	f, st, err := safefile.Open(filepath.FromSlash(p))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(h, "file %q absent\n", p)
+			fmt.Fprintf(h, "file %q absent\n", shown)
 		} else {
-			fmt.Fprintf(h, "file %q unreadable %s\n", p, err)
+			fmt.Fprintf(h, "file %q unreadable %s\n", shown, err)
 		}
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(h, "file %q %d\n", p, st.Size())
+	fmt.Fprintf(h, "file %q %d\n", shown, st.Size())
 	if _, err := io.Copy(h, f); err != nil {
 		fmt.Fprintf(h, "read error %s\n", err)
 	}

@@ -58,9 +58,16 @@ type CheckOptions struct {
 // checker is one check (or merge) run.
 type checker struct {
 	CheckOptions
-	env  *Env
-	errw io.Writer    // standard error of the run
-	rec  *runRecorder // recording this run for the run cache (nil: not)
+	// revCommit is --new-from-rev's commit; prMemory holds the run's thread
+	// results for the revision's run to reuse (nil: none, or noReuse, which
+	// tests set to compare with the plain way).
+	revCommit string
+	prMemory  *cache.Memory
+	noReuse   bool
+	revReused int64 // the revision's threads taken from the run's own results
+	env       *Env
+	errw      io.Writer    // standard error of the run
+	rec       *runRecorder // recording this run for the run cache (nil: not)
 }
 
 // Check runs check with o: it reads the inputs, checks them, writes every
@@ -98,8 +105,15 @@ func (c *checker) run(e *Env) error {
 				}
 				c.rec = newRunRecorder(rc, in)
 			}
+			if c.NewFromRev != "" && !c.noReuse {
+				c.prMemory = cache.NewMemory()
+			}
 			res, notes, last, err = c.runEngine(eng, run, in)
 			notes = append(policy, notes...)
+			if err == nil && c.NewFromRev != "" {
+				err = c.newFromRev(run, c.prMemory)
+				c.prMemory = nil // its results are held nowhere else
+			}
 		}
 	}
 	if err != nil {
@@ -275,18 +289,30 @@ func (c *checker) setup() (*Plan, error) {
 		}
 	}
 	if c.NewFromRev != "" {
-		old, err := c.revFingerprints(run, c.NewFromRev)
-		if err != nil {
+		// The revision is read after the run's own inputs (newFromRev),
+		// which it reuses where the pull request left them as they were.
+		if c.revCommit, err = revCommit(run.repoRoot, c.NewFromRev); err != nil {
 			return nil, err
-		}
-		if run.baseline == nil {
-			run.baseline = map[string]bool{}
-		}
-		for fp := range old {
-			run.baseline[fp] = true
 		}
 	}
 	return run, nil
+}
+
+// newFromRev adds the fingerprints of the findings at --new-from-rev to the
+// run's baseline (revFingerprints); mem, when set, holds the run's own
+// thread results, which the revision's unchanged threads reuse.
+func (c *checker) newFromRev(run *Plan, mem *cache.Memory) error {
+	old, err := c.revFingerprints(run, c.NewFromRev, mem)
+	if err != nil {
+		return err
+	}
+	if run.baseline == nil {
+		run.baseline = map[string]bool{}
+	}
+	for fp := range old {
+		run.baseline[fp] = true
+	}
+	return nil
 }
 
 // runEngine scans the inputs and runs the engine on them, writing each
@@ -363,6 +389,15 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	if c.Cache != "" {
 		threads = cache.OpenThreads(c.Cache, c.threadSalt(eng, run, opt), eng, ro.Render, opt.ThreadTimeout)
 		ro.Cache = threads
+	}
+	if c.prMemory != nil {
+		// Pull-request mode: the results are kept for the base revision's
+		// unchanged threads (newFromRev).
+		var inner rules.Reuser
+		if threads != nil {
+			inner = threads
+		}
+		ro.Cache = c.prMemory.Recorder(c.threadSalt(eng, run, opt), opt.ThreadTimeout, inner)
 	}
 	res, b := eng.RunThreads(batch, ro)
 	if threads != nil {

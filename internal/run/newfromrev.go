@@ -14,10 +14,21 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
+
+// revCommit resolves rev to a commit of the repository at repo (a usage
+// error when it is none).
+func revCommit(repo, rev string) (string, error) {
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output()
+	if err != nil || len(bytes.TrimSpace(out)) == 0 {
+		return "", usagef("--new-from-rev %s: not a commit of the repository at %s", rev, repo)
+	}
+	return string(bytes.TrimSpace(out)), nil
+}
 
 // revFingerprints checks the inputs as they were at git revision rev and
 // returns the fingerprints of their findings: with --new-from-rev, the
@@ -25,14 +36,18 @@ import (
 // rev are read with `git archive` into a temporary folder (regular files
 // only, no path may leave it) and go through the same engine and pipeline,
 // with their paths mapped back to the paths given, so fingerprints match.
-func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error) {
+// A thread whose inputs are at rev what they are in the working tree (the
+// same bytes under the same name, or under the name a rename gave them)
+// checks the same: with mem, the run's own results, it is not checked
+// again (the batch rules still run on every thread of rev).
+func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map[string]bool, error) {
 	tmp, err := os.MkdirTemp("", "brenner-ci-rev-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if out, err := exec.Command("git", "-C", run.repoRoot, "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output(); err != nil || len(bytes.TrimSpace(out)) == 0 {
-		return nil, usagef("--new-from-rev %s: not a commit of the repository at %s", rev, run.repoRoot)
+	if _, err := revCommit(run.repoRoot, rev); err != nil {
+		return nil, err
 	}
 	var revPaths []string
 	mapped := map[string]string{} // path at rev (slash separated) → path as given
@@ -71,15 +86,6 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 	if len(revPaths) == 0 {
 		return fps, nil
 	}
-	// The same options as the run itself (Plan): the base revision's
-	// findings are comparable only when the inputs are read, compiled and
-	// checked alike.
-	batch, err := mailbox.Scan(revPaths, run.ScanOptions())
-	if err != nil {
-		return nil, err
-	}
-	eng := run.Engine()
-	res := eng.Run(batch, rules.RunOptions{Compile: run.CompileOptions(batch.Agents), Jobs: c.Jobs})
 	back := func(file string) string {
 		for at, given := range mapped {
 			if file == at {
@@ -109,6 +115,24 @@ func (c *checker) revFingerprints(run *Plan, rev string) (map[string]bool, error
 	renamed := renamesSince(run.repoRoot, rev)
 	back = renamed.file(back)
 	backText = renamed.text(backText)
+	// The same options as the run itself (Plan): the base revision's
+	// findings are comparable only when the inputs are read, compiled and
+	// checked alike.
+	batch, err := mailbox.Scan(revPaths, run.ScanOptions())
+	if err != nil {
+		return nil, err
+	}
+	eng := run.Engine()
+	ro := rules.RunOptions{Compile: run.CompileOptions(batch.Agents), Jobs: c.Jobs}
+	if mem != nil {
+		// Keys name rev's files as the working tree names them: a thread
+		// left as it was is found under the run's own key.
+		ro.Cache = mem.Reuser(c.threadSalt(eng, run, ro.Compile), back)
+	}
+	res := eng.Run(batch, ro)
+	if mem != nil {
+		c.revReused = mem.Hits.Load()
+	}
 	for i := range res.Findings {
 		res.Findings[i].Pos.File = back(res.Findings[i].Pos.File)
 		// Anchors and messages name files too ("<path> too large"), and

@@ -148,6 +148,7 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Build, Config string
 		Rules         []string
 		Custom        []config.CustomRule
+		Rev           string // --new-from-rev's commit: its findings are old
 		Options       CheckOptions
 		Paths         []string
 		Reports       []string
@@ -162,7 +163,7 @@ func (c *checker) runCacheFor(run *Plan, eng *rules.Engine, in *mailbox.Inputs, 
 		Policy        []diag.Notification
 		Inputs        []byte
 		Color         bool // standard output is coloured (text.Colored)
-	}{c.buildID(), configID(run), eng.Enabled(), customRules(run), o, run.Paths, reports, run.Limits, run.failOn,
+	}{c.buildID(), configID(run), eng.Enabled(), customRules(run), c.revCommit, o, run.Paths, reports, run.Limits, run.failOn,
 		run.Epoch.UnixNano(), run.repoRoot, cwd, summaryPath(targets[2].path) != "",
 		[3]string{os.Getenv("GITHUB_SERVER_URL"), os.Getenv("GITHUB_REPOSITORY"), os.Getenv("GITHUB_SHA")},
 		run.baseline != nil, fps, policy, digest, text.Colored(c.env.Stdout)})

@@ -134,6 +134,9 @@ func Merge(files []string, o CheckOptions, e *Env) error {
 		c.Paths = shards[0].Inputs
 	}
 	run, err := c.setup()
+	if err == nil && c.NewFromRev != "" {
+		err = c.newFromRev(run, nil)
+	}
 	if err != nil {
 		c.reportRunError(e, err)
 		return err
