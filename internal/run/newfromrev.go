@@ -176,6 +176,14 @@ func gitArchive(repo, rev, rel, dir string) error {
 	}
 	tr := tar.NewReader(stdout)
 	var xerr error
+	made := map[string]bool{} // folders made: one stat per folder, not per file
+	mkdir := func(d string) error {
+		if made[d] {
+			return nil
+		}
+		made[d] = true
+		return os.MkdirAll(d, 0o755)
+	}
 	for xerr == nil {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -192,9 +200,9 @@ func gitArchive(repo, rev, rel, dir string) error {
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		switch h.Typeflag {
 		case tar.TypeDir:
-			xerr = os.MkdirAll(target, 0o755)
+			xerr = mkdir(target)
 		case tar.TypeReg:
-			if xerr = os.MkdirAll(filepath.Dir(target), 0o755); xerr == nil {
+			if xerr = mkdir(filepath.Dir(target)); xerr == nil {
 				xerr = writeFileFrom(target, tr)
 			}
 		}
