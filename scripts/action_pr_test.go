@@ -52,17 +52,19 @@ func TestActionCopiedWorkflowRename(t *testing.T) {
 	for _, tc := range []struct {
 		name, paths             string
 		errors, warnings, notes string
+		unreadable              bool // the base also holds an export that is not JSON (an old IN-001 naming its file)
 		readme                  bool
 	}{
 		// The reports folder lies inside ".": one IN-006 note names it
 		// (old: the base revision's check names it too).
 		{name: "paths=default", paths: def, errors: "16", warnings: "15", notes: "6"},
+		{name: "paths=default/unreadable", paths: def, errors: "17", warnings: "15", notes: "6", unreadable: true},
 		{name: "paths=workflow", paths: with["paths"], errors: "16", warnings: "15", notes: "5", readme: true},
 		{name: "paths=mailbox", paths: "mailbox", errors: "15", warnings: "11", notes: "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRunner(t, nil)
-			base, head := renamePullRequest(t, r.dir)
+			base, head := renamePullRequest(t, r.dir, tc.unreadable)
 			r.github["event.pull_request.base.sha"] = base
 			for k, v := range with {
 				r.inputs[k] = r.expr(v)
@@ -209,11 +211,18 @@ func TestActionCopiedWorkflowRename(t *testing.T) {
 // renamePullRequest makes dir a git repository: the base commit holds the
 // demo mailbox and artifacts (old findings); the pull request's commit
 // renames biofilm.jsonl (git mv; all its findings are old) and breaks one
-// KICKOFF subject (the one new finding). It returns both commits.
-func renamePullRequest(t *testing.T, dir string) (base, head string) {
+// KICKOFF subject (the one new finding). With unreadable the base also
+// holds a truncated export (an IN-001 error whose fingerprint names its
+// file), which the pull request leaves alone. It returns both commits.
+func renamePullRequest(t *testing.T, dir string, unreadable bool) (base, head string) {
 	t.Helper()
 	copyDir(t, filepath.Join(repoRoot(t), "testdata", "demo", "mailbox"), filepath.Join(dir, "mailbox"))
 	copyDir(t, filepath.Join(repoRoot(t), "testdata", "demo", "artifacts"), filepath.Join(dir, "artifacts"))
+	if unreadable {
+		if err := os.WriteFile(filepath.Join(dir, "mailbox", "truncated.json"), []byte(`{"messages": [{"id": 1,, `+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", ".")
 	gitIn(t, dir, "commit", "-q", "-m", "base")
