@@ -333,7 +333,7 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs) (*
 // input: the --out folder and the report files are not read, even when
 // they lie inside the checked paths.
 func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
-	opt := run.ScanOptions(c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache)
+	opt := run.ScanOptions(c.written()...)
 	if c.Cache != "" {
 		run.scanStore = cache.OpenScan(filepath.Join(c.Cache, "scan"))
 		run.scanCache = &mailbox.ScanCache{Store: run.scanStore, Salt: c.scanSalt(opt)}
@@ -344,6 +344,12 @@ func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 		return nil, usagef("%v", err)
 	}
 	return in, nil
+}
+
+// written are the paths the run writes: never read as input (list), and
+// excluded alike from the base revision's inputs (revOutputs).
+func (c *checker) written() []string {
+	return []string{c.Out, c.Sarif, c.Junit, c.Markdown, c.JSON, c.WriteBaseline, c.Cache}
 }
 
 // scan reads the inputs.

@@ -106,6 +106,13 @@ func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map
 	sort.Slice(ats, func(i, j int) bool { return len(ats[i]) > len(ats[j]) || len(ats[i]) == len(ats[j]) && ats[i] < ats[j] })
 	backText := func(s string) string {
 		for _, at := range ats {
+			// As back does (path.Join): below the repository root given as
+			// ".", a path is "mailbox/x.json", never "./mailbox/x.json".
+			// (Before, every finding whose anchor names its file, IN-001
+			// and IN-006 among them, was new on ".", the Action's default.)
+			if mapped[at] == "." {
+				s = strings.ReplaceAll(s, at+"/", "")
+			}
 			s = strings.ReplaceAll(s, at, mapped[at])
 		}
 		return s
@@ -118,7 +125,11 @@ func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map
 	// The same options as the run itself (Plan): the base revision's
 	// findings are comparable only when the inputs are read, compiled and
 	// checked alike.
-	batch, err := mailbox.Scan(revPaths, run.ScanOptions())
+	exclude, err := c.revOutputs(run.repoRoot, tmp)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := mailbox.Scan(revPaths, run.ScanOptions(exclude...))
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +166,43 @@ func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map
 		fps[fp] = true
 	}
 	return fps, nil
+}
+
+// revOutputs puts the run's own output (--out, the report files, --cache:
+// what list excludes) that exists inside the repository into the revision's
+// tree at tmp, as an empty folder or file where the revision has nothing,
+// and returns where: excluded alike, the base names it as the run does (an
+// IN-006 note when the checked paths hold it, "." for one), so that note is
+// old, not the change's. (Before, with the Action's default paths "." its
+// reports folder was a new finding in every pull request.)
+func (c *checker) revOutputs(root, tmp string) ([]string, error) {
+	var at []string
+	for _, o := range c.written() {
+		if o == "" {
+			continue
+		}
+		rel, ok := relInside(root, o)
+		if !ok || rel == "." {
+			continue
+		}
+		fi, err := os.Lstat(o)
+		if err != nil || !fi.IsDir() && !fi.Mode().IsRegular() {
+			continue // not there (yet): the run's walk does not name it either
+		}
+		p := filepath.Join(tmp, rel)
+		if _, err := os.Lstat(p); err != nil {
+			if fi.IsDir() {
+				err = os.MkdirAll(p, 0o755)
+			} else if err = os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+				err = writeFileFrom(p, strings.NewReader(""))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("--new-from-rev: %v", err)
+			}
+		}
+		at = append(at, p)
+	}
+	return at, nil
 }
 
 // gitArchive extracts rev:rel into dir (regular files and folders only;
