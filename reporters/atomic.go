@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 )
 
 // Reports and artifacts are written through temporary files in their
@@ -18,6 +20,28 @@ import (
 // SIGINT or SIGTERM) removes them all, and a report Set is renamed into
 // place as a whole or not at all, so an interrupted run leaves neither
 // temporary files nor a mix of two runs' reports.
+//
+// Why this is not github.com/google/renameio/v2 (issue 26 weighed it, at
+// v2.0.2): renameio has no Windows implementation — its PendingFile,
+// TempFile and WriteFile are built for !windows only, and on Windows its
+// maybe.WriteFile is a plain os.WriteFile, where a reader can see half a
+// report — while brenner-ci ships Windows binaries (.goreleaser.yaml) for
+// the action's Windows runners, and os.Rename replaces the target there too,
+// so this code is atomic on every platform it ships for. Keeping this code
+// for Windows beside renameio elsewhere would be two implementations for one.
+// Besides: renameio fsyncs every file before its rename, with no way to
+// turn it off, while these are reports and artifacts a rerun rewrites: what
+// the rename buys is that a reader (an upload step, an interrupted run)
+// never sees a partial file, not durability across a machine crash, and
+// `compile --out` writes one artifact per thread (an fsync made each
+// write about six times slower on the benchmark machine's ext4); a Set and
+// the temporary files Interrupt removes would stay hand-written in any case
+// (renameio puts one file in place at a time and tracks nothing); and
+// v2.0.2 needs Go 1.25 (go.mod: 1.24). What renameio would have replaced,
+// createTemp, does what it does: created O_EXCL in the target's folder
+// (never os.TempDir, whose rename could cross file systems), mode 0644 less
+// the umask, and a link at the target is replaced by the rename, never
+// followed. TestAtomic* hold these.
 
 // ErrInterrupted is returned by writes attempted after Interrupt.
 var ErrInterrupted = errors.New("interrupted")
@@ -151,7 +175,9 @@ func (s *Set) Commit() error {
 		delete(temps.files, st.tmp)
 	}
 	for _, p := range s.failed {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		// ENOTDIR: a file where its folder should be, so no previous
+		// version either (Add has said why it could not be written).
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			errs = append(errs, fmt.Errorf("removing the previous %s: %w", p, err))
 		}
 	}

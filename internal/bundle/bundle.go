@@ -198,6 +198,15 @@ func Create(dir, suffix string) *Writer {
 
 // start creates the file (with w.mu held), in w.dir only when that is a
 // folder and not a link to one.
+//
+// The temporary file and its rename (Commit) are not
+// github.com/google/renameio/v2 (issue 26): renameio has no Windows
+// implementation (see reporters/atomic.go), it needs the final name before
+// the file is created while a bundle's name is its temporary file's random
+// part, and it fsyncs before the rename — a cost (a bundle can be hundreds
+// of megabytes) that buys nothing here, since a bundle cut short by a crash
+// has no valid trailer and is ignored, and a damaged entry fails its
+// checksum: a miss either way.
 func (w *Writer) start() {
 	if w.f != nil || w.err != nil {
 		return

@@ -168,3 +168,37 @@ func TestForgedBundles(t *testing.T) {
 		t.Errorf("the folder outside changed: %v", names)
 	}
 }
+
+// TestBundleWriteInPlace: a committed bundle is the only file a run leaves
+// (no temporary file), it is created with mode 0600 less the umask (a
+// cache is the run's own), and a bundle folder that is a link is refused:
+// nothing is written where it points.
+func TestBundleWriteInPlace(t *testing.T) {
+	dir := t.TempDir()
+	w := Create(dir, ".b")
+	w.Add("k", []byte("v"))
+	if err := w.Commit(Open(dir, ".b")); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || filepath.Ext(ents[0].Name()) != ".b" || ents[0].Name()[0] == '.' {
+		t.Fatalf("folder holds %v, want one bundle", ents)
+	}
+	if st, err := os.Stat(filepath.Join(dir, ents[0].Name())); err != nil || st.Mode().Perm()&0o077 != 0 {
+		t.Errorf("bundle mode %v (%v)", st.Mode(), err)
+	}
+
+	elsewhere := t.TempDir()
+	link := filepath.Join(t.TempDir(), "cache")
+	if err := os.Symlink(elsewhere, link); err != nil {
+		t.Skip(err)
+	}
+	w = Create(link, ".b")
+	w.Add("k", []byte("v"))
+	if err := w.Commit(Open(link, ".b")); err == nil {
+		t.Error("a bundle written into a linked folder")
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
+	}
+}

@@ -20,6 +20,13 @@ var safeDirs sync.Map
 // writeUnder writes data to dir/rel atomically. It refuses a relative path
 // that leaves dir and never follows a symbolic link inside dir, so nothing is
 // ever written outside the chosen output folder.
+//
+// It writes through reporters.WriteFileAtomic, not
+// github.com/google/renameio/v2's WithRoot (issue 26), which would write
+// inside an os.Root: renameio has no Windows implementation (see
+// reporters/atomic.go), and os.Root.Rename, which it needs, is Go 1.25
+// (go.mod: 1.24). When the module moves to 1.25, an os.Root over dir (stdlib
+// alone) could replace the Lstat walk below.
 func writeUnder(dir, rel string, write func(io.Writer) error) error {
 	if rel == "" || filepath.IsAbs(rel) || strings.Contains(rel, "\x00") {
 		return fmt.Errorf("refusing to write %q: not a relative path", rel)

@@ -513,6 +513,12 @@ func (r *runRecorder) store(exit int) {
 			return
 		}
 	}
+	// Not github.com/google/renameio/v2 (issue 26): no Windows
+	// implementation (see reporters/atomic.go); its temporary file would be
+	// named ".<entry><n>", which pruneRunEntries does not take for a killed
+	// run's (it removes stale ".run-*"), so they would pile up; and its fsync
+	// buys nothing for an entry that is checksummed (a damaged one is a
+	// miss).
 	tmp, err := os.CreateTemp(r.rc.dir, ".run-*")
 	if err != nil {
 		return

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
@@ -241,5 +242,78 @@ func TestArtifactFindingsUnderTheArtifact(t *testing.T) {
 	}
 	if len(s.Suites) != 1 {
 		t.Errorf("%d suites: an artifact finding went to the inputs suite", len(s.Suites))
+	}
+}
+
+// TestNastyReport: a whole report whose thread key, messages, hint, rule
+// and inputs hold what XML 1.0 cannot carry (NUL, ESC, a lone surrogate,
+// invalid UTF-8), "]]>", quotes and markup, line breaks and bidirectional
+// controls is read by encoding/xml's strict decoder, and what it reads is
+// the text less what XML cannot carry, with the controls shown as \uXXXX.
+func TestNastyReport(t *testing.T) {
+	r := fixture.Report(t)
+	const nasty = "q\"uo'te <&> ]]> nul\x00 esc\x1b surrogate\xed\xa0\x80 bad\xff rlo\u202e end"
+	r.Threads[0].Key = "alpha " + nasty
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Thread != "alpha" {
+			continue
+		}
+		f.Thread = r.Threads[0].Key
+		if f.Rule == "MG-001" {
+			f.Message = nasty + "\nsecond line"
+			f.Hint = nasty
+		}
+	}
+	r.Inputs = []string{"in\tputs\r\n" + nasty}
+	out := write(t, r)
+	if !utf8.Valid(out) {
+		t.Fatal("the report is not UTF-8")
+	}
+	for _, raw := range []string{"\x00", "\x1b", "\xed\xa0\x80", "\xff", "\u202e", "]]>"} {
+		if bytes.Contains(out, []byte(raw)) {
+			t.Errorf("the report holds a raw %q", raw)
+		}
+	}
+	var s suites
+	if err := xml.Unmarshal(out, &s); err != nil {
+		t.Fatalf("encoding/xml cannot read the report: %v\n%s", err, out)
+	}
+	const shown = `q"uo'te <&> ]]> nul esc surrogate bad rlo\u202e end`
+	c := s.Suites[0].Cases[0]
+	if c.Classname != "alpha "+shown {
+		t.Errorf("classname %q", c.Classname)
+	}
+	if len(c.Failure) != 1 || c.Failure[0].Message != shown+" second line" {
+		t.Fatalf("failure %+v", c.Failure)
+	}
+	if txt := c.Failure[0].Text; !strings.Contains(txt, ": error: "+shown+" second line [MG-001] Hint: "+shown) {
+		t.Errorf("failure text %q", txt)
+	}
+	// A property value keeps its tab and line break (as character
+	// references: a parser would make raw ones spaces).
+	var props struct {
+		Props []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"testsuite>properties>property"`
+	}
+	if err := xml.Unmarshal(out, &props); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range props.Props {
+		if p.Name == "inputs" {
+			found = true
+			if p.Value != "in\tputs\r\n"+shown {
+				t.Errorf("inputs property %q", p.Value)
+			}
+		}
+	}
+	if !found {
+		t.Error("no inputs property")
+	}
+	if !bytes.Contains(out, []byte(`value="in&#x9;puts&#xD;&#xA;q&quot;uo'te &lt;&amp;&gt; ]]&gt; nul esc surrogate bad rlo\u202e end"`)) {
+		t.Errorf("inputs property not written as expected:\n%s", out)
 	}
 }

@@ -1,0 +1,142 @@
+package junit
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+// nasty are inputs XML 1.0 cannot carry as written, or that would end a
+// construct early: NUL and other C0 controls, a lone surrogate (as it
+// arrives in Go: invalid UTF-8), invalid UTF-8, U+FFFE/U+FFFF, "]]>",
+// quotes, markup, white space an attribute would normalise, bidirectional
+// controls.
+var nasty = []string{
+	"",
+	"plain",
+	"nul \x00 esc \x1b bell \x07 del \x7f",
+	"lone surrogate \xed\xa0\x80 and \xed\xbf\xbf",
+	"bad utf-8 \xff\xfe \xc3",
+	"a real \uFFFD stays",
+	"non-characters \uFFFE \uFFFF",
+	"]]> ends a CDATA section, ]]",
+	`"double" 'single' <tag attr="x"> & &amp; &#0;`,
+	"tab\tline\nfeed\rcarriage\r\nreturn",
+	"rlo \u202e lri \u2066 lrm \u200e ls \u2028 alm \u061c",
+	"astral \U0001F600 and \U0010FFFF",
+	"c1 \u0085 \u009b kept",
+}
+
+// clean is what a reader of the report must get back for s: s less what
+// XML 1.0 cannot carry (invalid UTF-8, C0 controls but tab and line breaks,
+// U+FFFE, U+FFFF), with invisible controls shown as \uXXXX.
+func clean(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xFFFE, r == 0xFFFF:
+		case diag.Invisible(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// roundTrip writes s as an attribute value and as char data, and reads both
+// back with encoding/xml's strict decoder.
+func roundTrip(t testing.TB, s string) (attrVal, charData string) {
+	t.Helper()
+	doc := `<a v="` + attr(s) + `">` + text(s) + `</a>`
+	if !utf8.ValidString(doc) {
+		t.Fatalf("%q: output is not UTF-8: %q", s, doc)
+	}
+	d := xml.NewDecoder(strings.NewReader(doc))
+	var cd strings.Builder
+	seen := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%q: encoding/xml cannot read %q: %v", s, doc, err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if len(tok.Attr) != 1 || tok.Attr[0].Name.Local != "v" {
+				t.Fatalf("%q: attributes %v", s, tok.Attr)
+			}
+			attrVal, seen = tok.Attr[0].Value, true
+		case xml.CharData:
+			cd.Write(tok)
+		}
+	}
+	if !seen {
+		t.Fatalf("%q: no element read from %q", s, doc)
+	}
+	return attrVal, cd.String()
+}
+
+func checkEscape(t testing.TB, s string) {
+	t.Helper()
+	want := clean(s)
+	a, c := roundTrip(t, s)
+	if a != want {
+		t.Errorf("attribute of %q reads back %q, want %q", s, a, want)
+	}
+	if c != want {
+		t.Errorf("char data of %q reads back %q, want %q", s, c, want)
+	}
+	// Written as the project writes it: no raw markup, and in an attribute
+	// no raw quote or white space that normalisation would turn into a
+	// space; no raw invisible control anywhere.
+	for _, out := range []string{attr(s), text(s)} {
+		if strings.Contains(out, "]]>") || strings.ContainsAny(out, "<\u202e\u2066") {
+			t.Errorf("%q written as %q", s, out)
+		}
+	}
+	if a := attr(s); strings.ContainsAny(a, "\"\t\n\r") {
+		t.Errorf("attribute %q written as %q", s, a)
+	}
+}
+
+// TestEscapeRoundTrip: encoding/xml is the oracle of the hand-written
+// escape (see escape for why it is not the writer): every nasty input is
+// read back by its strict decoder, in an attribute and in char data, as the
+// input less what XML 1.0 cannot carry.
+func TestEscapeRoundTrip(t *testing.T) {
+	for _, s := range nasty {
+		checkEscape(t, s)
+	}
+	// The bytes the goldens hold: a named entity for a quote in an
+	// attribute, quotes and line breaks as they are in char data.
+	if got := attr(`say "hi"` + "\n"); got != `say &quot;hi&quot;&#xA;` {
+		t.Errorf("attr: %s", got)
+	}
+	if got := text(`say "hi" 'there' ]]>` + "\n\r"); got != `say "hi" 'there' ]]&gt;`+"\n&#xD;" {
+		t.Errorf("text: %s", got)
+	}
+	// xs:token: white space collapsed, then escaped.
+	// What XML cannot hold is dropped before collapsing: no double or
+	// trailing space is left where it was (before: "a  b", "a b ").
+	for in, want := range map[string]string{" a\t\n b ": "a b", "a \x00 b": "a b", " a\t\n b \x00 ": "a b", "a \xff\x1b b \u202e": `a b \u202e`, " \x02 ": ""} {
+		if got := token(in); got != want {
+			t.Errorf("token(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzEscape(f *testing.F) {
+	for _, s := range nasty {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkEscape(t, s) })
+}
