@@ -105,13 +105,28 @@ func (c *checker) run(e *Env) error {
 				}
 				c.rec = newRunRecorder(rc, in)
 			}
-			if c.NewFromRev != "" && !c.noReuse {
-				c.prMemory = cache.NewMemory()
+			var base chan revRead
+			if c.NewFromRev != "" {
+				// The revision is read while the working tree is checked;
+				// it is checked after, reusing what is unchanged.
+				base = make(chan revRead, 1)
+				go func() {
+					var r revRead
+					r.b, r.err = c.readRev(run, c.NewFromRev)
+					base <- r
+				}()
+				if !c.noReuse {
+					c.prMemory = cache.NewMemory()
+				}
 			}
 			res, notes, last, err = c.runEngine(eng, run, in)
 			notes = append(policy, notes...)
-			if err == nil && c.NewFromRev != "" {
-				err = c.newFromRev(run, c.prMemory)
+			if base != nil {
+				if err == nil {
+					err = c.newFromRev(run, base, c.prMemory)
+				} else if r := <-base; r.b != nil {
+					os.RemoveAll(r.b.tmp)
+				}
 				c.prMemory = nil // its results are held nowhere else
 			}
 		}
@@ -299,10 +314,23 @@ func (c *checker) setup() (*Plan, error) {
 }
 
 // newFromRev adds the fingerprints of the findings at --new-from-rev to the
-// run's baseline (revFingerprints); mem, when set, holds the run's own
-// thread results, which the revision's unchanged threads reuse.
-func (c *checker) newFromRev(run *Plan, mem *cache.Memory) error {
-	old, err := c.revFingerprints(run, c.NewFromRev, mem)
+// run's baseline: base is the revision's inputs, read (readRev; nil: read
+// them now), and mem, when set, holds the run's own thread results, which
+// the revision's unchanged threads reuse (revFingerprints).
+func (c *checker) newFromRev(run *Plan, base <-chan revRead, mem *cache.Memory) error {
+	var r revRead
+	if base == nil {
+		r.b, r.err = c.readRev(run, c.NewFromRev)
+	} else {
+		r = <-base
+	}
+	if r.b != nil {
+		defer os.RemoveAll(r.b.tmp)
+	}
+	if r.err != nil {
+		return r.err
+	}
+	old, err := c.revFingerprints(run, c.NewFromRev, r.b, mem)
 	if err != nil {
 		return err
 	}
@@ -344,6 +372,12 @@ func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 		return nil, usagef("%v", err)
 	}
 	return in, nil
+}
+
+// revRead is a revision's inputs, read, or why they could not be.
+type revRead struct {
+	b   *revBase
+	err error
 }
 
 // written are the paths the run writes: never read as input (list), and

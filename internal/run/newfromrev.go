@@ -30,35 +30,39 @@ func revCommit(repo, rev string) (string, error) {
 	return string(bytes.TrimSpace(out)), nil
 }
 
-// revFingerprints checks the inputs as they were at git revision rev and
-// returns the fingerprints of their findings: with --new-from-rev, the
-// findings already present at rev are old, like a baseline's. The inputs at
-// rev are read with `git archive` into a temporary folder (regular files
-// only, no path may leave it) and go through the same engine and pipeline,
-// with their paths mapped back to the paths given, so fingerprints match.
-// A thread whose inputs are at rev what they are in the working tree (the
-// same bytes under the same name, or under the name a rename gave them)
-// checks the same: with mem, the run's own results, it is not checked
-// again (the batch rules still run on every thread of rev).
-func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map[string]bool, error) {
+// revBase is the inputs as they were at a revision, read: written to a
+// temporary folder and scanned (readRev), waiting to be checked
+// (revFingerprints).
+type revBase struct {
+	tmp    string
+	mapped map[string]string // path at rev (slash separated) → path as given
+	batch  *mailbox.Batch    // nil: none of the paths is at rev
+	extra  []diag.Finding    // about the run's paths at rev
+}
+
+// readRev reads the inputs as they were at git revision rev: `git archive`
+// into a temporary folder (regular files only, no path may leave it), then
+// the same scan as the run's (Plan), excluding the run's own output alike
+// (revOutputs). It needs nothing of the run's own results, so it can go on
+// while the working tree is checked. The caller removes b.tmp.
+func (c *checker) readRev(run *Plan, rev string) (*revBase, error) {
 	tmp, err := os.MkdirTemp("", "brenner-ci-rev-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	b := &revBase{tmp: tmp, mapped: map[string]string{}}
 	if _, err := revCommit(run.repoRoot, rev); err != nil {
-		return nil, err
+		return b, err
 	}
 	var revPaths []string
-	mapped := map[string]string{} // path at rev (slash separated) → path as given
 	for _, p := range run.Paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, err
+			return b, err
 		}
 		rel, ok := relInside(run.repoRoot, abs)
 		if !ok {
-			return nil, usagef("--new-from-rev: %s is outside the repository %s", p, run.repoRoot)
+			return b, usagef("--new-from-rev: %s is outside the repository %s", p, run.repoRoot)
 		}
 		rel = filepath.ToSlash(rel)
 		if rel == "." {
@@ -68,24 +72,49 @@ func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map
 			continue // the path is new since rev: everything in it is new
 		}
 		if err := gitArchive(run.repoRoot, rev, rel, tmp); err != nil {
-			return nil, fmt.Errorf("--new-from-rev: %v", err)
+			return b, fmt.Errorf("--new-from-rev: %v", err)
 		}
 		at := filepath.ToSlash(filepath.Join(tmp, filepath.FromSlash(rel)))
 		if _, err := os.Lstat(filepath.FromSlash(at)); err != nil {
 			// git archive wrote nothing for it: at rev the path is a
 			// symbolic link (or a submodule), which is never followed.
-			run.extra = append(run.extra, diag.Finding{Rule: ruleid.IN006, Severity: diag.Note,
+			b.extra = append(b.extra, diag.Finding{Rule: ruleid.IN006, Severity: diag.Note,
 				Message: fmt.Sprintf("%s is a symbolic link or a submodule at %s, which is not followed: every finding under it counts as new.", filepath.ToSlash(filepath.Clean(p)), rev),
 				Pos:     diag.Pos{File: filepath.ToSlash(filepath.Clean(p)), Line: 1, Col: 1}, Anchor: "base path not followed " + rel})
 			continue
 		}
 		revPaths = append(revPaths, at)
-		mapped[at] = filepath.ToSlash(filepath.Clean(p))
+		b.mapped[at] = filepath.ToSlash(filepath.Clean(p))
 	}
-	fps := map[string]bool{}
 	if len(revPaths) == 0 {
+		return b, nil
+	}
+	exclude, err := c.revOutputs(run.repoRoot, tmp)
+	if err != nil {
+		return b, err
+	}
+	b.batch, err = mailbox.Scan(revPaths, run.ScanOptions(exclude...))
+	return b, err
+}
+
+// revFingerprints checks the inputs read at git revision rev (readRev) and
+// returns the fingerprints of their findings: with --new-from-rev, the
+// findings already present at rev are old, like a baseline's. They go
+// through the same engine and pipeline as the run's (Plan: the base
+// revision's findings are comparable only when the inputs are read,
+// compiled and checked alike), with their paths mapped back to the paths
+// given, so fingerprints match. A thread whose inputs are at rev what they
+// are in the working tree (the same bytes under the same name, or under the
+// name a rename gave them) checks the same: with mem, the run's own
+// results, it is not checked again (the batch rules still run on every
+// thread of rev).
+func (c *checker) revFingerprints(run *Plan, rev string, b *revBase, mem *cache.Memory) (map[string]bool, error) {
+	run.extra = append(run.extra, b.extra...)
+	fps := map[string]bool{}
+	if b.batch == nil {
 		return fps, nil
 	}
+	mapped := b.mapped
 	back := func(file string) string {
 		for at, given := range mapped {
 			if file == at {
@@ -122,17 +151,7 @@ func (c *checker) revFingerprints(run *Plan, rev string, mem *cache.Memory) (map
 	renamed := renamesSince(run.repoRoot, rev)
 	back = renamed.file(back)
 	backText = renamed.text(backText)
-	// The same options as the run itself (Plan): the base revision's
-	// findings are comparable only when the inputs are read, compiled and
-	// checked alike.
-	exclude, err := c.revOutputs(run.repoRoot, tmp)
-	if err != nil {
-		return nil, err
-	}
-	batch, err := mailbox.Scan(revPaths, run.ScanOptions(exclude...))
-	if err != nil {
-		return nil, err
-	}
+	batch := b.batch
 	eng := run.Engine()
 	ro := rules.RunOptions{Compile: run.CompileOptions(batch.Agents), Jobs: c.Jobs}
 	if mem != nil {

@@ -135,7 +135,7 @@ func Merge(files []string, o CheckOptions, e *Env) error {
 	}
 	run, err := c.setup()
 	if err == nil && c.NewFromRev != "" {
-		err = c.newFromRev(run, nil)
+		err = c.newFromRev(run, nil, nil)
 	}
 	if err != nil {
 		c.reportRunError(e, err)
