@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/internal/run"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 	"github.com/brenner-ci/brenner-ci/rules"
@@ -330,16 +329,9 @@ func divergenceFindings(t *testing.T, script string) []string {
 	if fi, err := os.Stat(filepath.Join(dir, "mailbox")); err == nil && fi.IsDir() {
 		first = filepath.Join(dir, "mailbox")
 	}
-	resolved, err := config.Resolve("", first, dir, rules.Known)
+	_, out, err := run.LintTree(dir, first, 1)
 	if err != nil {
 		t.Fatal(err)
-	}
-	res, out, err := run.NewPlan([]string{dir}, resolved, 1).Lint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Internal {
-		t.Fatalf("internal error: %+v", res.Notifications)
 	}
 	var got []string
 	for _, f := range out.Findings {

@@ -1,9 +1,11 @@
 package run
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/config"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -23,6 +25,22 @@ func (p *Plan) Lint() (*rules.Output, *pipeline.Result, error) {
 	eng := p.Engine()
 	out := eng.Run(batch, rules.RunOptions{Compile: p.CompileOptions(batch.Agents), Jobs: p.Jobs})
 	return out, p.pipeline(eng, out, nil), nil
+}
+
+// LintTree is Lint of the tree at root with the configuration check would
+// find for it: from first (a folder in root) upward to root, the
+// repository's root. An internal error is an error. Tests check example
+// trees with it.
+func LintTree(root, first string, jobs int) (*rules.Output, *pipeline.Result, error) {
+	resolved, err := config.Resolve("", first, root, rules.Known)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, res, err := NewPlan([]string{root}, resolved, jobs).Lint()
+	if err == nil && out.Internal {
+		err = fmt.Errorf("internal error: %+v", out.Notifications)
+	}
+	return out, res, err
 }
 
 // pipeline runs the findings pipeline on an engine's output, with the

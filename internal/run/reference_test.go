@@ -214,16 +214,9 @@ func copyCase(t *testing.T, src, dst string) {
 // from dir with dir as the repository root) and returns its findings.
 func lintCase(t *testing.T, dir string) []diag.Finding {
 	t.Helper()
-	resolved, err := config.Resolve("", dir, dir, rules.Known)
+	_, out, err := run.LintTree(dir, dir, 1)
 	if err != nil {
 		t.Fatal(err)
-	}
-	res, out, err := run.NewPlan([]string{dir}, resolved, 1).Lint()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Internal {
-		t.Fatalf("internal error: %+v", res.Notifications)
 	}
 	return out.Findings
 }
