@@ -41,7 +41,8 @@ type Def struct {
 
 // Limits bound evaluation: Eval is the cost one evaluation may reach, Run
 // what one rule may spend in a run (CEL's cost units: roughly one per
-// operation, field access and list element visited).
+// operation, field access and list element visited). Zero is the default
+// (compile/limits).
 type Limits struct {
 	Eval, Run uint64
 	// Bytes is the largest body parsed (limits: body-bytes), which bounds
@@ -49,13 +50,6 @@ type Limits struct {
 	Bytes uint64
 }
 
-// Default limits: an evaluation costs tens to a few thousands units on a
-// real thread; a typical rule on 100,000 threads spends well under a
-// billion.
-const (
-	DefaultEvalCost = 1_000_000
-	DefaultRunCost  = 10_000_000_000
-)
 
 // Error is an error in a definition, at its place in the configuration.
 type Error struct {
@@ -78,10 +72,10 @@ func where(p diag.Pos) string {
 // ones). It returns every error found.
 func Compile(defs []Def, reg *rules.Registry, lim Limits) ([]*rules.Rule, []*Error) {
 	if lim.Eval == 0 {
-		lim.Eval = DefaultEvalCost
+		lim.Eval = limits.DefaultCustomCost
 	}
 	if lim.Run == 0 {
-		lim.Run = DefaultRunCost
+		lim.Run = limits.DefaultCustomBudget
 	}
 	if lim.Bytes == 0 {
 		lim.Bytes = limits.DefaultBodyBytes
