@@ -50,7 +50,6 @@ type Limits struct {
 	Bytes uint64
 }
 
-
 // Error is an error in a definition, at its place in the configuration.
 type Error struct {
 	Pos diag.Pos
