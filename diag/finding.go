@@ -78,17 +78,11 @@ type Finding struct {
 // pipeline).
 func (f *Finding) String() string {
 	p := f.Pos
-	loc := RedactSecrets(p.File)
-	if loc == "" {
-		loc = "<input>"
+	p.File = RedactSecrets(p.File)
+	if p.File == "" {
+		p.File = "<input>"
 	}
-	if p.Line > 0 {
-		col := p.Col
-		if col < 1 {
-			col = 1
-		}
-		loc = fmt.Sprintf("%s:%d:%d", loc, p.Line, col)
-	}
+	loc := p.Where()
 	return fmt.Sprintf("%s: %s: %s [%s]", loc, f.Severity, f.Message, f.Rule)
 }
 

@@ -8,6 +8,7 @@ package diag
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -22,6 +23,15 @@ type Pos struct {
 	Col     int    `json:"column"`
 	EndLine int    `json:"end_line"`
 	EndCol  int    `json:"end_column"`
+}
+
+// Where is p as text places are written: file:line:col (column 1 when
+// unknown), or the file alone when p names no line.
+func (p Pos) Where() string {
+	if p.Line <= 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, max(p.Col, 1))
 }
 
 // Valid reports whether p names a line.

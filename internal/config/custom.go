@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -95,10 +96,10 @@ func (c *Config) checkCustom(root *yaml.Node) []*Error {
 		if !customNameRE.MatchString(r.Name) {
 			errs = append(errs, c.errAt(at("name"), fmt.Sprintf("%s: name %q must be kebab case (delta-cites-transcript)", where, r.Name)))
 		}
-		if !oneOf(r.Scope, CustomScopes) {
+		if !slices.Contains(CustomScopes, r.Scope) {
 			errs = append(errs, c.errAt(at("scope"), fmt.Sprintf("%s: scope %q is not one of %s", where, r.Scope, strings.Join(CustomScopes, ", "))))
 		}
-		if !oneOf(r.Severity, []string{"error", "warning", "note"}) {
+		if !slices.Contains([]string{"error", "warning", "note"}, r.Severity) {
 			errs = append(errs, c.errAt(at("severity"), fmt.Sprintf("%s: severity %q is not one of error, warning, note", where, r.Severity)))
 		}
 		for _, k := range []struct{ key, val string }{{"when", r.When}, {"message", r.Message}, {"short", r.Short}} {
@@ -156,13 +157,4 @@ func (p Place) At(line, col int) diag.Pos {
 		return diag.Pos{File: p.File, Line: p.Line, Col: p.Col + col}
 	}
 	return diag.Pos{File: p.File, Line: p.Line, Col: p.Col + col - 1}
-}
-
-func oneOf(s string, set []string) bool {
-	for _, x := range set {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }

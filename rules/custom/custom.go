@@ -56,15 +56,7 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s", where(e.Pos), e.Msg) }
-
-// where is file:line:col.
-func where(p diag.Pos) string {
-	if p.Line == 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
+func (e *Error) Error() string { return e.Pos.Where() + ": " + e.Msg }
 
 // Compile compiles defs into rules (in the order given), against reg, the
 // registry they join (their ids and prefixes must not be its built-in
@@ -160,7 +152,7 @@ func compileOne(d *Def, at func(string, int, int) diag.Pos, lim Limits) (*rules.
 	decl := at("", 1, 1)
 	return &rules.Rule{
 		ID: d.ID, Name: d.Name, Code: d.ID, Family: strings.SplitN(d.ID, "-", 2)[0], Scope: scope, Severity: sev,
-		Spec: "custom rule, " + where(decl), Short: d.Short, Full: full, Bad: d.Bad, Good: d.Good,
+		Spec: "custom rule, " + decl.Where(), Short: d.Short, Full: full, Bad: d.Bad, Good: d.Good,
 		Check: cr.check, Budget: &rules.Budget{Limit: lim.Run, At: decl},
 	}, nil
 }
