@@ -19,6 +19,7 @@ import (
 	"cel.dev/cel-go/common/cost"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/ext"
 	"cel.dev/cel-go/interpreter"
 
@@ -430,22 +431,14 @@ func evalError(err error, limit uint64) string {
 
 // text is a value as a message shows it.
 func text(v ref.Val) string {
-	switch x := v.Value().(type) {
-	case string:
-		return x
-	case []ref.Val:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = text(e)
-		}
-		return strings.Join(parts, ", ")
+	if s, ok := v.Value().(string); ok {
+		return s
 	}
-	if l, ok := v.(interface{ Size() ref.Val }); ok && v.Type() == types.ListType {
-		n := l.Size().Value().(int64)
-		idx := v.(interface{ Get(ref.Val) ref.Val })
+	if l, ok := v.(traits.Lister); ok {
+		n := l.Size().(types.Int)
 		parts := make([]string, n)
 		for i := range parts {
-			parts[i] = text(idx.Get(types.Int(i)))
+			parts[i] = text(l.Get(types.Int(i)))
 		}
 		return strings.Join(parts, ", ")
 	}
