@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,18 +24,11 @@ type RulesOptions struct {
 // Rules returns the rules a check of o.Path would know: the program's and
 // the configuration's custom rules, and the configuration.
 func Rules(o RulesOptions, e *Env) (*rules.Registry, *config.Config, error) {
-	p, err := settle(e.Rules, o.Config, []string{cmpPath(o.Path)}, 1, 0, 0)
+	p, err := settle(e.Rules, o.Config, []string{cmp.Or(o.Path, ".")}, 1, 0, 0)
 	if err != nil {
 		return nil, nil, err
 	}
 	return p.Registry, p.Cfg, nil
-}
-
-func cmpPath(p string) string {
-	if p == "" {
-		return "."
-	}
-	return p
 }
 
 // exampleSubject is the subject of a custom rule's example that is one
@@ -46,12 +40,12 @@ const exampleSubject = "DELTA[example]: Example"
 // line per example and returns an ExitError 1 when one fails (exit 2 for a
 // configuration that has no custom rule with examples).
 func TestRules(o RulesOptions, e *Env) error {
-	p, err := settle(e.Rules, o.Config, []string{cmpPath(o.Path)}, 1, 0, 0)
+	p, err := settle(e.Rules, o.Config, []string{cmp.Or(o.Path, ".")}, 1, 0, 0)
 	if err != nil {
 		return err
 	}
 	if p.Cfg == nil || len(p.Cfg.CustomRules) == 0 {
-		return usagef("no custom rules to test: the configuration (--config, or %s found from %s upward) declares none", config.FileName, reporters.SafeOneLine(cmpPath(o.Path)))
+		return usagef("no custom rules to test: the configuration (--config, or %s found from %s upward) declares none", config.FileName, reporters.SafeOneLine(cmp.Or(o.Path, ".")))
 	}
 	tested, failed := 0, 0
 	for _, cr := range p.Cfg.CustomRules {
