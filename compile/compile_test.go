@@ -103,3 +103,16 @@ func TestWithBudgetStopsTheWork(t *testing.T) {
 		t.Fatal("the work went on after its budget ran out")
 	}
 }
+
+// TestWithBudgetWorkFinishedLate: work that returns after its budget went
+// over it even when its result reaches withBudget before the timer does
+// (a 1ns budget on a quick thread: the rule IN-010's own example).
+func TestWithBudgetWorkFinishedLate(t *testing.T) {
+	for i := range 50000 {
+		stop := new(atomic.Bool)
+		_, err := withBudget(time.Nanosecond, false, stop, func() (int, error) { return i, nil })
+		if _, ok := err.(*TimeoutError); !ok || !stop.Load() {
+			t.Fatalf("try %d: err = %v, stop = %v; want a TimeoutError and the stop flag set", i, err, stop.Load())
+		}
+	}
+}
