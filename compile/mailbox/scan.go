@@ -46,6 +46,11 @@ type ScanOptions struct {
 	JSONDepth int
 	// Cache, when set, reuses the scan of files that did not change.
 	Cache *ScanCache
+	// Known names files (absolute, slash separated) whose bytes are known
+	// by an id (a git blob id): a thread alone in such a file is keyed by
+	// it instead of its bytes read again (ThreadRef.Digest). A scan cache's
+	// hash of the file comes first.
+	Known map[string]string
 }
 
 // DefaultMaxFileBytes is the default largest input file: far above real
@@ -119,9 +124,16 @@ type Inputs struct {
 	opt   ScanOptions
 	jobs  int
 	files []inFile
-	keys  []fileKey // with a cache: one per file
-	all   bool      // with a cache: every file has a key
+	keys  []fileKey    // with a cache: one per file
+	all   bool         // with a cache: every file has a key
+	sums  []string     // after Scan: the content id each file was keyed by ("": its bytes)
+	keep  bool         // KeepScans
+	kept  []fileResult // after Scan, with keep: each file's scan, as merge found it
 }
+
+// KeepScans has Scan keep every file's scan for an Overlay of the inputs
+// to reuse (their packed records then live as long as the Inputs).
+func (in *Inputs) KeepScans() { in.keep = true }
 
 // fileKey is a file's scan cache key and what its metadata was when it
 // was hashed, so that a file that changes during the run is noticed.
@@ -184,6 +196,9 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 	files := dropCopies(w.out, jobs, maxBytes)
 	for i := range files {
 		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth
+		if files[i].abs != "" {
+			files[i].sum = opt.Known[files[i].abs]
+		}
 	}
 	in := &Inputs{opt: opt, jobs: jobs, files: files}
 	if c := opt.Cache; c != nil {
@@ -269,7 +284,23 @@ func (in *Inputs) Scan() *Batch {
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(files[b].st.size, files[a].st.size) })
 		results = make([]*fileResult, len(files))
-		iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(order, func(i *int) { results[*i] = scanFile(&files[*i]) })
+		iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(order, func(i *int) {
+			if f := &files[*i]; f.kept != nil {
+				results[*i] = f.kept.again()
+			} else {
+				results[*i] = scanFile(f)
+			}
+		})
+	}
+	in.sums = make([]string, len(results))
+	for i, r := range results {
+		in.sums[i] = r.sum
+	}
+	if in.keep {
+		in.kept = make([]fileResult, len(results))
+		for i, r := range results {
+			in.kept[i] = *r // before merge takes its records
+		}
 	}
 	b := merge(results, in.jobs)
 	for _, t := range b.Threads {
@@ -288,7 +319,7 @@ type preStat struct {
 
 // stat fills f.st (nothing for an entry the scan does not read).
 func (f *inFile) stat() {
-	if f.skip != "" {
+	if f.skip != "" || f.kept != nil {
 		return
 	}
 	st, err := os.Stat(f.osPath)
@@ -303,17 +334,19 @@ func (f *inFile) stat() {
 type inFile struct {
 	disp     string // path for positions: as given, cleaned, slash separated
 	osPath   string
-	abs      string   // absolute, slash separated ("" for an entry not read)
-	explicit bool     // named on the command line
-	role     fileRole // what its place in an archive says
-	dirErr   error    // a directory that could not be listed
-	skip     string   // the IN-006 note naming an entry that is not read, e.g. a symbolic link
-	skipHint string   // its hint
-	copyOf   string   // an archive copy (agents/*/inbox|outbox): its messages/ original, absolute, slash separated
-	maxBytes int64    // the largest file read (IN-009)
-	maxDepth int      // the deepest JSON nesting accepted (0: the default)
-	agentDir string   // roleProfile: the agent directory name
-	st       preStat  // its stat before the scan, when Scan made one
+	abs      string      // absolute, slash separated ("" for an entry not read)
+	explicit bool        // named on the command line
+	role     fileRole    // what its place in an archive says
+	dirErr   error       // a directory that could not be listed
+	skip     string      // the IN-006 note naming an entry that is not read, e.g. a symbolic link
+	skipHint string      // its hint
+	copyOf   string      // an archive copy (agents/*/inbox|outbox): its messages/ original, absolute, slash separated
+	maxBytes int64       // the largest file read (IN-009)
+	maxDepth int         // the deepest JSON nesting accepted (0: the default)
+	agentDir string      // roleProfile: the agent directory name
+	st       preStat     // its stat before the scan, when Scan made one
+	sum      string      // an id of its bytes known before it is read (ScanOptions.Known, Inputs.Overlay), or ""
+	kept     *fileResult // its scan by another run of the same bytes (Inputs.Overlay), or nil
 }
 
 type fileRole uint8
@@ -604,7 +637,7 @@ type fileResult struct {
 	recs     []*rec   // scanned, not packed yet
 	refs     []msgRef // the records packed
 	pk       *packer  // packing the file's records (scanFile), or nil (scanRecs)
-	sum      string   // with a scan cache: a hash of the file's bytes (and path), else ""
+	sum      string   // a hash of the file's bytes (and path) by a scan cache, or its known id (inFile.sum), or ""
 	findings []diag.Finding
 	agents   []string
 	markdown bool
@@ -656,6 +689,9 @@ func scan(f *inFile, pack bool) *fileResult {
 	}
 	res := s.res
 	s.run()
+	if res.read {
+		res.sum = f.sum // a scan cache's own hash replaces it (scanCached)
+	}
 	clear(s.intern)
 	s.f, s.res, s.tooLarge, s.longLine = nil, nil, 0, false
 	s.br.Reset(nil)

@@ -73,6 +73,7 @@ func (c *ScanCache) scanCached(f *inFile, k fileKey) *fileResult {
 	c.Misses.Add(1)
 	res := scanFile(f)
 	if after, err := os.Stat(f.osPath); err != nil || after.Size() != k.size || after.ModTime().UnixNano() != k.mtime {
+		res.sum = "" // nor by an id known before (ScanOptions.Known)
 		return res
 	}
 	if res.read && len(res.findings) == 0 {

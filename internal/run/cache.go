@@ -45,7 +45,7 @@ func customRules(run *Plan) []config.CustomRule {
 // limits change what a scan finds). The worker count and the excluded
 // paths (which files are read, not how) never do.
 func (c *checker) scanSalt(opt mailbox.ScanOptions) string {
-	opt.Jobs, opt.Exclude, opt.Cache = 0, nil, nil
+	opt.Jobs, opt.Exclude, opt.Cache, opt.Known = 0, nil, nil, nil
 	return hexKey("scan", struct {
 		Build string
 		Scan  mailbox.ScanOptions

@@ -64,10 +64,15 @@ type checker struct {
 	revCommit string
 	prMemory  *cache.Memory
 	noReuse   bool
-	revReused int64 // the revision's threads taken from the run's own results
-	env       *Env
-	errw      io.Writer    // standard error of the run
-	rec       *runRecorder // recording this run for the run cache (nil: not)
+	// revTree is what git says of the revision and the working tree (nil:
+	// nothing, or noOverlay, which tests set to compare with the long way).
+	revTree     *revTree
+	noOverlay   bool
+	revOverlaid bool  // the revision was read as an overlay
+	revReused   int64 // the revision's threads taken from the run's own results
+	env         *Env
+	errw        io.Writer    // standard error of the run
+	rec         *runRecorder // recording this run for the run cache (nil: not)
 }
 
 // Check runs check with o: it reads the inputs, checks them, writes every
@@ -105,26 +110,21 @@ func (c *checker) run(e *Env) error {
 				}
 				c.rec = newRunRecorder(rc, in)
 			}
-			var base chan revRead
+			var base *baseRead
+			var scanned func()
 			if c.NewFromRev != "" {
-				// The revision is read while the working tree is checked;
-				// it is checked after, reusing what is unchanged.
-				base = make(chan revRead, 1)
-				go func() {
-					var r revRead
-					r.b, r.err = c.readRev(run, c.NewFromRev)
-					base <- r
-				}()
+				base = c.baseReader(run, in)
+				scanned = base.scanned
 				if !c.noReuse {
 					c.prMemory = cache.NewMemory()
 				}
 			}
-			res, notes, last, err = c.runEngine(eng, run, in)
+			res, notes, last, err = c.runEngine(eng, run, in, scanned)
 			notes = append(policy, notes...)
 			if base != nil {
 				if err == nil {
-					err = c.newFromRev(run, base, c.prMemory)
-				} else if r := <-base; r.b != nil {
+					err = c.newFromRev(run, base.get, c.prMemory)
+				} else if r := base.get(); r.b != nil {
 					os.RemoveAll(r.b.tmp)
 				}
 				c.prMemory = nil // its results are held nowhere else
@@ -313,16 +313,58 @@ func (c *checker) setup() (*Plan, error) {
 	return run, nil
 }
 
+// baseRead reads --new-from-rev's inputs while the run's own are checked:
+// scanned is called once the run's inputs are scanned, get waits for the
+// base's.
+type baseRead struct {
+	scanned func()
+	get     func() revRead
+}
+
+// baseReader returns how the run reads --new-from-rev's inputs: as an
+// overlay of its own listing in, once in is scanned, when the change
+// allows (overlay.go), else written out and scanned (readRev) from the
+// start.
+func (c *checker) baseReader(run *Plan, in *mailbox.Inputs) *baseRead {
+	ch := make(chan revRead, 1)
+	if c.revTree != nil {
+		if pl, ok := c.revTree.plan(run.Paths, in); ok {
+			c.revOverlaid = true
+			in.KeepScans()
+			started := false
+			return &baseRead{
+				scanned: func() {
+					started = true
+					go func() {
+						b, err := c.overlay(run, c.revCommit, in, pl)
+						ch <- revRead{b, err}
+					}()
+				},
+				get: func() revRead {
+					if !started {
+						return revRead{} // the run's own scan failed
+					}
+					return <-ch
+				}}
+		}
+	}
+	go func() {
+		b, err := c.readRev(run, c.NewFromRev)
+		ch <- revRead{b, err}
+	}()
+	return &baseRead{scanned: func() {}, get: func() revRead { return <-ch }}
+}
+
 // newFromRev adds the fingerprints of the findings at --new-from-rev to the
-// run's baseline: base is the revision's inputs, read (readRev; nil: read
+// run's baseline: base reads the revision's inputs (baseReader; nil: read
 // them now), and mem, when set, holds the run's own thread results, which
 // the revision's unchanged threads reuse (revFingerprints).
-func (c *checker) newFromRev(run *Plan, base <-chan revRead, mem *cache.Memory) error {
+func (c *checker) newFromRev(run *Plan, base func() revRead, mem *cache.Memory) error {
 	var r revRead
 	if base == nil {
 		r.b, r.err = c.readRev(run, c.NewFromRev)
 	} else {
-		r = <-base
+		r = base()
 	}
 	if r.b != nil {
 		defer os.RemoveAll(r.b.tmp)
@@ -344,13 +386,17 @@ func (c *checker) newFromRev(run *Plan, base <-chan revRead, mem *cache.Memory) 
 }
 
 // runEngine scans the inputs and runs the engine on them, writing each
-// thread's artifact (and, with --fix, its fixed copies) when --out is set.
+// thread's artifact (and, with --fix, its fixed copies) when --out is set;
+// scanned, when set, is called once the inputs are scanned.
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
-func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs) (*rules.Output, []diag.Notification, time.Time, error) {
+func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, scanned func()) (*rules.Output, []diag.Notification, time.Time, error) {
 	batch, err := c.scan(run, in)
 	if err != nil {
 		return nil, nil, time.Time{}, err
+	}
+	if scanned != nil {
+		scanned()
 	}
 	res, b, notes, last := c.runThreads(eng, run, batch)
 	eng.Finish(res, b)
@@ -366,6 +412,13 @@ func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 		run.scanStore = cache.OpenScan(filepath.Join(c.Cache, "scan"))
 		run.scanCache = &mailbox.ScanCache{Store: run.scanStore, Salt: c.scanSalt(opt)}
 		opt.Cache = run.scanCache
+	}
+	if c.NewFromRev != "" && !c.noOverlay {
+		// The files the change left alone are keyed by their blob ids,
+		// which the base revision's run shares (overlay.go).
+		if c.revTree = readRevTree(run.repoRoot, c.revCommit); c.revTree != nil {
+			opt.Known = c.revTree.known()
+		}
 	}
 	in, err := mailbox.List(run.Paths, opt)
 	if err != nil {

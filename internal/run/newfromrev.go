@@ -71,13 +71,17 @@ func (c *checker) readRev(run *Plan, rev string) (*revBase, error) {
 		if err := exec.Command("git", "-C", run.repoRoot, "cat-file", "-e", rev+":"+rel).Run(); err != nil {
 			continue // the path is new since rev: everything in it is new
 		}
-		if err := gitArchive(run.repoRoot, rev, rel, tmp); err != nil {
+		var rels []string
+		if rel != "" {
+			rels = append(rels, rel)
+		}
+		if err := gitArchive(run.repoRoot, rev, tmp, rels...); err != nil {
 			return b, fmt.Errorf("--new-from-rev: %v", err)
 		}
 		at := filepath.ToSlash(filepath.Join(tmp, filepath.FromSlash(rel)))
-		if _, err := os.Lstat(filepath.FromSlash(at)); err != nil {
-			// git archive wrote nothing for it: at rev the path is a
-			// symbolic link (or a submodule), which is never followed.
+		if fi, err := os.Lstat(filepath.FromSlash(at)); err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			// At rev the path is a symbolic link (or a submodule, of
+			// which git archive writes nothing), which is never followed.
 			b.extra = append(b.extra, diag.Finding{Rule: ruleid.IN006, Severity: diag.Note,
 				Message: fmt.Sprintf("%s is a symbolic link or a submodule at %s, which is not followed: every finding under it counts as new.", filepath.ToSlash(filepath.Clean(p)), rev),
 				Pos:     diag.Pos{File: filepath.ToSlash(filepath.Clean(p)), Line: 1, Col: 1}, Anchor: "base path not followed " + rel})
@@ -93,7 +97,19 @@ func (c *checker) readRev(run *Plan, rev string) (*revBase, error) {
 	if err != nil {
 		return b, err
 	}
-	b.batch, err = mailbox.Scan(revPaths, run.ScanOptions(exclude...))
+	opt := run.ScanOptions(exclude...)
+	if t := c.revTree; t != nil {
+		// The files are keyed by their blob ids, as the working tree's
+		// that the change left alone are (overlay.go).
+		opt.Known = make(map[string]string, len(t.blobs))
+		at := filepath.ToSlash(tmp)
+		for p, blob := range t.blobs {
+			if rel, ok := strings.CutPrefix(p, t.root+"/"); ok && blob.regular {
+				opt.Known[path.Join(at, rel)] = "git blob " + blob.id
+			}
+		}
+	}
+	b.batch, err = mailbox.Scan(revPaths, opt)
 	return b, err
 }
 
@@ -224,12 +240,12 @@ func (c *checker) revOutputs(root, tmp string) ([]string, error) {
 	return at, nil
 }
 
-// gitArchive extracts rev:rel into dir (regular files and folders only;
-// rel "": the whole tree).
-func gitArchive(repo, rev, rel, dir string) error {
-	args := []string{"-C", repo, "archive", "--format=tar", rev}
-	if rel != "" {
-		args = append(args, "--", rel)
+// gitArchive extracts rev:rels (relative to repo; none: the whole tree)
+// into dir: regular files, folders and links (pointing nowhere).
+func gitArchive(repo, rev, dir string, rels ...string) error {
+	args := []string{"--literal-pathspecs", "-C", repo, "archive", "--format=tar", rev}
+	if len(rels) > 0 {
+		args = append(append(args, "--"), rels...)
 	}
 	cmd := exec.Command("git", args...)
 	var stderr bytes.Buffer
@@ -243,7 +259,8 @@ func gitArchive(repo, rev, rel, dir string) error {
 	}
 	tr := tar.NewReader(stdout)
 	var xerr error
-	made := map[string]bool{} // folders made: one stat per folder, not per file
+	made := map[string]bool{}  // folders made: one stat per folder, not per file
+	links := map[string]bool{} // links made (slash separated, relative to dir)
 	mkdir := func(d string) error {
 		if made[d] {
 			return nil
@@ -261,8 +278,8 @@ func gitArchive(repo, rev, rel, dir string) error {
 			break
 		}
 		name := path.Clean(h.Name)
-		if path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
-			continue // never outside dir
+		if path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") || belowLink(name, links) {
+			continue // never outside dir, never through a link
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		switch h.Typeflag {
@@ -272,13 +289,34 @@ func gitArchive(repo, rev, rel, dir string) error {
 			if xerr = mkdir(filepath.Dir(target)); xerr == nil {
 				xerr = writeFileFrom(target, tr)
 			}
+		case tar.TypeSymlink:
+			// A link is named, never followed, by the walk (IN-006), as in
+			// the working tree: it points nowhere here.
+			if xerr = mkdir(filepath.Dir(target)); xerr == nil {
+				xerr = os.Symlink(danglingLink, target)
+				links[name] = true
+			}
 		}
 	}
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil && xerr == nil {
-		xerr = fmt.Errorf("git archive %s -- %s: %v: %s", rev, rel, err, strings.TrimSpace(stderr.String()))
+		xerr = fmt.Errorf("git archive %s -- %s: %v: %s", rev, strings.Join(rels, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return xerr
+}
+
+// danglingLink is where the links gitArchive makes point: nowhere.
+const danglingLink = "brenner-ci: a link at the base revision, not followed"
+
+// belowLink reports whether name (slash separated) lies below one of
+// links.
+func belowLink(name string, links map[string]bool) bool {
+	for d := path.Dir(name); d != "." && d != "/"; d = path.Dir(d) {
+		if links[d] {
+			return true
+		}
+	}
+	return false
 }
 
 func writeFileFrom(name string, r io.Reader) error {

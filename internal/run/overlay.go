@@ -1,0 +1,253 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+)
+
+// Pull-request mode the quick way: the base revision as an overlay of the
+// working tree's listing.
+//
+// A pull request changes a handful of files. Instead of writing the whole
+// base revision out (git archive) and walking and scanning it again
+// (readRev), the base revision's inputs are the run's own listing with the
+// files the change touched put back as they were: a file added since the
+// revision is left out, a modified one is read from its blob, written to a
+// temporary folder; every other file is the working tree's, which git
+// says holds the revision's bytes. Those files are keyed by their git blob
+// id in both runs (mailbox.ScanOptions.Known), so the base revision's
+// unchanged threads find the run's own results without being read again to
+// be keyed.
+//
+// The overlay is used only where it gives the listing a walk of the
+// revision would: every difference git reports is a regular file modified
+// in place, or a file or named entry (IN-006) the revision does not have;
+// every file of the revision under the checked paths is an entry of the
+// listing, or lies in a folder the listing names without reading; no
+// entry's treatment depends on its neighbours (an Agent Mail archive);
+// every checked path is at the revision what it is now. Anything else — a
+// deleted or renamed file, a type change, an archive — takes the long way
+// (readRev), whose results the overlay's are held to
+// (TestOverlayMatchesArchive).
+
+// revTree is what git says of the repository at a revision against the
+// working tree, every path absolute and slash separated.
+type revTree struct {
+	root  string
+	blobs map[string]revBlob // the revision's files
+	dirs  map[string]bool    // the revision's folders (those with a file below)
+	diff  map[string]string  // the files that differ: git's status letter (M, A, D, T, …)
+}
+
+type revBlob struct {
+	id      string
+	regular bool // mode 100644 or 100755 (not a link or a submodule)
+}
+
+// readRevTree asks git for the revision's files (ls-tree) and what differs
+// in the working tree (diff --raw), both limited to root; nil when git
+// cannot tell (not a repository, say).
+func readRevTree(root, commit string) *revTree {
+	t := &revTree{root: filepath.ToSlash(root), blobs: map[string]revBlob{}, dirs: map[string]bool{}, diff: map[string]string{}}
+	ls, err := exec.Command("git", "-C", root, "ls-tree", "-r", "-z", commit).Output()
+	if err != nil {
+		return nil
+	}
+	for rec := range bytes.SplitSeq(ls, []byte{0}) {
+		// <mode> SP <type> SP <object> TAB <path>
+		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
+		f := strings.Fields(string(meta))
+		if !ok || len(f) != 3 {
+			continue
+		}
+		p := t.abs(string(name))
+		t.blobs[p] = revBlob{id: f[2], regular: f[1] == "blob" && regularMode(f[0])}
+		for d := path.Dir(p); !t.dirs[d]; d = path.Dir(d) {
+			t.dirs[d] = true
+			if d == t.root || d == "/" || d == "." {
+				break
+			}
+		}
+	}
+	d, err := exec.Command("git", "-C", root, "diff", "--raw", "-z", "--no-renames", "--no-ext-diff", "--relative", commit, "--").Output()
+	if err != nil {
+		return nil
+	}
+	recs := bytes.Split(d, []byte{0})
+	for i := 0; i+1 < len(recs); i += 2 {
+		// :<mode then> <mode now> <id then> <id now> <status> NUL <path>
+		f := strings.Fields(string(recs[i]))
+		if len(f) != 5 || !strings.HasPrefix(f[0], ":") {
+			return nil
+		}
+		status := f[4]
+		if (status == "M" || status == "T") && !(regularMode(strings.TrimPrefix(f[0], ":")) && regularMode(f[1])) {
+			status = "T" // a link or submodule on one side
+		}
+		t.diff[t.abs(string(recs[i+1]))] = status
+	}
+	return t
+}
+
+func regularMode(m string) bool { return m == "100644" || m == "100755" }
+
+func (t *revTree) abs(rel string) string { return path.Join(t.root, rel) }
+
+// known are the ids of the revision's files that the working tree holds
+// unchanged.
+func (t *revTree) known() map[string]string {
+	k := make(map[string]string, len(t.blobs))
+	for p, b := range t.blobs {
+		if _, changed := t.diff[p]; !changed && b.regular {
+			k[p] = "git blob " + b.id // as readRev names them
+		}
+	}
+	return k
+}
+
+// overlayPlan is how the revision's listing differs from the run's (in):
+// the entries it does not have, and the modified files to read from their
+// blobs (by index); ok is false when the overlay would not be the
+// revision's listing (see above).
+type overlayPlan struct {
+	gone     map[int]bool
+	modified map[int]string // index → path relative to the repository root, slash separated
+}
+
+func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) {
+	var checked []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, false
+		}
+		abs = filepath.ToSlash(abs)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil, false
+		}
+		switch b, isFile := t.blobs[abs]; {
+		case fi.Mode().IsRegular() && isFile && b.regular:
+		case fi.IsDir() && !isFile && t.hasUnder(abs):
+		default:
+			return nil, false // new, or another kind of entry, at the revision
+		}
+		checked = append(checked, abs)
+	}
+	pl := &overlayPlan{gone: map[int]bool{}, modified: map[int]string{}}
+	listed := map[string]bool{}
+	var folders []string // entries named without reading that are folders
+	for i, e := range in.Entries() {
+		if e.Archive || e.Broken {
+			return nil, false
+		}
+		abs := e.Abs
+		if abs == "" {
+			a, err := filepath.Abs(filepath.FromSlash(e.Disp))
+			if err != nil {
+				return nil, false
+			}
+			abs = filepath.ToSlash(a)
+		}
+		listed[abs] = true
+		status, changed := t.diff[abs]
+		b, atRev := t.blobs[abs]
+		switch {
+		case e.Output:
+			// The run's own output: named alike at the revision (as
+			// revOutputs has it).
+		case changed && status != "M" && status != "A":
+			return nil, false // deleted, type changed, unmerged: the long way
+		case e.Note:
+			if fi, err := os.Lstat(filepath.FromSlash(abs)); err == nil && fi.IsDir() {
+				folders = append(folders, abs)
+				if !t.hasUnder(abs) {
+					pl.gone[i] = true
+				}
+			} else if !atRev {
+				pl.gone[i] = true
+			}
+		case !atRev:
+			pl.gone[i] = true // added since the revision
+		case !b.regular:
+			return nil, false
+		case changed:
+			rel, ok := strings.CutPrefix(abs, t.root+"/")
+			if !ok || strings.ContainsAny(rel, "\n\r") {
+				return nil, false // git cat-file --batch reads a name a line
+			}
+			pl.modified[i] = rel
+		}
+	}
+	// Every file of the revision under the checked paths is listed, or is
+	// in a folder the listing names, or is one a walk passes over.
+	for p := range t.blobs {
+		if !under(p, checked) || listed[p] {
+			continue
+		}
+		name := path.Base(p)
+		if name == mailbox.ConfigFiles[0] || name == mailbox.ConfigFiles[1] {
+			continue
+		}
+		if !under(p, folders) {
+			return nil, false // deleted since the revision, or listed otherwise now
+		}
+	}
+	return pl, true
+}
+
+// hasUnder reports whether the revision has a file under folder dir.
+func (t *revTree) hasUnder(dir string) bool { return t.dirs[dir] }
+
+// under reports whether p is one of dirs or lies below one.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, d+"/") || d == "/" {
+			return true
+		}
+	}
+	return false
+}
+
+// overlay reads the revision's inputs as an overlay of the run's own (in,
+// scanned): the modified files' blobs are written under a temporary folder
+// (git archive, as readRev writes them), everything else is the working
+// tree's.
+func (c *checker) overlay(run *Plan, commit string, in *mailbox.Inputs, pl *overlayPlan) (*revBase, error) {
+	tmp, err := os.MkdirTemp("", "brenner-ci-rev-")
+	if err != nil {
+		return nil, err
+	}
+	b := &revBase{tmp: tmp, mapped: map[string]string{}}
+	then := make(map[int]mailbox.Then, len(pl.gone)+len(pl.modified))
+	for i := range pl.gone {
+		then[i] = mailbox.Then{Gone: true}
+	}
+	if len(pl.modified) > 0 {
+		entries := in.Entries()
+		rels := make([]string, 0, len(pl.modified))
+		for _, rel := range pl.modified {
+			rels = append(rels, rel)
+		}
+		if err := gitArchive(run.repoRoot, commit, tmp, rels...); err != nil {
+			return b, fmt.Errorf("--new-from-rev: %v", err)
+		}
+		for i, rel := range pl.modified {
+			at := filepath.Join(tmp, filepath.FromSlash(rel))
+			if fi, err := os.Lstat(at); err != nil || !fi.Mode().IsRegular() {
+				return b, fmt.Errorf("--new-from-rev: git archive wrote no %s", rel)
+			}
+			then[i] = mailbox.Then{At: at}
+			b.mapped[filepath.ToSlash(at)] = entries[i].Disp
+		}
+	}
+	b.batch = in.Overlay(then).Scan()
+	return b, nil
+}

@@ -1,0 +1,194 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/gen"
+)
+
+// overlayRepo is a committed repository of generated threads and their
+// artifacts, with a hidden file, a link and a nested folder, for changes
+// to be made on.
+func overlayRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 5, Threads: 24, FaultRate: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.WriteArtifacts(repo, 2); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(repo, "threads", "*.json"))
+	if err := os.MkdirAll(filepath.Join(repo, "threads", "older"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files[:3] {
+		if err := os.Rename(f, filepath.Join(repo, "threads", "older", filepath.Base(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte("{}\n"), 0o644)
+	os.Symlink("older", filepath.Join(repo, "threads", "link"))
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "base")
+	return repo
+}
+
+// overlayChange is one kind of change a pull request makes; overlay says
+// whether the base revision can still be read as an overlay after it.
+type overlayChange struct {
+	name    string
+	overlay bool
+	apply   func(t *testing.T, repo string, r *rand.Rand)
+}
+
+func pick(t *testing.T, repo, glob string, r *rand.Rand) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(repo, glob))
+	if len(files) == 0 {
+		t.Fatalf("no %s", glob)
+	}
+	return files[r.IntN(len(files))]
+}
+
+func rewrite(t *testing.T, f string, edit func(string) string) {
+	t.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, []byte(edit(string(data))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var overlayChanges = []overlayChange{
+	{"edit a subject", true, func(t *testing.T, repo string, r *rand.Rand) {
+		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string {
+			return strings.Replace(s, `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+		})
+	}},
+	{"edit a thread id", true, func(t *testing.T, repo string, r *rand.Rand) {
+		rewrite(t, pick(t, repo, "threads/older/*.json", r), func(s string) string {
+			return strings.ReplaceAll(s, `"thread_id": "`, `"thread_id": "Z`)
+		})
+	}},
+	{"break a file", true, func(t *testing.T, repo string, r *rand.Rand) {
+		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string { return s[:len(s)/2] })
+	}},
+	{"edit an artifact", true, func(t *testing.T, repo string, r *rand.Rand) {
+		rewrite(t, pick(t, repo, "artifacts/*.md", r), func(s string) string {
+			return strings.Replace(s, "\n## ", "\n## Extra\n\nText.\n\n## ", 1)
+		})
+	}},
+	{"add a copy under a new thread id", true, func(t *testing.T, repo string, r *rand.Rand) {
+		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
+		os.WriteFile(filepath.Join(repo, "threads", fmt.Sprintf("added-%d.json", r.IntN(1000))), bytes.Replace(data, []byte(`"thread_id": "`), []byte(`"thread_id": "Y`), 1), 0o644)
+	}},
+	{"add a file in a new folder, staged", true, func(t *testing.T, repo string, r *rand.Rand) {
+		os.MkdirAll(filepath.Join(repo, "threads", "new"), 0o755)
+		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
+		os.WriteFile(filepath.Join(repo, "threads", "new", "n.json"), data[:len(data)/3], 0o644)
+		git(t, repo, "add", "threads/new")
+	}},
+	{"add a hidden file and a link", true, func(t *testing.T, repo string, r *rand.Rand) {
+		os.WriteFile(filepath.Join(repo, "threads", ".draft.json"), []byte("[]"), 0o644)
+		os.Symlink("/etc/passwd", filepath.Join(repo, "threads", "passwd"))
+	}},
+	{"edit the hidden file", true, func(t *testing.T, repo string, r *rand.Rand) {
+		os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte(`{"a": 1}`), 0o644)
+	}},
+	{"delete a thread", false, func(t *testing.T, repo string, r *rand.Rand) {
+		git(t, repo, "rm", "-q", pick(t, repo, "threads/RS-*.json", r))
+	}},
+	{"rename a thread", false, func(t *testing.T, repo string, r *rand.Rand) {
+		git(t, repo, "mv", pick(t, repo, "threads/older/*.json", r), filepath.Join(repo, "threads", "older", "moved.json"))
+	}},
+	{"replace the link by a folder", false, func(t *testing.T, repo string, r *rand.Rand) {
+		os.Remove(filepath.Join(repo, "threads", "link"))
+		os.MkdirAll(filepath.Join(repo, "threads", "link"), 0o755)
+		os.WriteFile(filepath.Join(repo, "threads", "link", "x.json"), []byte("{}"), 0o644)
+	}},
+}
+
+// TestOverlayMatchesArchive: reading the base revision as an overlay of the
+// working tree's listing (overlay.go) gives reports byte-identical to
+// writing the revision out and scanning it (readRev), for random pull
+// requests of one to three changes, paths given as ".", as a folder and as
+// files, with the reports' folder inside the repository; and the overlay
+// is used exactly when every change allows it.
+func TestOverlayMatchesArchive(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	r := rand.New(rand.NewPCG(7, 7))
+	overlaid := 0
+	for round := range 14 {
+		repo := overlayRepo(t)
+		var names []string
+		want := true
+		for range 1 + r.IntN(3) {
+			ch := overlayChanges[r.IntN(len(overlayChanges))]
+			ch.apply(t, repo, r)
+			names = append(names, ch.name)
+			want = want && ch.overlay
+		}
+		paths := [][]string{{"."}, {"threads", "artifacts"}, {"threads/older"}}[round%3]
+		t.Run(fmt.Sprintf("%d %s in %v", round, strings.Join(names, ", "), paths), func(t *testing.T) {
+			t.Chdir(repo)
+			var reports [2][]byte
+			for i, noOverlay := range []bool{false, true} {
+				out := filepath.Join(repo, "reports")
+				os.RemoveAll(out)
+				var so, se bytes.Buffer
+				e := &Env{Stdout: &so, Stderr: &se}
+				c := &checker{CheckOptions: CheckOptions{Paths: paths, RepoRoot: repo, NewFromRev: "HEAD", Format: "text", Out: out}, env: e, noOverlay: noOverlay}
+				if err := c.run(e); err != nil {
+					if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
+						t.Fatalf("noOverlay %v: %v\n%s", noOverlay, err, se.String())
+					}
+				}
+				if !noOverlay {
+					if c.revOverlaid != want {
+						t.Errorf("overlay used: %v, want %v", c.revOverlaid, want)
+					}
+					if c.revOverlaid {
+						overlaid++
+					}
+				}
+				for _, name := range []string{"brenner-ci.json", "brenner-ci.sarif", "brenner-ci.md", "brenner-ci.junit.xml"} {
+					b, err := os.ReadFile(filepath.Join(out, name))
+					if err != nil {
+						t.Fatal(err)
+					}
+					reports[i] = append(reports[i], b...)
+				}
+				reports[i] = append(reports[i], so.Bytes()...)
+			}
+			if !bytes.Equal(reports[0], reports[1]) {
+				a, b := string(reports[0]), string(reports[1])
+				i := 0
+				for i < len(a) && i < len(b) && a[i] == b[i] {
+					i++
+				}
+				if d := os.Getenv("OVERLAY_DUMP"); d != "" {
+					os.WriteFile(filepath.Join(d, "overlay.txt"), reports[0], 0o644)
+					os.WriteFile(filepath.Join(d, "written.txt"), reports[1], 0o644)
+				}
+				t.Errorf("the reports differ between the overlay and the revision written out, at byte %d:\noverlay: %.300q\nwritten: %.300q", i, a[i:], b[i:])
+			}
+		})
+	}
+	if overlaid < 4 {
+		t.Errorf("the overlay was used in %d rounds only: the test compares too little", overlaid)
+	}
+}
