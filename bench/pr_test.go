@@ -1,0 +1,95 @@
+package bench
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/internal/cli"
+	"github.com/brenner-ci/brenner-ci/internal/memlimit"
+)
+
+// prRepo commits a copy of the corpus to a new git repository and changes
+// three of its threads in the working tree (a subject each), as a pull
+// request does.
+func prRepo(b *testing.B, c *corpus) string {
+	b.Helper()
+	repo := b.TempDir()
+	files, _ := filepath.Glob(filepath.Join(c.dir, "threads", "*.json"))
+	if len(files) < 3 {
+		b.Fatalf("%d threads in %s", len(files), c.dir)
+	}
+	if err := os.MkdirAll(filepath.Join(repo, "threads"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "threads", filepath.Base(f)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.email=b@b", "-c", "user.name=b", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	for _, f := range []string{files[0], files[len(files)/2], files[len(files)-1]} {
+		p := filepath.Join(repo, "threads", filepath.Base(f))
+		data, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(data), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
+	}
+	return repo
+}
+
+// BenchmarkPullRequest: pull-request mode (check --new-from-rev HEAD)
+// against a plain check of the same working tree, both with --out and
+// --jobs 2, alternated within each iteration so that both see the same
+// machine: a repository of the corpus's threads, three of them changed.
+// It reports each one's seconds per run and their ratio (the goal:
+// pr/plain at most 1.3 on 5,000 threads).
+func BenchmarkPullRequest(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("skipping: git is not installed")
+	}
+	each(b, func(b *testing.B, c *corpus) {
+		repo := prRepo(b, c)
+		out := b.TempDir()
+		wd, _ := os.Getwd()
+		if err := os.Chdir(repo); err != nil {
+			b.Fatal(err)
+		}
+		defer os.Chdir(wd)
+		plain := []string{"check", ".", "--jobs", "2", "--repo-root", repo, "--fail-on", "none", "--quiet", "--out", filepath.Join(out, "plain")}
+		pr := append([]string{"check", ".", "--new-from-rev", "HEAD"}, plain[2:len(plain)-1]...)
+		pr = append(pr, filepath.Join(out, "pr"))
+		defer memlimit.Start()()
+		var tPlain, tPR time.Duration
+		loop(b, c, func() {
+			for i, args := range [][]string{plain, pr} {
+				t0 := time.Now()
+				if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("%v exited %d", args, code)
+				}
+				if i == 0 {
+					tPlain += time.Since(t0)
+				} else {
+					tPR += time.Since(t0)
+				}
+			}
+		})
+		b.ReportMetric(tPlain.Seconds()/float64(b.N), "plain-s/op")
+		b.ReportMetric(tPR.Seconds()/float64(b.N), "pr-s/op")
+		b.ReportMetric(tPR.Seconds()/tPlain.Seconds(), "pr/plain")
+	})
+}
