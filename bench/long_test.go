@@ -3,10 +3,13 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/internal/cli"
+	"github.com/brenner-ci/brenner-ci/internal/memlimit"
 	"github.com/brenner-ci/brenner-ci/internal/run"
 
 	"github.com/brenner-ci/brenner-ci/compile"
@@ -157,5 +160,29 @@ func TestLongThreadVersions(t *testing.T) {
 		if ct.VersionArtifact(i) != a {
 			t.Error("a version is rebuilt twice")
 		}
+	}
+}
+
+// BenchmarkLongThreadCheck: the check command end to end (all rules, the
+// four reports) on one thread of 10,000, 20,000, 40,000 and 100,000
+// messages (longThread, no COMPILED; two thirds of them ADDs): linear in
+// the thread's length (the goal: 40,000 messages at most 2.2× the
+// time of 20,000; 100,000 items in seconds).
+func BenchmarkLongThreadCheck(b *testing.B) {
+	for _, n := range []int{10000, 20000, 40000, 100000} {
+		b.Run(fmt.Sprintf("msgs=%d", n), func(b *testing.B) {
+			dir := longThread(b, n, n+1)
+			out := b.TempDir()
+			args := []string{"check", dir, "--jobs", "2", "--repo-root", dir, "--fail-on", "none", "--quiet",
+				"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
+				"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+			defer memlimit.Start()()
+			for b.Loop() {
+				if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("check exited %d", code)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/msg")
+		})
 	}
 }

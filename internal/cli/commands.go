@@ -53,7 +53,7 @@ func (c *checkCmd) Run(e *run.Env) error {
 	return run.Check(run.CheckOptions(c.checkFlags), e)
 }
 
-type compileCmd struct {
+type compileFlags struct {
 	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
 	Out           string        `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
 	CompiledBody  bool          `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
@@ -64,7 +64,19 @@ type compileCmd struct {
 	NoGitignore   bool          `name:"no-gitignore" help:"Also compile what the repository's .gitignore ignores."`
 }
 
-func (c *compileCmd) Run(e *run.Env) error { return run.Compile(run.CompileOptions(*c), e) }
+type compileCmd struct {
+	compileFlags `embed:""`
+	Profile      []string `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
+}
+
+func (c *compileCmd) Run(e *run.Env) error {
+	stop, err := startProfiles(c.Profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return run.Compile(run.CompileOptions(c.compileFlags), e)
+}
 
 type graphCmd struct {
 	Paths  []string `arg:"" optional:"" name:"path" help:"Files or directories to read (default .)."`
