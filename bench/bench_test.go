@@ -437,3 +437,16 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkRender: the persisted artifact of every compiled thread
+// rendered (what compile --out and check --out write), one goroutine.
+func BenchmarkRender(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		ts := c.compile(b)
+		loop(b, c, func() {
+			for _, t := range ts {
+				t.Current.Render()
+			}
+		})
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,11 +79,24 @@ func (w *lines) blank() {
 	}
 }
 
+// bytes is the lines joined, each ending with a newline, trailing empty
+// lines left out: one allocation.
 func (w *lines) bytes() []byte {
 	for len(w.l) > 0 && w.l[len(w.l)-1] == "" {
 		w.l = w.l[:len(w.l)-1]
 	}
-	return []byte(strings.Join(w.l, "\n") + "\n")
+	n := len(w.l)
+	for _, l := range w.l {
+		n += len(l)
+	}
+	out := make([]byte, 0, max(n, 1))
+	for _, l := range w.l {
+		out = append(append(out, l...), '\n')
+	}
+	if len(w.l) == 0 {
+		out = append(out, '\n')
+	}
+	return out
 }
 
 // Render returns the persisted artifact markdown: YAML front matter
@@ -266,9 +280,8 @@ func fieldLines(it *Item) [][]string {
 		return nil
 	}
 	var out [][]string
-	seen := map[string]bool{}
-	for _, fs := range known[it.Section] {
-		seen[fs.Key] = true
+	schemaFields := known[it.Section]
+	for _, fs := range schemaFields {
 		v := f.Get(fs.Key)
 		kind := fs.Kind
 		if kind == kFlag || kind == kHeadFlag {
@@ -293,7 +306,7 @@ func fieldLines(it *Item) [][]string {
 		}
 	}
 	for _, k := range f.Keys {
-		if seen[k] {
+		if slices.ContainsFunc(schemaFields, func(fs fieldSpec) bool { return fs.Key == k }) {
 			continue
 		}
 		v := f.Get(k)
@@ -479,6 +492,9 @@ var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 // text trims a string and turns its line breaks into <br> so that it stays
 // on its field's line.
 func text(s string) string {
+	if strings.IndexAny(s, "\r\n") < 0 {
+		return strings.TrimSpace(s) // most values: one line
+	}
 	s = strings.TrimSpace(lineBreaks.Replace(s))
 	return strings.ReplaceAll(s, "\n", "<br>")
 }

@@ -1,0 +1,50 @@
+package artifact
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// The plain forms of text and lines.bytes, which the rendering's speed
+// paths must equal (TestRenderHelpersMatchPlain).
+func textPlain(s string) string {
+	s = strings.TrimSpace(lineBreaks.Replace(s))
+	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+func bytesPlain(l []string) []byte {
+	for len(l) > 0 && l[len(l)-1] == "" {
+		l = l[:len(l)-1]
+	}
+	return []byte(strings.Join(l, "\n") + "\n")
+}
+
+// TestRenderHelpersMatchPlain: text's one-line path and lines.bytes's one
+// allocation give what the plain forms give, on random strings of the
+// characters that matter (line breaks, spaces, pipes) and on random line
+// lists with empty lines anywhere.
+func TestRenderHelpersMatchPlain(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	alphabet := []string{"a", "é", " ", "\t", "\n", "\r", "\r\n", "|", "<br>", "\u2028", "\x00"}
+	for i := range 20000 {
+		var b strings.Builder
+		for range r.Intn(12) {
+			b.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		s := b.String()
+		if got, want := text(s), textPlain(s); got != want {
+			t.Fatalf("text(%q) = %q, want %q", s, got, want)
+		}
+		ls := make([]string, r.Intn(6))
+		for j := range ls {
+			if r.Intn(3) > 0 {
+				ls[j] = s[:r.Intn(len(s)+1)]
+			}
+		}
+		w := &lines{l: append([]string(nil), ls...)}
+		if got, want := w.bytes(), bytesPlain(ls); string(got) != string(want) {
+			t.Fatalf("try %d: lines %q: bytes %q, want %q", i, ls, got, want)
+		}
+	}
+}
