@@ -138,6 +138,7 @@ func merge(results []*fileResult, jobs int) *Batch {
 		if res.sum != "" && len(res.refs) > 0 && single {
 			sums[res.disp] = res.sum
 		}
+		evictAll(res.refs)
 		res.refs = nil
 	}
 	keys := make([]string, 0, len(threads))
@@ -176,6 +177,15 @@ type member struct {
 // message exported twice, reports ids used twice and orders the messages;
 // a thread whose messages name two projects becomes one thread per project.
 func mergeThread(k string, members []member, sums map[string]string) []*ThreadRef {
+	defer func() {
+		var last *packed
+		for _, mb := range members {
+			if mb.ref.p != last {
+				last = mb.ref.p
+				last.evict() // read back until the thread is loaded (spill.go)
+			}
+		}
+	}()
 	var out []*ThreadRef
 	recs := make([]*rec, 0, len(members))
 	var dups []*diag.Finding // aligned with recs: the IN-003 finding of a rec, or nil
@@ -468,4 +478,16 @@ func quoteShort(s string) string {
 		s = string(r[:60]) + "…"
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// evictAll drops the records of the spilled packs of refs from memory
+// (spill.go): a scan reads each pack back for a moment, never all at once.
+func evictAll(refs []msgRef) {
+	var last *packed
+	for _, r := range refs {
+		if r.p != last {
+			last = r.p
+			r.p.evict()
+		}
+	}
 }

@@ -31,18 +31,48 @@ type packed struct {
 	strs string
 	ends []uint32
 	mems [][]byte // srcMem buffers (JSON text embedded in a string field)
+
+	// A pack kept in a spill file (spill.go) holds enc and strs only while
+	// it is in use (view), guarded by mu.
+	mu sync.Mutex
+	sp *spill
+	at spillAt
+}
+
+// view returns the pack's records and shared strings, read back from the
+// spill file when they are not in memory (they stay until evict).
+func (p *packed) view() ([]byte, string) {
+	if p.sp == nil {
+		return p.enc, p.strs
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.enc == nil {
+		p.enc, p.strs = p.sp.read(p.at)
+	}
+	return p.enc, p.strs
+}
+
+// evict drops a spilled pack's records from memory (view reads them back).
+func (p *packed) evict() {
+	if p.sp == nil {
+		return
+	}
+	p.mu.Lock()
+	p.enc, p.strs = nil, ""
+	p.mu.Unlock()
 }
 
 // nstrs is the number of shared strings.
 func (p *packed) nstrs() int { return len(p.ends) }
 
-// str is shared string i (0 <= i < nstrs).
-func (p *packed) str(i int) string {
+// str is shared string i (0 <= i < nstrs) of strs, the pack's (view).
+func (p *packed) str(strs string, i int) string {
 	start := uint32(0)
 	if i > 0 {
 		start = p.ends[i-1]
 	}
-	return p.strs[start:p.ends[i]]
+	return strs[start:p.ends[i]]
 }
 
 // setStrs stores list as the shared strings.
@@ -254,7 +284,14 @@ func appendString(b []byte, s string) []byte { return binenc.AppendString(b, s) 
 type unpacker struct {
 	reader
 	p    *packed
+	strs string // p's shared strings (view)
 	mode decodeMode
+}
+
+// unpack starts reading the record at ref.
+func (ref msgRef) unpack(mode decodeMode) unpacker {
+	enc, strs := ref.p.view()
+	return unpacker{reader{B: enc[ref.off:]}, ref.p, strs, mode}
 }
 
 // decodeMode says which of a record's own strings are read.
@@ -284,7 +321,7 @@ func (u *unpacker) shared() string {
 		u.Bad = true
 		return ""
 	}
-	return u.p.str(int(i))
+	return u.p.str(u.strs, int(i))
 }
 
 func (u *unpacker) list(keep bool) []string {
@@ -335,7 +372,7 @@ func (ref msgRef) source() (src Src, hasBody, ok bool) {
 // leaves out stay empty (the shared strings, flags, times and the source
 // are always read). It reports whether the record unpacked.
 func (ref msgRef) decode(mode decodeMode, r *rec) bool {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, mode}
+	u := ref.unpack(mode)
 	m := r.m
 	m.ID = u.text(mode != decodeLite)
 	m.Project = u.shared()
@@ -383,7 +420,7 @@ func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 
 // threadKey is the record's thread key, read without unpacking the rest.
 func (ref msgRef) threadKey() string {
-	u := unpacker{reader{B: ref.p.enc[ref.off:]}, ref.p, decodeLite}
+	u := ref.unpack(decodeLite)
 	u.Bytes()  // id
 	u.shared() // project
 	u.shared() // thread id

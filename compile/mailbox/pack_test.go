@@ -170,7 +170,7 @@ func TestPackedStrings(t *testing.T) {
 		t.Fatalf("%d strings, want %d", p.nstrs(), len(in))
 	}
 	for i, s := range in {
-		if got := p.str(i); got != s {
+		if got := p.str(p.strs, i); got != s {
 			t.Errorf("str(%d) = %q, want %q", i, got, s)
 		}
 	}

@@ -265,11 +265,13 @@ func (in *Inputs) Files() int { return len(in.files) }
 func (in *Inputs) Scan() *Batch {
 	files := in.files
 	var results []*fileResult
+	sp := new(spill)
 	if c := in.opt.Cache; c != nil {
 		defer c.Store.Close()
 		results = make([]*fileResult, len(files))
 		iter.Iterator[*fileResult]{MaxGoroutines: in.jobs}.ForEachIdx(results, func(i int, r **fileResult) {
 			*r = c.scanCached(&files[i], in.keys[i])
+			sp.keep(*r)
 		})
 	} else {
 		// The largest files first, by a stat of each (in parallel; the
@@ -289,6 +291,7 @@ func (in *Inputs) Scan() *Batch {
 				results[*i] = f.kept.again()
 			} else {
 				results[*i] = scanFile(f)
+				sp.keep(results[*i])
 			}
 		})
 	}

@@ -160,10 +160,11 @@ func encodeScan(res *fileResult, key string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(packs)))
 	for _, p := range packs {
-		b = appendString(b, string(p.enc))
+		enc, strs := p.view()
+		b = appendString(b, string(enc))
 		b = binary.AppendUvarint(b, uint64(p.nstrs()))
 		for i := 0; i < p.nstrs(); i++ {
-			b = appendString(b, p.str(i))
+			b = appendString(b, p.str(strs, i))
 		}
 		b = binary.AppendUvarint(b, uint64(len(p.mems)))
 		for _, m := range p.mems {
