@@ -32,8 +32,8 @@ type packed struct {
 	ends []uint32
 	mems [][]byte // srcMem buffers (JSON text embedded in a string field)
 
-	// A pack kept in a spill file (spill.go) holds enc and strs only while
-	// it is in use (view), guarded by mu.
+	// A pack kept in a spill file (spill.go) holds enc only while it is in
+	// use (view), guarded by mu.
 	mu sync.Mutex
 	sp *spill
 	at spillAt
@@ -48,7 +48,7 @@ func (p *packed) view() ([]byte, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.enc == nil {
-		p.enc, p.strs = p.sp.read(p.at)
+		p.enc = p.sp.read(p.at)
 	}
 	return p.enc, p.strs
 }
@@ -59,7 +59,7 @@ func (p *packed) evict() {
 		return
 	}
 	p.mu.Lock()
-	p.enc, p.strs = nil, ""
+	p.enc = nil
 	p.mu.Unlock()
 }
 

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // A scan of a large batch keeps its packed records in a temporary file
@@ -15,7 +14,9 @@ import (
 // end of the scan until each thread was checked: the live heap alone was
 // past the memory limit, and the collector ran without pause. Past
 // spillAfter bytes of packed records, a scan writes each further file's
-// pack to the spill file and drops it; a pack is read back when its thread
+// records to the spill file and drops them (a pack's shared strings stay:
+// the names a thread's results keep point into them); they are read back
+// when its thread
 // is merged or loaded (packed.view) and dropped again after the merge
 // (packed.evict) or with its thread (ThreadRef.Release). The records read
 // back are the bytes written, so nothing else changes
@@ -40,10 +41,10 @@ type spill struct {
 	kept atomic.Int64 // bytes of records packed by the scan so far
 }
 
-// spillAt is where a pack's records and strings are in the spill file.
+// spillAt is where a pack's records are in the spill file.
 type spillAt struct {
-	off        int64
-	nEnc, nStr uint32
+	off int64
+	n   uint32
 }
 
 // open makes the spill file, deleted at once where the system allows (its
@@ -78,33 +79,26 @@ func (s *spill) keep(res *fileResult) {
 			continue
 		}
 		last = p
-		n := int64(len(p.enc) + len(p.strs))
+		n := int64(len(p.enc))
 		if s.kept.Add(n) <= spillAfter || n > maxSpilled || len(p.mems) > 0 || s.open() != nil {
 			continue
 		}
 		off := s.end.Add(n) - n
-		buf := make([]byte, 0, n)
-		buf = append(append(buf, p.enc...), p.strs...)
-		if _, err := s.f.WriteAt(buf, off); err != nil {
+		if _, err := s.f.WriteAt(p.enc, off); err != nil {
 			continue // a full disk: this pack stays in memory
 		}
-		p.sp, p.at = s, spillAt{off: off, nEnc: uint32(len(p.enc)), nStr: uint32(len(p.strs))}
-		p.enc, p.strs = nil, ""
+		p.sp, p.at = s, spillAt{off: off, n: uint32(n)}
+		p.enc = nil
 	}
 }
 
-// read reads a pack back. The file is the scan's own: a failure is a bug
-// (or the disk lost what it held), and panics like a corrupt record; the
-// thread's task turns it into an internal-error finding.
-func (s *spill) read(at spillAt) ([]byte, string) {
-	buf := make([]byte, int(at.nEnc)+int(at.nStr))
+// read reads a pack's records back. The file is the scan's own: a failure
+// is a bug (or the disk lost what it held), and panics like a corrupt
+// record; the thread's task turns it into an internal-error finding.
+func (s *spill) read(at spillAt) []byte {
+	buf := make([]byte, at.n)
 	if _, err := s.f.ReadAt(buf, at.off); err != nil {
 		panic(fmt.Sprintf("mailbox: reading back packed records: %v", err))
 	}
-	enc, strs := buf[:at.nEnc:at.nEnc], ""
-	if at.nStr > 0 {
-		// The strings share the buffer: nothing writes to a pack's records.
-		strs = unsafe.String(&buf[at.nEnc], int(at.nStr))
-	}
-	return enc, strs
+	return buf
 }
