@@ -531,7 +531,8 @@ func (r *threadRun) pair(jobs int) {
 			r.owned[key] = append(r.owned[key], i)
 		}
 	}
-	r.threads = make([]ThreadResult, 0, len(r.b.Threads))
+	// r.threads grows as threads are checked (made at its full length up
+	// front, it was 60 MB of a 200,000-thread run's heap from the start).
 }
 
 // reuse asks the cache for a thread's results (in the worker).
