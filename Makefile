@@ -83,6 +83,8 @@ fuzz:
 # 1,000 threads in a few minutes on 2 cores; 10,000 threads one iteration each:
 #   make bench BENCH_THREADS=1000,10000 BENCHTIME=1x   (or: make bench-10k)
 # A corpus for manual runs: go run ./internal/gen/cmd/gencorpus -n 10000 -out DIR
+# Another corpus folder (gen_corpus.py's, its manifest.json moved out):
+#   BRENNER_BENCH_DIR=DIR go test -run '^$$' -bench 'Floor|Check' -benchtime 1x ./bench/
 BENCH_THREADS ?= 1000
 BENCHTIME     ?= 1s
 bench:

@@ -46,8 +46,27 @@ const (
 	faultRate = 0.2
 )
 
-// sizes are the thread counts benchmarked: $BRENNER_BENCH_THREADS, or 1000.
+// benchDir is a corpus folder to benchmark instead of generated ones
+// ($BRENNER_BENCH_DIR: one thread per *.json file, such as
+// gen_corpus.py's, its manifest moved out), and its thread count.
+func benchDir(b *testing.B) (string, int) {
+	dir := os.Getenv("BRENNER_BENCH_DIR")
+	if dir == "" {
+		return "", 0
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("BRENNER_BENCH_DIR=%s holds no *.json file", dir)
+	}
+	return dir, len(files)
+}
+
+// sizes are the thread counts benchmarked: $BRENNER_BENCH_THREADS, or
+// 1000 (or the count of $BRENNER_BENCH_DIR).
 func sizes(b *testing.B) []int {
+	if _, n := benchDir(b); n > 0 {
+		return []int{n}
+	}
 	env := os.Getenv("BRENNER_BENCH_THREADS")
 	if env == "" {
 		return []int{1000}
@@ -89,6 +108,11 @@ func getCorpus(b *testing.B, n int) *corpus {
 	corporaMu.Lock()
 	defer corporaMu.Unlock()
 	if c, ok := corpora[n]; ok {
+		return c
+	}
+	if dir, m := benchDir(b); m == n {
+		c := &corpus{n: n, dir: dir}
+		corpora[n] = c
 		return c
 	}
 	dir, err := gen.Cached(gen.Options{Seed: seed, Threads: n, FaultRate: faultRate})
