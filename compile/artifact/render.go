@@ -492,7 +492,7 @@ var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 // text trims a string and turns its line breaks into <br> so that it stays
 // on its field's line.
 func text(s string) string {
-	if strings.IndexAny(s, "\r\n") < 0 {
+	if !strings.ContainsAny(s, "\r\n") {
 		return strings.TrimSpace(s) // most values: one line
 	}
 	s = strings.TrimSpace(lineBreaks.Replace(s))
