@@ -81,7 +81,12 @@ type Report struct {
 	// (--baseline, --new-from-rev); New, aligned with Findings, says which
 	// are new (the findings pipeline decides it; all are without a
 	// baseline). A finding that is not new is "unchanged".
-	HasBaseline   bool
+	HasBaseline bool
+	// BaseRev is the git revision whose findings are old (--new-from-rev),
+	// "" when none; BaselineFile is set when a baseline file (--baseline)
+	// says which are old too.
+	BaseRev       string
+	BaselineFile  bool
 	New           []bool
 	Notifications []Notification
 	// Internal is true when an internal error happened (SARIF

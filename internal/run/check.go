@@ -582,6 +582,8 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 	r := &diag.Report{
 		Tool:          diag.Tool{Name: "brenner-ci", Version: c.env.Version, InfoURI: homeURL, DocsURL: docsURL},
 		HasBaseline:   plan.baseline != nil,
+		BaseRev:       c.NewFromRev,
+		BaselineFile:  c.Baseline != "",
 		Notifications: notes,
 		Category:      c.Category,
 		FailOn:        plan.failOn,

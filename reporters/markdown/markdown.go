@@ -125,7 +125,7 @@ func (m *writer) render() {
 	fmt.Fprintf(&h, "%s, %s and %s in %s", reporters.Plural(e, "error"), reporters.Plural(wn, "warning"),
 		reporters.Plural(n, "note"), reporters.Checked(r))
 	if r.HasBaseline {
-		fmt.Fprintf(&h, "; %d new since the baseline", reporters.NewCount(r))
+		fmt.Fprintf(&h, "; %d new since %s", reporters.NewCount(r), since(r))
 	}
 	fmt.Fprintf(&h, " (fail-on `%s`).\n\n", failOn)
 	if r.RunError == "" {
@@ -637,6 +637,22 @@ func (m *writer) footer() string {
 		s += " · data as of " + t
 	}
 	return s + "</sub>\n"
+}
+
+// since names what the new findings are new against: the baseline, the
+// base revision of pull-request mode, or both.
+func since(r *diag.Report) string {
+	rev := r.BaseRev
+	if (len(rev) == 40 || len(rev) == 64) && strings.Trim(rev, "0123456789abcdef") == "" {
+		rev = "commit " + rev[:12] // the Action passes the base commit's id
+	}
+	switch {
+	case rev == "":
+		return "the baseline"
+	case r.BaselineFile:
+		return "the baseline and " + escape(rev)
+	}
+	return escape(rev)
 }
 
 // escape makes text safe inline in markdown and in table cells: one line,

@@ -218,3 +218,26 @@ func TestFooterNamesTheDataTime(t *testing.T) {
 		t.Errorf("footer: %q", got[strings.LastIndex(got, "<sub>"):])
 	}
 }
+
+// TestNewSince: the counts line says what the new findings are new
+// against — the baseline, the base revision of pull-request mode (escaped:
+// it is the user's text), or both.
+func TestNewSince(t *testing.T) {
+	for _, c := range []struct {
+		rev  string
+		file bool
+		want string
+	}{
+		{"", true, " new since the baseline (fail-on"},
+		{"origin/main", false, " new since origin/main (fail-on"},
+		{"HEAD~1", true, " new since the baseline and HEAD\\~1 (fail-on"},
+		{"a`b*c", false, " new since a\\`b\\*c (fail-on"},
+		{"63217b0fd5214342d45d019fc9516481aa223303", false, " new since commit 63217b0fd521 (fail-on"},
+	} {
+		r := fixture.Report(t)
+		r.BaseRev, r.BaselineFile = c.rev, c.file
+		if got := write(t, r, 0); !strings.Contains(got, c.want) {
+			t.Errorf("--new-from-rev %q, baseline file %v: no %q in\n%.600s", c.rev, c.file, c.want, got)
+		}
+	}
+}
