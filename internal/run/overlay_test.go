@@ -47,6 +47,7 @@ func overlayRepo(t *testing.T) string {
 type overlayChange struct {
 	name    string
 	overlay bool
+	dir     string // the folder it changes a file in (for the long way: only a change under the checked paths counts)
 	apply   func(t *testing.T, repo string, r *rand.Rand)
 }
 
@@ -71,48 +72,48 @@ func rewrite(t *testing.T, f string, edit func(string) string) {
 }
 
 var overlayChanges = []overlayChange{
-	{"edit a subject", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"edit a subject", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string {
 			return strings.Replace(s, `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
 		})
 	}},
-	{"edit a thread id", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"edit a thread id", true, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "threads/older/*.json", r), func(s string) string {
 			return strings.ReplaceAll(s, `"thread_id": "`, `"thread_id": "Z`)
 		})
 	}},
-	{"break a file", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"break a file", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string { return s[:len(s)/2] })
 	}},
-	{"edit an artifact", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"edit an artifact", true, "artifacts", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "artifacts/*.md", r), func(s string) string {
 			return strings.Replace(s, "\n## ", "\n## Extra\n\nText.\n\n## ", 1)
 		})
 	}},
-	{"add a copy under a new thread id", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"add a copy under a new thread id", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
 		os.WriteFile(filepath.Join(repo, "threads", fmt.Sprintf("added-%d.json", r.IntN(1000))), bytes.Replace(data, []byte(`"thread_id": "`), []byte(`"thread_id": "Y`), 1), 0o644)
 	}},
-	{"add a file in a new folder, staged", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"add a file in a new folder, staged", true, "threads/new", func(t *testing.T, repo string, r *rand.Rand) {
 		os.MkdirAll(filepath.Join(repo, "threads", "new"), 0o755)
 		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
 		os.WriteFile(filepath.Join(repo, "threads", "new", "n.json"), data[:len(data)/3], 0o644)
 		git(t, repo, "add", "threads/new")
 	}},
-	{"add a hidden file and a link", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"add a hidden file and a link", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".draft.json"), []byte("[]"), 0o644)
 		os.Symlink("/etc/passwd", filepath.Join(repo, "threads", "passwd"))
 	}},
-	{"edit the hidden file", true, func(t *testing.T, repo string, r *rand.Rand) {
+	{"edit the hidden file", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte(`{"a": 1}`), 0o644)
 	}},
-	{"delete a thread", false, func(t *testing.T, repo string, r *rand.Rand) {
+	{"delete a thread", false, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "rm", "-q", pick(t, repo, "threads/RS-*.json", r))
 	}},
-	{"rename a thread", false, func(t *testing.T, repo string, r *rand.Rand) {
+	{"rename a thread", false, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "mv", pick(t, repo, "threads/older/*.json", r), filepath.Join(repo, "threads", "older", "moved.json"))
 	}},
-	{"replace the link by a folder", false, func(t *testing.T, repo string, r *rand.Rand) {
+	{"replace the link by a folder", false, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.Remove(filepath.Join(repo, "threads", "link"))
 		os.MkdirAll(filepath.Join(repo, "threads", "link"), 0o755)
 		os.WriteFile(filepath.Join(repo, "threads", "link", "x.json"), []byte("{}"), 0o644)
@@ -122,8 +123,9 @@ var overlayChanges = []overlayChange{
 // TestOverlayMatchesArchive: reading the base revision as an overlay of the
 // working tree's listing (overlay.go) gives reports byte-identical to
 // writing the revision out and scanning it (readRev), for random pull
-// requests of one to three changes, paths given as ".", as a folder and as
-// files, with the reports' folder inside the repository; and the overlay
+// requests of one to three changes, paths given as ".", as folders, with
+// the repository root at git's top level or below it, and the reports'
+// folder inside the repository; and the overlay
 // is used exactly when every change allows it.
 func TestOverlayMatchesArchive(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -132,26 +134,34 @@ func TestOverlayMatchesArchive(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	r := rand.New(rand.NewPCG(7, 7))
 	overlaid := 0
-	for round := range 14 {
+	for round := range 16 {
 		repo := overlayRepo(t)
+		paths := [][]string{{"."}, {"threads", "artifacts"}, {"threads/older"}, {"."}}[round%4]
 		var names []string
 		want := true
 		for range 1 + r.IntN(3) {
 			ch := overlayChanges[r.IntN(len(overlayChanges))]
 			ch.apply(t, repo, r)
 			names = append(names, ch.name)
-			want = want && ch.overlay
+			checked := false
+			for _, p := range paths {
+				checked = checked || p == "." || ch.dir == p || strings.HasPrefix(ch.dir, p+"/")
+			}
+			want = want && (ch.overlay || !checked)
 		}
-		paths := [][]string{{"."}, {"threads", "artifacts"}, {"threads/older"}}[round%3]
-		t.Run(fmt.Sprintf("%d %s in %v", round, strings.Join(names, ", "), paths), func(t *testing.T) {
-			t.Chdir(repo)
+		root := repo
+		if round%4 == 3 {
+			root = filepath.Join(repo, "threads") // --repo-root below git's top level
+		}
+		t.Run(fmt.Sprintf("%d %s in %v under %s", round, strings.Join(names, ", "), paths, filepath.Base(root)), func(t *testing.T) {
+			t.Chdir(root)
 			var reports [2][]byte
 			for i, noOverlay := range []bool{false, true} {
 				out := filepath.Join(repo, "reports")
 				os.RemoveAll(out)
 				var so, se bytes.Buffer
 				e := &Env{Stdout: &so, Stderr: &se}
-				c := &checker{CheckOptions: CheckOptions{Paths: paths, RepoRoot: repo, NewFromRev: "HEAD", Format: "text", Out: out}, env: e, noOverlay: noOverlay}
+				c := &checker{CheckOptions: CheckOptions{Paths: paths, RepoRoot: root, NewFromRev: "HEAD", Format: "text", Out: out}, env: e, noOverlay: noOverlay}
 				if err := c.run(e); err != nil {
 					if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
 						t.Fatalf("noOverlay %v: %v\n%s", noOverlay, err, se.String())
