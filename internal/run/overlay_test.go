@@ -124,8 +124,8 @@ var overlayChanges = []overlayChange{
 // working tree's listing (overlay.go) gives reports byte-identical to
 // writing the revision out and scanning it (readRev), for random pull
 // requests of one to three changes, paths given as ".", as folders, with
-// the repository root at git's top level or below it, and the reports'
-// folder inside the repository; and the overlay
+// the repository root at git's top level or below it, with and without a
+// cache, and the reports' folder inside the repository; and the overlay
 // is used exactly when every change allows it.
 func TestOverlayMatchesArchive(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -156,12 +156,16 @@ func TestOverlayMatchesArchive(t *testing.T) {
 		t.Run(fmt.Sprintf("%d %s in %v under %s", round, strings.Join(names, ", "), paths, filepath.Base(root)), func(t *testing.T) {
 			t.Chdir(root)
 			var reports [2][]byte
+			cacheDir := ""
+			if round%2 == 1 {
+				cacheDir = t.TempDir() // cold for the overlay, warm for the long way
+			}
 			for i, noOverlay := range []bool{false, true} {
 				out := filepath.Join(repo, "reports")
 				os.RemoveAll(out)
 				var so, se bytes.Buffer
 				e := &Env{Stdout: &so, Stderr: &se}
-				c := &checker{CheckOptions: CheckOptions{Paths: paths, RepoRoot: root, NewFromRev: "HEAD", Format: "text", Out: out}, env: e, noOverlay: noOverlay}
+				c := &checker{CheckOptions: CheckOptions{Paths: paths, RepoRoot: root, NewFromRev: "HEAD", Format: "text", Out: out, Cache: cacheDir}, env: e, noOverlay: noOverlay}
 				if err := c.run(e); err != nil {
 					if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
 						t.Fatalf("noOverlay %v: %v\n%s", noOverlay, err, se.String())
