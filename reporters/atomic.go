@@ -55,28 +55,48 @@ var temps = struct {
 // createTemp creates and tracks a temporary file next to path.
 func createTemp(path string) (*os.File, error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	temps.mu.Lock()
-	defer temps.mu.Unlock()
-	if temps.interrupted {
-		return nil, ErrInterrupted
-	}
 	// Like os.CreateTemp, but created with mode 0644 (less the umask), as
-	// the file will stay: no chmod afterwards.
+	// the file will stay: no chmod afterwards. The folder is made only when
+	// it is missing (one stat less per artifact), and no lock is held while
+	// the file is created: Interrupt removes it all the same (below).
 	base := "." + filepath.Base(path) + ".tmp-"
+	made := false
 	for try := 0; ; try++ {
+		if interrupted() {
+			return nil, ErrInterrupted
+		}
 		name := filepath.Join(dir, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if os.IsExist(err) && try < 100 {
+		switch {
+		case os.IsExist(err) && try < 100:
 			continue
+		case errors.Is(err, fs.ErrNotExist) && !made:
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, err
+			}
+			made = true
+			continue
+		case err != nil:
+			return nil, err
 		}
-		if err == nil {
-			temps.files[name] = true
+		temps.mu.Lock()
+		defer temps.mu.Unlock()
+		if temps.interrupted {
+			// Interrupted while it was being created: Interrupt did not
+			// see it, so it goes here.
+			f.Close()
+			os.Remove(name)
+			return nil, ErrInterrupted
 		}
-		return f, err
+		temps.files[name] = true
+		return f, nil
 	}
+}
+
+func interrupted() bool {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	return temps.interrupted
 }
 
 // removeTemp removes a tracked temporary file.
