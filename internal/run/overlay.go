@@ -32,10 +32,16 @@ import (
 // every file of the revision under the checked paths is an entry of the
 // listing, or lies in a folder the listing names without reading; no
 // entry's treatment depends on its neighbours (an Agent Mail archive);
-// every checked path is at the revision what it is now. Anything else — a
-// deleted or renamed file, a type change, an archive — takes the long way
+// every checked path is at the revision what it is now; the modified files'
+// names fit on a command line. Anything else — a deleted or renamed file, a
+// type change, an archive, thousands of modified files — takes the long way
 // (readRev), whose results the overlay's are held to
 // (TestOverlayMatchesArchive).
+
+// maxOverlayArgs bounds the bytes of modified files' names an overlay
+// passes to git archive (a variable for tests); the system's limit on a
+// command line is 128 KiB or more.
+var maxOverlayArgs = 64 << 10
 
 // revTree is what git says of the repository at a revision against the
 // working tree, every path absolute and slash separated.
@@ -185,6 +191,16 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 			}
 			pl.modified[i] = rel
 		}
+	}
+	// The modified files are named on git archive's command line: past
+	// its length limit, the long way (a pull request that rewrites
+	// thousands of files gains nothing from the overlay anyway).
+	n := 0
+	for _, rel := range pl.modified {
+		n += len(rel) + 1
+	}
+	if n > maxOverlayArgs {
+		return nil, false
 	}
 	// Every file of the revision under the checked paths is listed, or is
 	// in a folder the listing names, or is one a walk passes over.

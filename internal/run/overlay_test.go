@@ -206,3 +206,37 @@ func TestOverlayMatchesArchive(t *testing.T) {
 		t.Errorf("the overlay was used in %d rounds only: the test compares too little", overlaid)
 	}
 }
+
+// TestOverlayTooManyModified: a pull request whose modified files' names
+// would not fit on git archive's command line takes the long way, with the
+// same reports.
+func TestOverlayTooManyModified(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipping: git is not installed")
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	repo := overlayRepo(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	overlayChanges[0].apply(t, repo, r) // edit a subject
+	t.Chdir(repo)
+	var outs [2]string
+	for i, limit := range []int{maxOverlayArgs, 8} {
+		defer func(v int) { maxOverlayArgs = v }(maxOverlayArgs)
+		maxOverlayArgs = limit
+		var so, se bytes.Buffer
+		e := &Env{Stdout: &so, Stderr: &se}
+		c := &checker{CheckOptions: CheckOptions{Paths: []string{"."}, RepoRoot: repo, NewFromRev: "HEAD", Format: "text"}, env: e}
+		if err := c.run(e); err != nil {
+			if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
+				t.Fatalf("limit %d: %v\n%s", limit, err, se.String())
+			}
+		}
+		if c.revOverlaid != (i == 0) {
+			t.Errorf("limit %d: overlay used %v, want %v", limit, c.revOverlaid, i == 0)
+		}
+		outs[i] = so.String()
+	}
+	if outs[0] != outs[1] || !strings.Contains(outs[0], ": new: ") {
+		t.Errorf("the reports differ, or nothing is new:\n%s\n---\n%s", outs[0], outs[1])
+	}
+}
