@@ -123,7 +123,12 @@ func Write(w io.Writer, r *diag.Report) error {
 		seen := make(map[string]int, len(r.Threads))
 		for ti, t := range r.Threads {
 			seen[t.Key]++
-			classname := nonBlank(t.Key, fmt.Sprintf("thread-%d", ti))
+			classname := t.Key
+			if token(classname) == "" {
+				// Blank as written in XML (spaces, or only characters XML
+				// cannot hold): an empty classname is invalid JUnit.
+				classname = fmt.Sprintf("thread-%d", ti)
+			}
 			if t.Artifact && t.File != "" {
 				// Its path, repo-relative as in every report, not as given.
 				classname = paths.Display(t.File)

@@ -317,3 +317,28 @@ func TestNastyReport(t *testing.T) {
 		t.Errorf("inputs property not written as expected:\n%s", out)
 	}
 }
+
+// TestControlOnlyKeyHasAClassname: a thread key of characters XML cannot
+// hold only (controls) is no empty classname, which JUnit readers refuse:
+// it is named by its place, as a blank key is.
+func TestControlOnlyKeyHasAClassname(t *testing.T) {
+	r := fixture.Report(t)
+	r.Threads[0].Key = "\x01\x02"
+	for i := range r.Findings {
+		if r.Findings[i].Thread == "alpha" {
+			r.Findings[i].Thread = r.Threads[0].Key
+		}
+	}
+	var s suites
+	if err := xml.Unmarshal(write(t, r), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.Suites[0].Cases {
+		if strings.TrimSpace(c.Classname) == "" {
+			t.Fatalf("testcase %q has an empty classname", c.Name)
+		}
+	}
+	if c := s.Suites[0].Cases[0]; c.Classname != "thread-0" {
+		t.Errorf("classname %q, want thread-0", c.Classname)
+	}
+}
