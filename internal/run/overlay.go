@@ -127,6 +127,8 @@ type overlayPlan struct {
 	modified map[int]string // index → path relative to the repository root, slash separated
 }
 
+// plan is the overlay of the run's listing in, of the checked paths, that
+// gives the revision's listing, or false.
 func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) {
 	var checked []string
 	for _, p := range paths {
@@ -186,8 +188,8 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 			return nil, false
 		case changed:
 			rel, ok := strings.CutPrefix(abs, t.root+"/")
-			if !ok || strings.ContainsAny(rel, "\n\r") {
-				return nil, false // git cat-file --batch reads a name a line
+			if !ok {
+				return nil, false
 			}
 			pl.modified[i] = rel
 		}

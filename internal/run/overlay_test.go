@@ -35,6 +35,9 @@ func overlayRepo(t *testing.T) string {
 		}
 	}
 	os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte("{}\n"), 0o644)
+	if data, err := os.ReadFile(files[3]); err == nil {
+		os.WriteFile(filepath.Join(repo, "threads", "two\nlines.json"), data, 0o644)
+	}
 	os.Symlink("older", filepath.Join(repo, "threads", "link"))
 	git(t, repo, "init", "-q")
 	git(t, repo, "add", ".")
@@ -103,6 +106,15 @@ var overlayChanges = []overlayChange{
 	{"add a hidden file and a link", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".draft.json"), []byte("[]"), 0o644)
 		os.Symlink("/etc/passwd", filepath.Join(repo, "threads", "passwd"))
+	}},
+	{"edit a file with a line break in its name", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
+		p := filepath.Join(repo, "threads", "two\nlines.json")
+		if _, err := os.Stat(p); err != nil {
+			return // no line breaks in file names here: nothing to edit
+		}
+		rewrite(t, p, func(s string) string {
+			return strings.Replace(s, `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+		})
 	}},
 	{"edit the hidden file", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte(`{"a": 1}`), 0o644)
