@@ -55,16 +55,22 @@ var temps = struct {
 // createTemp creates and tracks a temporary file next to path.
 func createTemp(path string) (*os.File, error) {
 	dir := filepath.Dir(path)
+	// The file is created and tracked under the lock: Interrupt, which
+	// the signal handler calls before the process exits, either removes it
+	// or makes this fail before it exists. (Created outside the lock and
+	// tracked after, a file made while Interrupt ran was left behind when
+	// the process exited first.)
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.interrupted {
+		return nil, ErrInterrupted
+	}
 	// Like os.CreateTemp, but created with mode 0644 (less the umask), as
 	// the file will stay: no chmod afterwards. The folder is made only when
-	// it is missing (one stat less per artifact), and no lock is held while
-	// the file is created: Interrupt removes it all the same (below).
+	// it is missing (one stat less per artifact).
 	base := "." + filepath.Base(path) + ".tmp-"
 	made := false
 	for try := 0; ; try++ {
-		if interrupted() {
-			return nil, ErrInterrupted
-		}
 		name := filepath.Join(dir, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		switch {
@@ -79,24 +85,9 @@ func createTemp(path string) (*os.File, error) {
 		case err != nil:
 			return nil, err
 		}
-		temps.mu.Lock()
-		defer temps.mu.Unlock()
-		if temps.interrupted {
-			// Interrupted while it was being created: Interrupt did not
-			// see it, so it goes here.
-			f.Close()
-			os.Remove(name)
-			return nil, ErrInterrupted
-		}
 		temps.files[name] = true
 		return f, nil
 	}
-}
-
-func interrupted() bool {
-	temps.mu.Lock()
-	defer temps.mu.Unlock()
-	return temps.interrupted
 }
 
 // removeTemp removes a tracked temporary file.
