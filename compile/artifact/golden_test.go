@@ -198,26 +198,8 @@ func golden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (run go test ./compile/artifact -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (run go test ./compile/artifact -update and review the diff):\n%s", path, firstDiff(want, got))
+		t.Errorf("%s differs from the output (run go test ./compile/artifact -update and review the diff):\n%s", path, testutil.FirstDiff(want, got))
 	}
-}
-
-func firstDiff(want, got []byte) string {
-	wl := strings.Split(string(want), "\n")
-	gl := strings.Split(string(got), "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, w, g)
-		}
-	}
-	return "(same lines)"
 }
 
 func TestGolden(t *testing.T) {

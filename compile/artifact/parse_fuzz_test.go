@@ -63,7 +63,7 @@ func FuzzParseMarkdown(f *testing.F) {
 		if string(m1) != string(m2) && allIDs(p1.Art) {
 			p2 := parseMarkdown(m2, "f2.md")
 			if d := artDiff(p1.Art, p2.Art); len(d) > 0 || string(p2.Art.Render()) != string(m2) {
-				t.Errorf("render∘parse is not stable:\n%s\n--- first rendering:\n%s", firstDiff(m1, m2), m1)
+				t.Errorf("render∘parse is not stable:\n%s\n--- first rendering:\n%s", testutil.FirstDiff(m1, m2), m1)
 			}
 		}
 	})

@@ -453,10 +453,10 @@ func checkRoundTrip(t *testing.T, a *Artifact, name string, strict bool) {
 	}
 	again := p.Art.Render()
 	if strict && string(again) != string(md) && !aliased {
-		t.Errorf("%s: rendering the parsed artifact differs from the rendering:\n%s", name, firstDiff(md, again))
+		t.Errorf("%s: rendering the parsed artifact differs from the rendering:\n%s", name, testutil.FirstDiff(md, again))
 	}
 	if want := normalized(a).Render(); string(again) != string(want) {
-		t.Errorf("%s: rendering the parsed artifact differs from rendering the normalized one:\n%s", name, firstDiff(want, again))
+		t.Errorf("%s: rendering the parsed artifact differs from rendering the normalized one:\n%s", name, testutil.FirstDiff(want, again))
 	}
 }
 

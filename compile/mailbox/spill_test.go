@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // describeBatch writes down everything a scan and a Load of every thread
@@ -65,12 +67,7 @@ func TestSpilledScanMatches(t *testing.T) {
 			got[i] = describeBatch(t, b)
 		}
 		if got[0] != got[1] {
-			a, b := got[0], got[1]
-			i := 0
-			for i < len(a) && i < len(b) && a[i] == b[i] {
-				i++
-			}
-			t.Errorf("%s: spilled scan differs at byte %d:\nmemory:  %.200q\nspilled: %.200q", root, i, a[i:], b[i:])
+			t.Errorf("%s: the spilled scan differs from the scan in memory at %s", root, testutil.FirstDiff([]byte(got[0]), []byte(got[1])))
 		}
 	}
 }

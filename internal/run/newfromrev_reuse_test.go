@@ -73,14 +73,7 @@ func TestNewFromRevReusesUnchangedThreads(t *testing.T) {
 			if !noReuse && c.revReused < 20 {
 				t.Errorf("paths %q: %d threads of the revision reused, want the 26 unchanged ones or so", path, c.revReused)
 			}
-			for _, name := range []string{"r.json", "r.sarif", "r.md"} {
-				b, err := os.ReadFile(filepath.Join(out, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				reports[i] = append(reports[i], b...)
-			}
-			reports[i] = append(reports[i], so.Bytes()...)
+			reports[i] = append(readReports(t, out, "r.json", "r.sarif", "r.md"), so.Bytes()...)
 		}
 		if !bytes.Equal(reports[0], reports[1]) {
 			t.Errorf("paths %q: the reports differ with and without reusing the run's threads for the revision", path)
@@ -89,4 +82,18 @@ func TestNewFromRevReusesUnchangedThreads(t *testing.T) {
 			t.Errorf("paths %q: no new finding, or no old one: the test shows nothing", path)
 		}
 	}
+}
+
+// readReports is the report files names in dir, end to end.
+func readReports(t *testing.T, dir string, names ...string) []byte {
+	t.Helper()
+	var all []byte
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	return all
 }

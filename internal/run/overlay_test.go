@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/internal/gen"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // overlayRepo is a committed repository of generated threads and their
@@ -191,26 +192,10 @@ func TestOverlayMatchesArchive(t *testing.T) {
 						overlaid++
 					}
 				}
-				for _, name := range []string{"brenner-ci.json", "brenner-ci.sarif", "brenner-ci.md", "brenner-ci.junit.xml"} {
-					b, err := os.ReadFile(filepath.Join(out, name))
-					if err != nil {
-						t.Fatal(err)
-					}
-					reports[i] = append(reports[i], b...)
-				}
-				reports[i] = append(reports[i], so.Bytes()...)
+				reports[i] = append(readReports(t, out, "brenner-ci.json", "brenner-ci.sarif", "brenner-ci.md", "brenner-ci.junit.xml"), so.Bytes()...)
 			}
 			if !bytes.Equal(reports[0], reports[1]) {
-				a, b := string(reports[0]), string(reports[1])
-				i := 0
-				for i < len(a) && i < len(b) && a[i] == b[i] {
-					i++
-				}
-				if d := os.Getenv("OVERLAY_DUMP"); d != "" {
-					os.WriteFile(filepath.Join(d, "overlay.txt"), reports[0], 0o644)
-					os.WriteFile(filepath.Join(d, "written.txt"), reports[1], 0o644)
-				}
-				t.Errorf("the reports differ between the overlay and the revision written out, at byte %d:\noverlay: %.300q\nwritten: %.300q", i, a[i:], b[i:])
+				t.Errorf("the reports differ between the overlay (want) and the revision written out (got) at %s", testutil.FirstDiff(reports[0], reports[1]))
 			}
 		})
 	}
