@@ -178,12 +178,8 @@ type member struct {
 // a thread whose messages name two projects becomes one thread per project.
 func mergeThread(k string, members []member, sums map[string]string) []*ThreadRef {
 	defer func() {
-		var last *packed
 		for _, mb := range members {
-			if mb.ref.p != last {
-				last = mb.ref.p
-				last.evict() // read back until the thread is loaded (spill.go)
-			}
+			mb.ref.p.evict() // read back until the thread is loaded (spill.go)
 		}
 	}()
 	var out []*ThreadRef
@@ -483,11 +479,7 @@ func quoteShort(s string) string {
 // evictAll drops the records of the spilled packs of refs from memory
 // (spill.go): a scan reads each pack back for a moment, never all at once.
 func evictAll(refs []msgRef) {
-	var last *packed
 	for _, r := range refs {
-		if r.p != last {
-			last = r.p
-			r.p.evict()
-		}
+		r.p.evict()
 	}
 }

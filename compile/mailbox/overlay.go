@@ -26,13 +26,16 @@ type Entry struct {
 	Broken bool
 }
 
+// The notes of the run's own output (walker.skipped makes them).
+var outputFileNote, outputFolderNote = fmt.Sprintf(noteOutput, "file"), fmt.Sprintf(noteOutput, "folder")
+
 // Entries lists the entries of in, in its order.
 func (in *Inputs) Entries() []Entry {
 	out := make([]Entry, len(in.files))
 	for i := range in.files {
 		f := &in.files[i]
 		out[i] = Entry{Disp: f.disp, Abs: f.abs, Note: f.skip != "", Broken: f.dirErr != nil,
-			Output: f.skip == fmt.Sprintf(noteOutput, "file") || f.skip == fmt.Sprintf(noteOutput, "folder"),
+			Output: f.skip == outputFileNote || f.skip == outputFolderNote,
 			Archive: f.role != roleAny || f.copyOf != "" ||
 				f.skip == noteAttach || f.skip == noteReserve || f.skip == noteDigests}
 	}

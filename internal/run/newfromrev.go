@@ -105,7 +105,7 @@ func (c *checker) readRev(run *Plan, rev string) (*revBase, error) {
 		at := filepath.ToSlash(tmp)
 		for p, blob := range t.blobs {
 			if rel, ok := strings.CutPrefix(p, t.root+"/"); ok && blob.regular {
-				opt.Known[path.Join(at, rel)] = "git blob " + blob.id
+				opt.Known[path.Join(at, rel)] = blob.key()
 			}
 		}
 	}

@@ -57,6 +57,10 @@ type revBlob struct {
 	regular bool // mode 100644 or 100755 (not a link or a submodule)
 }
 
+// key names the blob's bytes for thread keys (mailbox.ScanOptions.Known),
+// alike in the run, the overlay and readRev.
+func (b revBlob) key() string { return "git blob " + b.id }
+
 // readRevTree asks git for the revision's files (ls-tree) and what differs
 // in the working tree (diff --raw), both limited to root; nil when git
 // cannot tell (not a repository, say).
@@ -112,7 +116,7 @@ func (t *revTree) known() map[string]string {
 	k := make(map[string]string, len(t.blobs))
 	for p, b := range t.blobs {
 		if _, changed := t.diff[p]; !changed && b.regular {
-			k[p] = "git blob " + b.id // as readRev names them
+			k[p] = b.key()
 		}
 	}
 	return k
@@ -143,7 +147,7 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 		}
 		switch b, isFile := t.blobs[abs]; {
 		case fi.Mode().IsRegular() && isFile && b.regular:
-		case fi.IsDir() && !isFile && t.hasUnder(abs):
+		case fi.IsDir() && !isFile && t.dirs[abs]:
 		default:
 			return nil, false // new, or another kind of entry, at the revision
 		}
@@ -176,7 +180,7 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 		case e.Note:
 			if fi, err := os.Lstat(filepath.FromSlash(abs)); err == nil && fi.IsDir() {
 				folders = append(folders, abs)
-				if !t.hasUnder(abs) {
+				if !t.dirs[abs] {
 					pl.gone[i] = true
 				}
 			} else if !atRev {
@@ -220,9 +224,6 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 	}
 	return pl, true
 }
-
-// hasUnder reports whether the revision has a file under folder dir.
-func (t *revTree) hasUnder(dir string) bool { return t.dirs[dir] }
 
 // under reports whether p is one of dirs or lies below one.
 func under(p string, dirs []string) bool {
