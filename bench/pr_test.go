@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,9 +71,9 @@ func BenchmarkPullRequest(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer os.Chdir(wd)
-		plain := []string{"check", ".", "--jobs", "2", "--repo-root", repo, "--fail-on", "none", "--quiet", "--out", filepath.Join(out, "plain")}
-		pr := append([]string{"check", ".", "--new-from-rev", "HEAD"}, plain[2:len(plain)-1]...)
-		pr = append(pr, filepath.Join(out, "pr"))
+		common := []string{"check", ".", "--jobs", "2", "--repo-root", repo, "--fail-on", "none", "--quiet"}
+		plain := append(slices.Clone(common), "--out", filepath.Join(out, "plain"))
+		pr := append(slices.Clone(common), "--new-from-rev", "HEAD", "--out", filepath.Join(out, "pr"))
 		defer memlimit.Start()()
 		var tPlain, tPR time.Duration
 		loop(b, c, func() {
