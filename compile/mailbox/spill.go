@@ -26,7 +26,7 @@ import (
 
 // spillAfter is how many bytes of packed records a scan keeps in memory
 // before it spills the rest (a variable for tests).
-var spillAfter int64 = 64 << 20
+var spillAfter int64 = 16 << 20
 
 // maxSpilled is the largest pack spilled: a pack read back whole for each
 // of its threads must be a thread file's, not a dump's of many threads.
