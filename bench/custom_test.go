@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/internal/cli"
 	"github.com/brenner-ci/brenner-ci/internal/memlimit"
@@ -41,8 +42,10 @@ const tenRules = `custom-rules:
 `
 
 // BenchmarkCustomRules: BenchmarkCheck/jobs=2 without and with ten typical
-// custom rules, measured in the same run (the issue's goal: at most 15%
-// more).
+// custom rules, alternated in every iteration so that both see the same
+// machine (run one after the other, the second ran on a heap and a page
+// cache the first had warmed). It reports each one's seconds per run and
+// their ratio (the issue's goal: ten/none at most 1.15).
 func BenchmarkCustomRules(b *testing.B) {
 	cfgDir := b.TempDir()
 	none, ten := filepath.Join(cfgDir, "none.yaml"), filepath.Join(cfgDir, "ten.yaml")
@@ -52,20 +55,27 @@ func BenchmarkCustomRules(b *testing.B) {
 	if err := os.WriteFile(ten, []byte("fail-on: none\n"+tenRules), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	for _, cfg := range []struct{ name, path string }{{"none", none}, {"ten", ten}} {
-		b.Run(cfg.name, func(b *testing.B) {
-			each(b, func(b *testing.B, c *corpus) {
-				out := b.TempDir()
-				args := []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--config", cfg.path,
-					"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
-					"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
-				defer memlimit.Start()()
-				loop(b, c, func() {
-					if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
-						b.Fatalf("check exited %d", code)
-					}
-				})
-			})
+	each(b, func(b *testing.B, c *corpus) {
+		out := b.TempDir()
+		args := func(cfg string) []string {
+			return []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--config", cfg,
+				"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
+				"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+		}
+		runs := [2][]string{args(none), args(ten)}
+		defer memlimit.Start()()
+		var took [2]time.Duration
+		loop(b, c, func() {
+			for i, a := range runs {
+				t0 := time.Now()
+				if code := cli.Main(a, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("check exited %d", code)
+				}
+				took[i] += time.Since(t0)
+			}
 		})
-	}
+		b.ReportMetric(took[0].Seconds()/float64(b.N), "none-s/op")
+		b.ReportMetric(took[1].Seconds()/float64(b.N), "ten-s/op")
+		b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "ten/none")
+	})
 }

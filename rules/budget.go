@@ -63,15 +63,26 @@ func (c *Ctx) Spend(cost uint64) bool {
 	if b == nil {
 		return true
 	}
-	if c.cost == nil {
-		c.cost = map[string]uint64{}
-	}
-	c.cost[c.rule.ID] += cost
+	c.spent += cost
+	c.spending = true
 	if !b.charge(cost) {
 		c.incomplete = true
 		return false
 	}
 	return true
+}
+
+// settle adds what the rule just checked spent to the costs by rule id
+// (called when its check ends).
+func (c *Ctx) settle() {
+	if !c.spending {
+		return
+	}
+	if c.cost == nil {
+		c.cost = map[string]uint64{}
+	}
+	c.cost[c.rule.ID] += c.spent
+	c.spent, c.spending = 0, false
 }
 
 // Exhausted reports whether the rule being checked has spent its run

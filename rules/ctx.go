@@ -28,9 +28,14 @@ type Ctx struct {
 	Thread string
 	rule   *Rule
 	out    []diag.Finding
-	// cost is what rules with a Budget spent here, by rule id (Facts.Cost);
-	// incomplete is set when one of them stopped for its budget.
+	// cost is what rules with a Budget spent here, by rule id (Facts.Cost),
+	// with what the rule being checked spent so far in spent (added to cost
+	// when its check ends: a map update per evaluation was a tenth of a
+	// custom rule's cost); incomplete is set when one of them stopped for
+	// its budget.
 	cost       map[string]uint64
+	spent      uint64
+	spending   bool // Spend was called in the check of the rule
 	incomplete bool
 	memo       map[any]any
 }

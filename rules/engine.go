@@ -84,7 +84,9 @@ func (e *Engine) run(r *Rule, c *Ctx, where func() string, internal *[]string) {
 // BatchCheck.
 func (e *Engine) runCheck(r *Rule, check func(*Ctx), c *Ctx, where func() string, internal *[]string) {
 	c.rule = r
-	if msg := runSafely(func() { check(c) }); msg != "" {
+	msg := runSafely(func() { check(c) })
+	c.settle()
+	if msg != "" {
 		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", r.ID, where(), msg))
 	}
 }

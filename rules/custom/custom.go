@@ -302,33 +302,39 @@ func (r *rule) check(c *rules.Ctx) {
 	if c.Exhausted() {
 		return
 	}
-	var v vars
+	// One activation per thread or artifact, reset for each rule (the
+	// engine checks a thread's rules one after the other): made per check,
+	// it was an allocation per message and rule.
+	v := c.Memo(varsKey{}, func() any { return new(vars) }).(*vars)
+	*v = vars{}
 	switch r.scope {
 	case "message":
 		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
 		if v.message = v.thread.byMsg[c.M]; v.message == nil {
 			v.message = noMessage
 		}
-		r.eval(c, &v, v.message.pos)
+		r.eval(c, v, v.message.pos)
 	case "thread":
 		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
-		r.eval(c, &v, v.thread.pos)
+		r.eval(c, v, v.thread.pos)
 	case "item":
 		v.thread = c.Memo(modelKey{}, func() any { return threadModel(c.T) }).(*Thread)
 		for _, it := range v.thread.Items {
 			v.item = it
-			if !r.eval(c, &v, it.pos) {
+			if !r.eval(c, v, it.pos) {
 				return
 			}
 		}
 	case "artifact":
 		v.artifact = c.Memo(modelKey{}, func() any { return artifactModel(c.P, c.Thread) }).(*Artifact)
-		r.eval(c, &v, func() diag.Pos { return diag.Pos{File: c.P.File, Line: 1, Col: 1} })
+		r.eval(c, v, func() diag.Pos { return diag.Pos{File: c.P.File, Line: 1, Col: 1} })
 	}
 }
 
-// modelKey is the Ctx.Memo key of a thread's or artifact's model.
+// modelKey is the Ctx.Memo key of a thread's or artifact's model, varsKey
+// that of the activation its rules are evaluated with.
 type modelKey struct{}
+type varsKey struct{}
 
 // vars are the variables of one evaluation, set in place as the check
 // moves from item to item (an activation, not a map per evaluation).
