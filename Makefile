@@ -56,7 +56,8 @@ FUZZ_TARGETS := \
 	FuzzParse:./internal/config \
 	FuzzNestedConfigNeverOpensTheGate:./pipeline \
 	FuzzCustomRule:./rules/custom \
-	FuzzGuardedEvaluation:./rules/custom
+	FuzzGuardedEvaluation:./rules/custom \
+	FuzzMatchesPrefilter:./rules/custom
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

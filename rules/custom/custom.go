@@ -198,7 +198,7 @@ func program(env *cel.Env, src, key string, at func(string, int, int) diag.Pos, 
 		return nil, errs
 	}
 	c := &compiled{out: ast.OutputType(), guard: guardOf(ast)}
-	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.OptimizeRegex(matchesFast...)}
 	est, err := env.EstimateCost(ast, sizes{lim.Bytes})
 	if err == nil && est.Max <= lim.Eval {
 		// Proven within the limit whatever the input: run without

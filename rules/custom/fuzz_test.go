@@ -115,6 +115,8 @@ func FuzzGuardedEvaluation(f *testing.F) {
 		`item.anchors.size() == 0 && item.status == "active"`,
 		`size(message.to) != 1 && message.type == "ACK"`,
 		`size(item.anchors) >= 2 && size(item.anchors) <= 2`,
+		`item.fields.claim.matches("(?i)\\bmou") && matches(message.body, "del+ta")`,
+		`item.fields.claim.matches("(?i)\\b(todo|tbd|fixme)\\b") || matches(message.body, "^x|§1")`,
 	} {
 		f.Add(s, "DELTA", "hypothesis_slate", "active", "B")
 		f.Add(s, "KICKOFF", "predictions_table", "killed", "A")
