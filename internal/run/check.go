@@ -453,6 +453,12 @@ func (c *checker) scan(run *Plan, in *mailbox.Inputs) (*mailbox.Batch, error) {
 // copies) when --out is set. It returns the raw output and the batch for
 // the batch rules, the artifact writer's notes and the instant of the last message
 // (the report's time when SOURCE_DATE_EPOCH is unset).
+// keepResults is how many threads' results a check keeps as they are
+// before it writes the rest to a temporary file (cache.Results): the
+// threads of a pull request or a typical audit stay in memory (a variable
+// for tests).
+var keepResults = 16 << 10
+
 func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {
 	opt := run.CompileOptions(batch.Agents)
 	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
@@ -467,7 +473,7 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
 	var threads *cache.Threads
-	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "",
+	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "", Results: &cache.Results{KeepFirst: keepResults},
 		// In thread order, and only for threads checked in time: a thread
 		// past its budget may still be running, and writes nothing.
 		Collect: func(ref *mailbox.ThreadRef, ck *rules.Checked) {
