@@ -42,6 +42,7 @@ demo: build
 FUZZTIME ?= 10s
 FUZZ_TARGETS := \
 	FuzzParse:./compile/jsonv \
+	FuzzArenaParse:./compile/jsonv \
 	FuzzScanner:./compile/mailbox \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \

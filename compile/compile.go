@@ -19,6 +19,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
@@ -122,6 +123,10 @@ type Thread struct {
 	priority map[string]int
 	// deltas are the valid deltas in merge order (VersionArtifact replays them).
 	deltas []pending
+	// arena holds the delta blocks' JSON values when the thread is
+	// compiled by Each, which resets it once the thread's results are made
+	// (release); nil: they are on the heap.
+	arena *jsonv.Arena
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -145,16 +150,17 @@ func (t *Thread) File() string {
 // extracted and validated, deltas merged in order (every COMPILED message
 // recorded as a Version, rebuilt on demand), then the section minimums
 // checked.
-func Compile(mt *mailbox.Thread, opt Options) *Thread { return compile(mt, opt, nil) }
+func Compile(mt *mailbox.Thread, opt Options) *Thread { return compile(mt, opt, nil, nil) }
 
 // Stopped reports whether the thread's time budget ran out while it was
 // compiled or checked: what is left of the work is not done (its result is
 // dropped). Long loops over a thread's messages or rules check it.
 func (t *Thread) Stopped() bool { return t.stop != nil && t.stop.Load() }
 
-// compile is Compile, stopping early when stop is set (nil: never).
-func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool) *Thread {
-	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop}
+// compile is Compile, stopping early when stop is set (nil: never), with
+// the delta blocks' values in arena (nil: the heap).
+func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, arena *jsonv.Arena) *Thread {
+	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop, arena: arena}
 	t.Findings = append(t.Findings, mt.Findings...)
 	msgs := mt.Messages
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
@@ -241,7 +247,7 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 		t.Stats.DeltaMsgs++
 		m.agent = agentOf(m)
 		m.agentKey = strings.ToLower(m.agent)
-		blocks, problems := delta.Analyze(m.Doc, lim)
+		blocks, problems := delta.AnalyzeIn(t.arena, m.Doc, lim)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
 			t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,

@@ -70,13 +70,13 @@ func TestStoppedThreadStops(t *testing.T) {
 			Body:    "```delta\n{\"operation\": \"ADD\", \"section\": \"assumption_ledger\", \"target_id\": null, \"payload\": {\"name\": \"a\", \"statement\": \"s\", \"load\": \"l\", \"test\": \"t\"}}\n```\n",
 			HasBody: true, Created: t0.Add(time.Duration(i) * time.Minute)})
 	}
-	whole := compile(mt, Options{}, new(atomic.Bool))
+	whole := compile(mt, Options{}, new(atomic.Bool), nil)
 	if whole.Stopped() || len(whole.Msgs) != 50 || len(whole.Current.Section("assumption_ledger")) != 50 {
 		t.Fatalf("unstopped: %d messages, %d items", len(whole.Msgs), len(whole.Current.Section("assumption_ledger")))
 	}
 	stop := new(atomic.Bool)
 	stop.Store(true)
-	cut := compile(mt, Options{}, stop)
+	cut := compile(mt, Options{}, stop, nil)
 	if !cut.Stopped() || len(cut.Msgs) != 0 || cut.Current != nil {
 		t.Errorf("stopped: %d messages compiled, artifact %v; want none", len(cut.Msgs), cut.Current != nil)
 	}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/conc/stream"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
@@ -50,10 +52,18 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 						var zero R
 						return zero, err
 					}
-					r := work(compile(mt, opt, stop))
+					arena := arenas.Get().(*jsonv.Arena)
+					t := compile(mt, opt, stop, arena)
+					r := work(t)
 					// Its read buffers go to the next thread's Load (a
-					// position asked for later reads the file again).
+					// position asked for later reads the file again), its
+					// values' memory to the next thread's delta blocks:
+					// work's result holds neither (it is the thread's
+					// findings, facts and rendered artifact).
 					mt.Release()
+					t.arena = nil
+					arena.Reset()
+					arenas.Put(arena)
 					return r, nil
 				})
 			})
@@ -69,6 +79,9 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	}
 	s.Wait()
 }
+
+// arenas are the workers' jsonv arenas (see Thread.arena).
+var arenas = sync.Pool{New: func() any { return new(jsonv.Arena) }}
 
 // TimeoutError says a thread went past its time budget, or (Run) past the
 // end of the run's.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
@@ -21,9 +22,15 @@ import (
 // inline). Report both lists; nothing appears in both. problems are in body
 // order. Block JSON nested deeper than lim.Depth() is a syntax error.
 func Analyze(doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
+	return AnalyzeIn(nil, doc, lim)
+}
+
+// AnalyzeIn is Analyze with the blocks' JSON values parsed into a (nil:
+// the heap); they are valid until a is reset.
+func AnalyzeIn(a *jsonv.Arena, doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
 	blocks = Extract(doc)
 	for i := range blocks {
-		Validate(&blocks[i], lim)
+		validate(&blocks[i], lim, a)
 	}
 	var ignored []*body.Fence
 	for i := range doc.Fences {

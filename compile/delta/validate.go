@@ -94,11 +94,14 @@ func (c *checker) replaceValue(v *jsonv.Value, text, desc string) *diag.LocalFix
 // stays nil). Problems are ordered errors first, in upstream's check order (so
 // Problems[0] is the error upstream would report), then warnings, then notes.
 // JSON nested deeper than lim.Depth() is a syntax error.
-func Validate(b *Block, lim limits.Parse) {
+func Validate(b *Block, lim limits.Parse) { validate(b, lim, nil) }
+
+// validate is Validate with the block's values parsed into a.
+func validate(b *Block, lim limits.Parse, a *jsonv.Arena) {
 	b.Delta = nil
 	c := &checker{b: b, anchor: strings.TrimSpace(b.Raw)}
 	c.fenceForm()
-	v, err := jsonv.ParseStringDepth(b.Raw, lim.Depth())
+	v, err := jsonv.ParseStringIn(a, b.Raw, lim.Depth())
 	if err != nil {
 		c.syntax(err)
 	} else {

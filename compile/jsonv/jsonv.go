@@ -416,6 +416,12 @@ func ParseDepth(data []byte, maxDepth int) (*Value, error) {
 // ParseStringDepth is ParseString with a nesting limit (0:
 // limits.DefaultJSONDepth).
 func ParseStringDepth(src string, maxDepth int) (*Value, error) {
+	return ParseStringIn(nil, src, maxDepth)
+}
+
+// ParseStringIn is ParseStringDepth with the Values allocated in a (nil:
+// from the heap); they are valid until a is reset.
+func ParseStringIn(a *Arena, src string, maxDepth int) (*Value, error) {
 	s := scannerPool.Get().(*Scanner)
 	s.MaxDepth = maxDepth
 	defer func() {
@@ -430,7 +436,7 @@ func ParseStringDepth(src string, maxDepth int) (*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.tree(src, root), nil
+	return s.tree(a, src, root), nil
 }
 
 var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
@@ -438,7 +444,7 @@ var scannerPool = sync.Pool{New: func() any { return new(Scanner) }}
 // tree builds the Values of the scanned nodes of src without recursion and
 // returns the value of node root. Values, object members and array
 // elements each come from one allocation shared by the whole tree.
-func (s *Scanner) tree(src string, root int32) *Value {
+func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 	nodes := s.Nodes
 	// slot[i] is node i's index in vals, or -1 for an object key.
 	slot := s.slots[:0]
@@ -462,13 +468,13 @@ func (s *Scanner) tree(src string, root int32) *Value {
 			elems += int(nodes[i].N)
 		}
 	}
-	vals := make([]Value, nv)
-	infos := make([]objInfo, objects)
+	vals := a.values(int(nv))
+	infos := a.objInfos(objects)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
-	ptrs := make([]*Value, members+elems)
-	keys := make([]string, members)
-	offs := make([]int, members)
+	ptrs := a.pointers(members + elems)
+	keys := a.strings(members)
+	offs := a.ints(members)
 	var buf []byte
 	valid := utf8.ValidString(src) // once, not once per string (most are short)
 	str := func(n *Node) string {

@@ -6,15 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
 )
 
-// TestSpilledResultsMatch: a check whose every thread's results go through
-// the temporary file (cache.Results with nothing kept first) writes the
-// reports of one that keeps them all, on generated threads with faults,
-// persisted artifacts and a custom rule, and on the shared corpus when it
-// is there.
-func TestSpilledResultsMatch(t *testing.T) {
+// bigRunRoots are the trees the large-run tests check: generated threads
+// with faults, persisted artifacts and a custom rule, and the shared corpus
+// when it is there.
+func bigRunRoots(t *testing.T) []string {
 	repo := t.TempDir()
 	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 5, Threads: 60, FaultRate: 0.3}); err != nil {
 		t.Fatal(err)
@@ -37,30 +36,71 @@ func TestSpilledResultsMatch(t *testing.T) {
 			t.Log("../shared/corpus is absent: checking the generated threads only")
 		}
 	}
+	return roots
+}
+
+// checkReports checks root with jobs workers, the four reports and the
+// compiled artifacts (--out), and returns them all with standard output.
+func checkReports(t *testing.T, root string, jobs int) []byte {
+	t.Helper()
+	out := t.TempDir()
+	var so, se bytes.Buffer
+	e := &Env{Stdout: &so, Stderr: &se}
+	c := &checker{CheckOptions: CheckOptions{Paths: []string{root}, RepoRoot: root, Format: "text", Jobs: jobs,
+		JSON: filepath.Join(out, "r.json"), Sarif: filepath.Join(out, "r.sarif"), Markdown: filepath.Join(out, "r.md"),
+		Junit: filepath.Join(out, "r.xml"), Out: filepath.Join(out, "out")}, env: e}
+	if err := c.run(e); err != nil {
+		if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
+			t.Fatalf("%s: %v\n%s", root, err, se.String())
+		}
+	}
+	all := append(readReports(t, out, "r.json", "r.sarif", "r.md", "r.xml"), so.Bytes()...)
+	arts, _ := filepath.Glob(filepath.Join(out, "out", "artifacts", "*.md"))
+	if len(arts) == 0 {
+		t.Fatalf("%s: no artifact written", root)
+	}
+	for _, a := range arts {
+		all = append(all, readReports(t, filepath.Dir(a), filepath.Base(a))...)
+	}
+	return all
+}
+
+// TestSpilledResultsMatch: a check whose every thread's results go through
+// the temporary file (cache.Results with nothing kept first) writes the
+// reports of one that keeps them all.
+func TestSpilledResultsMatch(t *testing.T) {
 	defer func(v int) { keepResults = v }(keepResults)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
-	for _, root := range roots {
-		var reports [2][]byte
-		for i, keep := range []int{1 << 30, 0} {
-			keepResults = keep
-			out := t.TempDir()
-			var so, se bytes.Buffer
-			e := &Env{Stdout: &so, Stderr: &se}
-			c := &checker{CheckOptions: CheckOptions{Paths: []string{root}, RepoRoot: root, Format: "text", Jobs: 2,
-				JSON: filepath.Join(out, "r.json"), Sarif: filepath.Join(out, "r.sarif"), Markdown: filepath.Join(out, "r.md"),
-				Junit: filepath.Join(out, "r.xml")}, env: e}
-			if err := c.run(e); err != nil {
-				if ee, ok := err.(*ExitError); !ok || ee.Code > 1 {
-					t.Fatalf("%s, keep %d: %v\n%s", root, keep, err, se.String())
-				}
-			}
-			reports[i] = append(readReports(t, out, "r.json", "r.sarif", "r.md", "r.xml"), so.Bytes()...)
-		}
-		if !bytes.Equal(reports[0], reports[1]) {
+	for _, root := range bigRunRoots(t) {
+		keepResults = 1 << 30
+		kept := checkReports(t, root, 2)
+		keepResults = 0
+		if !bytes.Equal(kept, checkReports(t, root, 2)) {
 			t.Errorf("%s: the reports differ with the results kept and spilled", root)
 		}
-		if root == repo && !bytes.Contains(reports[0], []byte("[LAB-001]")) {
+		if filepath.Base(root) != "corpus" && !bytes.Contains(kept, []byte("[LAB-001]")) {
 			t.Errorf("the custom rule found nothing: the test shows less than it says")
+		}
+	}
+}
+
+// TestArenaReuseIsInvisible: the delta blocks' values live in a worker's
+// arena, reset when each thread's results are made (compile.Each). With
+// the arenas poisoned on reset, anything that read a thread's values after
+// that (a result, a report, an artifact written later) would show the
+// poison or panic: the reports are those of a run without poison, with one
+// worker and with two.
+func TestArenaReuseIsInvisible(t *testing.T) {
+	defer func() { jsonv.PoisonOnReset = false }()
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	for _, root := range bigRunRoots(t) {
+		for _, jobs := range []int{1, 2} {
+			jsonv.PoisonOnReset = false
+			plain := checkReports(t, root, jobs)
+			jsonv.PoisonOnReset = true
+			if poisoned := checkReports(t, root, jobs); !bytes.Equal(plain, poisoned) {
+				t.Errorf("%s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
+			}
 		}
 	}
 }

@@ -1,0 +1,93 @@
+package jsonv
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestArenaMatchesHeap: documents parsed into an arena, one after another
+// and again after a Reset, are the trees the heap gives.
+func TestArenaMatchesHeap(t *testing.T) {
+	defer func() { PoisonOnReset = false }()
+	a := &Arena{}
+	for round := range 4 {
+		PoisonOnReset = round%2 == 1 // a poisoned arena hands out zero values too
+		for _, src := range parseSeeds {
+			want, werr := ParseString(src)
+			got, gerr := ParseStringIn(a, src, 0)
+			if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d, %q: arena %v (%v), heap %v (%v)", round, src, got, gerr, want, werr)
+			}
+		}
+		a.Reset()
+	}
+}
+
+// TestArenaResetClears: after Reset nothing the arena handed out is
+// reachable through it (no string or pointer of an earlier document stays
+// alive), and a chunk grown past maxKept is dropped.
+func TestArenaResetClears(t *testing.T) {
+	a := &Arena{}
+	if _, err := ParseStringIn(a, `{"k": ["x", {"y": 1}], "z": "w"}`, 0); err != nil {
+		t.Fatal(err)
+	}
+	a.Reset()
+	for _, v := range a.vals.buf[:cap(a.vals.buf)] {
+		if !reflect.ValueOf(v).IsZero() {
+			t.Fatalf("a value survives Reset: %+v", v)
+		}
+	}
+	for _, s := range a.keys.buf[:cap(a.keys.buf)] {
+		if s != "" {
+			t.Fatalf("a key survives Reset: %q", s)
+		}
+	}
+	for _, p := range a.ptrs.buf[:cap(a.ptrs.buf)] {
+		if p != nil {
+			t.Fatal("a pointer survives Reset")
+		}
+	}
+	a.vals.take(maxKept + 1)
+	a.Reset()
+	if a.vals.buf != nil {
+		t.Errorf("a chunk of %d values was kept", maxKept+1)
+	}
+}
+
+// FuzzArenaParse holds arena parsing to heap parsing on random input, in
+// an arena that already holds another document and after a Reset.
+func FuzzArenaParse(f *testing.F) {
+	for _, s := range parseSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		want, werr := ParseString(in)
+		a := &Arena{}
+		if _, err := ParseStringIn(a, `{"before": [1, "two", {"three": null}]}`, 0); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			got, gerr := ParseStringIn(a, in, 0)
+			if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q: arena %v (%v), heap %v (%v)", in, got, gerr, want, werr)
+			}
+			a.Reset()
+		}
+	})
+}
+
+// TestPoisonShows: with PoisonOnReset, a value read after its arena was
+// reset is the poison, not a value that could pass for one.
+func TestPoisonShows(t *testing.T) {
+	defer func() { PoisonOnReset = false }()
+	PoisonOnReset = true
+	a := &Arena{}
+	v, err := ParseStringIn(a, `{"k": "v"}`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Reset()
+	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys) != 1 || v.Keys[0] != poisonText {
+		t.Fatalf("after Reset the value reads %+v", *v)
+	}
+}
