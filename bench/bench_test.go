@@ -198,7 +198,12 @@ func each(b *testing.B, fn func(b *testing.B, c *corpus)) {
 // CPU time per iteration (user + system, all goroutines): on a shared
 // machine wall time varies by a fifth from run to run, CPU time much less,
 // so comparisons (Check against Floor) read both.
-func loop(b *testing.B, c *corpus, body func()) {
+func loop(b *testing.B, c *corpus, body func()) { loopRuns(b, c, 1, body) }
+
+// loopRuns is loop for a body that runs the corpus runs times (a benchmark
+// that alternates two commands): threads/s and cpu-s/op are per run;
+// B/op and allocs/op stay per iteration, the runs together.
+func loopRuns(b *testing.B, c *corpus, runs int, body func()) {
 	b.ReportAllocs()
 	iters := 0
 	cpu0 := cpuTime()
@@ -207,9 +212,9 @@ func loop(b *testing.B, c *corpus, body func()) {
 		iters++
 	}
 	cpu := cpuTime() - cpu0
-	b.ReportMetric(float64(c.n*iters)/b.Elapsed().Seconds(), "threads/s")
+	b.ReportMetric(float64(c.n*iters*runs)/b.Elapsed().Seconds(), "threads/s")
 	if cpu > 0 && iters > 0 {
-		b.ReportMetric(cpu.Seconds()/float64(iters), "cpu-s/op")
+		b.ReportMetric(cpu.Seconds()/float64(iters*runs), "cpu-s/op")
 	}
 }
 

@@ -65,7 +65,7 @@ func BenchmarkCustomRules(b *testing.B) {
 		runs := [2][]string{args(none), args(ten)}
 		defer memlimit.Start()()
 		var took [2]time.Duration
-		loop(b, c, func() {
+		loopRuns(b, c, 2, func() {
 			for i, a := range runs {
 				t0 := time.Now()
 				if code := cli.Main(a, io.Discard, io.Discard); code != 0 {

@@ -76,7 +76,7 @@ func BenchmarkPullRequest(b *testing.B) {
 		pr := append(slices.Clone(common), "--new-from-rev", "HEAD", "--out", filepath.Join(out, "pr"))
 		defer memlimit.Start()()
 		var tPlain, tPR time.Duration
-		loop(b, c, func() {
+		loopRuns(b, c, 2, func() {
 			for i, args := range [][]string{plain, pr} {
 				t0 := time.Now()
 				if code := cli.Main(args, io.Discard, io.Discard); code != 0 {

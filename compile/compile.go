@@ -124,8 +124,8 @@ type Thread struct {
 	// deltas are the valid deltas in merge order (VersionArtifact replays them).
 	deltas []pending
 	// arena holds the delta blocks' JSON values when the thread is
-	// compiled by Each, which resets it once the thread's results are made
-	// (release); nil: they are on the heap.
+	// compiled by EachWith, which resets it when work returns; nil (Compile):
+	// they are on the heap.
 	arena *jsonv.Arena
 }
 

@@ -23,6 +23,13 @@ import (
 //
 // A panic while loading, compiling or in work is caught: collect then gets
 // the zero R and the error (an internal error).
+//
+// The thread handed to work is valid during the call only: its delta
+// blocks' JSON values are in the worker's jsonv.Arena, reset for the next
+// thread when work returns. R must hold nothing reachable from the thread
+// that is not copied out of it (strings are fine: they are never in the
+// arena); TestArenaReuseIsInvisible holds the engine and the compile
+// command to it.
 func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, collect func(ref *mailbox.ThreadRef, r R, err error)) {
 	EachWith(b, opt, jobs, nil, work, collect)
 }

@@ -9,6 +9,10 @@
 // Stable: this package, the rules.Rule fields, rules.Ctx's model fields
 // (T, M, P, Thread) and its Report, Memo and Spend methods, rules.Scope and
 // diag.Pos/diag.Severity. Everything else may change between releases.
+//
+// A Check may keep what it reads only as strings, numbers or copies: the
+// compiled model it is given (Ctx.T, Ctx.M) is valid during the call only
+// (see rules.Ctx).
 package rulepack
 
 import (
@@ -46,5 +50,5 @@ func Main(packs ...[]*rules.Rule) {
 		fmt.Fprintf(os.Stderr, "brenner-ci: rule pack: %v\n", err)
 		os.Exit(cli.ExitInternal)
 	}
-	os.Exit(cli.MainRules(reg, os.Args[1:], nil, os.Stdout, os.Stderr))
+	os.Exit(cli.RunRules(reg, os.Args[1:], os.Stdout, os.Stderr))
 }

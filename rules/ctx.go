@@ -10,7 +10,10 @@ import (
 )
 
 // Ctx is what every check sees, whatever its scope, and how it reports.
-// The engine sets the fields the rule's scope needs:
+// What is reachable from T and M is valid during the check only (the
+// thread's JSON values are then reused for another thread): keep strings,
+// numbers or a Value's Clone, never the thread's Values themselves. The
+// engine sets the fields the rule's scope needs:
 //
 //	message:  T and M (called once per message)
 //	thread:   T, and Persisted (the thread's persisted artifacts, for DR-001)

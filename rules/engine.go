@@ -480,14 +480,17 @@ type Results interface {
 	// Add keeps the next thread's result.
 	Add(ThreadResult)
 	// All returns every result kept, in order; it is called once, last.
-	All() []ThreadResult
+	// With an error (results that could not be read back), it returns the
+	// results before the first it lost, and the run reports an internal
+	// error.
+	All() ([]ThreadResult, error)
 }
 
 // inMemory is the Results of a run that sets none.
 type inMemory []ThreadResult
 
-func (m *inMemory) Add(t ThreadResult)  { *m = append(*m, t) }
-func (m *inMemory) All() []ThreadResult { return *m }
+func (m *inMemory) Add(t ThreadResult)           { *m = append(*m, t) }
+func (m *inMemory) All() ([]ThreadResult, error) { return *m, nil }
 
 // Run checks a scanned batch: persisted artifacts first (so threads can be
 // compared with them), then every thread concurrently, then the batch rules.
@@ -639,7 +642,11 @@ func (r *threadRun) collect(ref *mailbox.ThreadRef, c *Checked, err error) {
 // output assembles the raw output (artifacts, then threads) and the batch
 // the batch rules read.
 func (r *threadRun) output() (*Output, *Batch) {
-	out, arts, threads := r.out, r.arts, r.threads.All()
+	out, arts := r.out, r.arts
+	threads, err := r.threads.All()
+	if err != nil {
+		out.internal(err.Error())
+	}
 	for i := range arts {
 		if !arts[i].Skipped {
 			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)

@@ -5,10 +5,9 @@ package jsonv
 // quarter of everything a check allocated, all of it garbage once the
 // thread was checked. Reset clears what was handed out, so that nothing
 // parsed before it stays reachable through the arena, and a Value of an
-// earlier document must not be used after it (the compiler resets a
-// thread's arena when the thread's results are made; see
-// compile.Thread.Release). A nil *Arena allocates from the heap. Not safe
-// for concurrent use.
+// earlier document must not be used after it (compile.EachWith resets a
+// thread's arena when work returns). A nil *Arena allocates from the
+// heap. Not safe for concurrent use.
 type Arena struct {
 	vals  chunk[Value]
 	infos chunk[objInfo]

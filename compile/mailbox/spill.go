@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/brenner-ci/brenner-ci/compile/tempfile"
 )
 
 // A scan of a large batch keeps its packed records in a temporary file
@@ -51,20 +53,15 @@ type spillAt struct {
 // data stays reachable through the open file).
 func (s *spill) open() error {
 	s.once.Do(func() {
-		f, err := os.CreateTemp("", "brenner-ci-spill-*")
+		f, done, err := tempfile.Unlinked("brenner-ci-spill-*")
 		if err != nil {
 			s.err = err
 			return
 		}
 		s.f = f
-		removed := os.Remove(f.Name()) == nil
-		runtime.AddCleanup(s, func(f *os.File) {
-			name := f.Name()
-			f.Close()
-			if !removed {
-				os.Remove(name)
-			}
-		}, f)
+		// The packs that read it back go with the scan's batch, at no
+		// moment the scan knows: the file goes when the spill does.
+		runtime.AddCleanup(s, func(done func()) { done() }, done)
 	})
 	return s.err
 }

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 
 	"github.com/brenner-ci/brenner-ci/compile/binenc"
+	"github.com/brenner-ci/brenner-ci/compile/tempfile"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
@@ -25,14 +26,16 @@ import (
 type Results struct {
 	KeepFirst int
 
-	head  []rules.ThreadResult
-	lists [][]string // the distinct Summary.Rules lists, shared again when read back
-	buf   []byte     // encoded records not written yet
-	parts []part     // where the encoded records are, in order
-	f     *os.File   // the spill file (nil: not made yet, or made or written in vain)
-	off   int64      // bytes written to it
-	bad   bool       // the file could not be made or written: records stay in memory
-	n     int        // records encoded
+	head    []rules.ThreadResult
+	lists   [][]string // the distinct Summary.Rules lists, shared again when read back
+	buf     []byte     // encoded records not written yet
+	parts   []part     // where the encoded records are, in order
+	f       *os.File   // the spill file (nil: not made yet, or made or written in vain)
+	done    func()     // closes and removes f
+	off     int64      // bytes written to it
+	bad     bool       // the file could not be made or written: records stay in memory
+	n       int        // records encoded
+	longest int        // the longest record encoded
 }
 
 // part is a run of encoded records: in the spill file, or in memory.
@@ -52,6 +55,7 @@ func (s *Results) Add(t rules.ThreadResult) {
 		return
 	}
 	rec := s.encode(nil, &t)
+	s.longest = max(s.longest, len(rec))
 	s.buf = binary.AppendUvarint(s.buf, uint64(len(rec)))
 	s.buf = append(s.buf, rec...)
 	s.n++
@@ -83,38 +87,39 @@ func (s *Results) flush() {
 }
 
 func (s *Results) open() error {
-	f, err := os.CreateTemp("", "brenner-ci-results-*")
+	f, done, err := tempfile.Unlinked("brenner-ci-results-*")
 	if err != nil {
 		return err
 	}
-	s.f = f
-	removed := os.Remove(f.Name()) == nil
-	runtime.AddCleanup(s, func(f *os.File) {
-		name := f.Name()
-		f.Close()
-		if !removed {
-			os.Remove(name)
-		}
-	}, f)
+	s.f, s.done = f, done
 	return nil
 }
 
-// All returns every result, in order. The records are read back and
-// decoded; one that does not decode is a bug (or the disk lost what it
-// held) and panics, which the run reports as an internal error.
-func (s *Results) All() []rules.ThreadResult {
+// All returns every result, in order, and closes (and removes) the file.
+// The records are read back and decoded; one that does not (a bug, or a
+// disk that lost what it held) ends the reading with an error, and the
+// results before it are returned.
+func (s *Results) All() ([]rules.ThreadResult, error) {
 	s.flush()
+	if s.done != nil {
+		defer s.done()
+	}
+	total := len(s.head) + s.n
 	out := slices.Grow(s.head, s.n)
 	s.head = nil
 	in := &interner{}
-	read := func(r *bufio.Reader) {
+	read := func(r *bufio.Reader) error {
 		for {
 			n, err := binary.ReadUvarint(r)
 			if err == io.EOF {
-				return
+				return nil
 			}
-			rec := make([]byte, n)
+			if err == nil && n > uint64(s.longest) {
+				err = errors.New("a record longer than any written")
+			}
+			var rec []byte
 			if err == nil {
+				rec = make([]byte, n)
 				_, err = io.ReadFull(r, rec)
 			}
 			var t rules.ThreadResult
@@ -122,20 +127,24 @@ func (s *Results) All() []rules.ThreadResult {
 				t, err = s.decode(rec, in)
 			}
 			if err != nil {
-				panic("cache: reading back a thread's results: " + err.Error())
+				return err
 			}
 			out = append(out, t)
 		}
 	}
 	for _, p := range s.parts {
+		var err error
 		if p.mem != nil {
-			read(bufio.NewReader(bytes.NewReader(p.mem)))
+			err = read(bufio.NewReader(bytes.NewReader(p.mem)))
 		} else {
-			read(bufio.NewReaderSize(io.NewSectionReader(s.f, p.off, p.n), 1<<16))
+			err = read(bufio.NewReaderSize(io.NewSectionReader(s.f, p.off, p.n), 1<<16))
+		}
+		if err != nil {
+			return out, fmt.Errorf("reading back the results of thread %d of %d: %v", len(out)+1, total, err)
 		}
 	}
 	s.parts = nil
-	return out
+	return out, nil
 }
 
 // encode appends t's record to b. Summary.Rules is the index of its list

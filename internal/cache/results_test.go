@@ -1,34 +1,88 @@
 package cache
 
 import (
+	"os"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
 
+// filled returns a value of type T whose every exported field, at any
+// depth, is set to something that is not its zero value (distinct per
+// call through seed): a field added to a thread's result is then one the
+// round trip must carry.
+func filled[T any](seed int) T {
+	var x T
+	n := seed
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		n++
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("s" + strconv.Itoa(n))
+		case reflect.Int, reflect.Int64, reflect.Int32:
+			v.SetInt(int64(n))
+		case reflect.Uint64, reflect.Uint32, reflect.Uint8:
+			v.SetUint(uint64(n))
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem())
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			fill(v.Index(0))
+			fill(v.Index(1))
+		case reflect.Map:
+			m := reflect.MakeMap(v.Type())
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(k)
+			fill(e)
+			m.SetMapIndex(k, e)
+			v.Set(m)
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					fill(v.Field(i))
+				}
+			}
+		}
+	}
+	fill(reflect.ValueOf(&x).Elem())
+	return x
+}
+
+// results are three thread results with every field set, sharing the
+// run's rule list as a run's do.
+func results() []rules.ThreadResult {
+	list := []string{"MB-001", "LAB-001"}
+	var out []rules.ThreadResult
+	for i := range 3 {
+		r := filled[rules.ThreadResult](100 * i)
+		r.Summary.Rules = list
+		if i == 2 {
+			r.Summary.Rules = []string{"MB-001"}
+		}
+		r.Findings[0].Severity = diag.Warning // severities are 0-2
+		r.Findings[1].Severity = diag.Note
+		r.Facts.Items = rules.PackItems([]rules.ItemFact{{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "n", ClaimKey: 7,
+			Pos: diag.Pos{File: "a.json", Line: 3, Col: 4, EndLine: 3, EndCol: 9}, MsgID: "2"}}, {ID: "T1", Section: "custom_section", Killed: true}})
+		out = append(out, r)
+	}
+	return out
+}
+
 // TestResultsRoundTrip: every field of a thread's result comes back from
 // the spill file as it went in, in order, with the run's rule list shared
 // again; also when the file cannot be used (records kept in memory) and
-// when every record is written apart.
+// when every record is written apart. The file is gone once read.
 func TestResultsRoundTrip(t *testing.T) {
-	ruleList := []string{"MB-001", "LAB-001"}
-	other := []string{"MB-001"}
-	items := rules.PackItems([]rules.ItemFact{{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "n", ClaimKey: 7,
-		Pos: diag.Pos{File: "a.json", Line: 3, Col: 4, EndLine: 3, EndCol: 9}, MsgID: "2"}}, {ID: "T1", Section: "custom_section", Killed: true}})
-	in := []rules.ThreadResult{
-		{Summary: diag.Thread{Key: "k1", File: "a.json", Messages: 3, Blocks: 2, Valid: 1, Invalid: 1, Applied: 1, Version: 2, Rules: ruleList}},
-		{Summary: diag.Thread{Key: "k2", File: "b.json", Rules: ruleList, Artifact: true},
-			Findings: []diag.Finding{{Rule: "MB-001", Code: "C", Severity: diag.Warning, Message: "m", Pos: diag.Pos{File: "b.json", Line: 1, Col: 2},
-				Thread: "k2", MsgID: "9", Hint: "h", Fix: &diag.Fix{Description: "d", Pos: diag.Pos{File: "b.json", Line: 1}, Text: "t"}, Anchor: "a"}},
-			Comments: []diag.Comment{{Text: "brenner-ci-disable MB-001: ok", Pos: diag.Pos{File: "b.json", Line: 2}, File: "b.json", Thread: "k2", MsgID: "9"}},
-			Internal: []string{"rule X panicked"},
-			Facts: rules.Facts{Key: "k2", ThreadID: "RS-1", Latest: 3, Items: items, Artifact: "artifacts/RS-1.md",
-				Refs: []rules.RefFact{{From: "H1", Session: "RS-2", Item: "H3", Relation: "extends", Pos: diag.Pos{File: "b.json", Line: 5}, MsgID: "4"}}},
-			Cost: map[string]uint64{"LAB-001": 12}, Incomplete: true},
-		{Summary: diag.Thread{Key: "k3", File: "c.json", Rules: other}},
-	}
+	t.Setenv("TMPDIR", t.TempDir())
+	in := results()
 	defer func(v int) { flushAt = v }(flushAt)
 	for _, c := range []struct {
 		name  string
@@ -41,12 +95,32 @@ func TestResultsRoundTrip(t *testing.T) {
 		for _, r := range in {
 			s.Add(r)
 		}
-		out := s.All()
-		if !reflect.DeepEqual(out, in) {
-			t.Errorf("%s: read back\n%+v\nwant\n%+v", c.name, out, in)
+		out, err := s.All()
+		if err != nil || !reflect.DeepEqual(out, in) {
+			t.Errorf("%s: read back (%v)\n%+v\nwant\n%+v", c.name, err, out, in)
 		}
-		if len(out) == 3 && &out[1].Summary.Rules[0] != &ruleList[0] {
+		if len(out) == 3 && &out[1].Summary.Rules[0] != &in[0].Summary.Rules[0] {
 			t.Errorf("%s: the rule list is not shared again", c.name)
 		}
+		if left, _ := os.ReadDir(os.Getenv("TMPDIR")); len(left) > 0 {
+			t.Errorf("%s: %s left in the temporary folder", c.name, left[0].Name())
+		}
+	}
+}
+
+// TestResultsLostRecord: a record that does not decode is an error that
+// names it, with the results before it returned (the run reports an
+// internal error instead of losing every report).
+func TestResultsLostRecord(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s := &Results{KeepFirst: 1, bad: true}
+	for _, r := range results() {
+		s.Add(r)
+	}
+	s.flush()
+	s.parts[0].mem = s.parts[0].mem[:10] // the first encoded record cut short
+	out, err := s.All()
+	if err == nil || !strings.Contains(err.Error(), "thread 2 of 3") || len(out) != 1 {
+		t.Fatalf("got %d results and %v, want the first and an error about thread 2 of 3", len(out), err)
 	}
 }

@@ -7,26 +7,36 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/brenner-ci/brenner-ci/compile/tempfile"
 	"github.com/brenner-ci/brenner-ci/internal/memlimit"
 	"github.com/brenner-ci/brenner-ci/reporters"
+	"github.com/brenner-ci/brenner-ci/rules"
 )
 
 // Run is Main for the command: on SIGINT or SIGTERM it removes every
 // temporary file of the reports and artifacts being written, waits for a
 // report set being renamed into place to be complete (reporters.Set), and
 // exits with ExitInternal (the run did not complete). Reports in the output
-// folder are then either all the previous run's or all this run's.
+// folder are then either all the previous run's or all this run's. The
+// run's own temporary files (compile/tempfile) are gone when it returns.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return RunRules(nil, args, stdout, stderr)
+}
+
+// RunRules is Run for a program with the rules of reg (nil: the built-in
+// rules; see package rulepack).
+func RunRules(reg *rules.Registry, args []string, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sigs
-		n := reporters.Interrupt()
+		n := reporters.Interrupt() + tempfile.RemoveLeft()
 		fmt.Fprintf(stderr, "brenner-ci: interrupted (%s): the run did not complete; %d temporary files removed, no partial report left\n", s, n)
 		os.Exit(ExitInternal)
 	}()
 	defer memlimit.Start()()
-	code := Main(args, stdout, stderr)
+	defer tempfile.RemoveLeft()
+	code := MainRules(reg, args, nil, stdout, stderr)
 	signal.Stop(sigs)
 	return code
 }
