@@ -14,7 +14,14 @@ type Arena struct {
 	ptrs  chunk[*Value]
 	keys  chunk[string]
 	offs  chunk[int]
+	// heap: every take is its own allocation (the arena of a parse
+	// without one, heapArena, which holds nothing).
+	heap bool
 }
+
+// heapArena stands for a nil *Arena: it allocates each slice from the
+// heap and keeps none, so parses may share it.
+var heapArena = Arena{heap: true}
 
 // chunk hands out slices of one backing array; when it is full, a larger
 // one takes its place (slices handed out keep the old one alive until the
@@ -37,7 +44,10 @@ const poisonText = "☠ arena reset ☠"
 // in the pool.
 const maxKept = 1 << 16
 
-func (c *chunk[T]) take(n int) []T {
+func (c *chunk[T]) take(n int, heap bool) []T {
+	if heap {
+		return make([]T, n)
+	}
 	if cap(c.buf)-len(c.buf) < n {
 		c.buf = make([]T, 0, max(2*cap(c.buf), n, 256))
 	}
@@ -91,41 +101,4 @@ var (
 func init() {
 	poisonValue.Vals = []*Value{&poisonValue}
 	poisonValue.Arr = []*Value{&poisonValue}
-}
-
-// The arena's allocations for a tree, each from the heap without an arena.
-
-func (a *Arena) values(n int) []Value {
-	if a == nil {
-		return make([]Value, n)
-	}
-	return a.vals.take(n)
-}
-
-func (a *Arena) objInfos(n int) []objInfo {
-	if a == nil {
-		return make([]objInfo, n)
-	}
-	return a.infos.take(n)
-}
-
-func (a *Arena) pointers(n int) []*Value {
-	if a == nil {
-		return make([]*Value, n)
-	}
-	return a.ptrs.take(n)
-}
-
-func (a *Arena) strings(n int) []string {
-	if a == nil {
-		return make([]string, n)
-	}
-	return a.keys.take(n)
-}
-
-func (a *Arena) ints(n int) []int {
-	if a == nil {
-		return make([]int, n)
-	}
-	return a.offs.take(n)
 }

@@ -47,7 +47,7 @@ func TestArenaResetClears(t *testing.T) {
 			t.Fatal("a pointer survives Reset")
 		}
 	}
-	a.vals.take(maxKept + 1)
+	a.vals.take(maxKept+1, false)
 	a.Reset()
 	if a.vals.buf != nil {
 		t.Errorf("a chunk of %d values was kept", maxKept+1)

@@ -468,13 +468,16 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 			elems += int(nodes[i].N)
 		}
 	}
-	vals := a.values(int(nv))
-	infos := a.objInfos(objects)
+	if a == nil {
+		a = &heapArena
+	}
+	vals := a.vals.take(int(nv), a.heap)
+	infos := a.infos.take(objects, a.heap)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
-	ptrs := a.pointers(members + elems)
-	keys := a.strings(members)
-	offs := a.ints(members)
+	ptrs := a.ptrs.take(members+elems, a.heap)
+	keys := a.keys.take(members, a.heap)
+	offs := a.offs.take(members, a.heap)
 	var buf []byte
 	valid := utf8.ValidString(src) // once, not once per string (most are short)
 	str := func(n *Node) string {
