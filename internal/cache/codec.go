@@ -44,11 +44,34 @@ func (r *decoder) shared() string {
 	return r.in.get(b)
 }
 
-// interner keeps one copy of each string it is given; safe for concurrent
-// use. It stops growing at maxInterned strings.
+// interner keeps one copy of each string it is given, and of each list of
+// rule ids (every thread of a run has the same one: 165 strings, 2.6 KB a
+// cached thread when each kept its own); safe for concurrent use. It stops
+// growing at maxInterned strings and maxLists lists.
 type interner struct {
-	mu sync.Mutex
-	m  map[string]string
+	mu    sync.Mutex
+	m     map[string]string
+	lists [][]string
+}
+
+const maxLists = 8
+
+// list returns a list equal to l that it has seen before, or l.
+func (in *interner) list(l []string) []string {
+	if in == nil || len(l) == 0 {
+		return l
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, seen := range in.lists {
+		if slices.Equal(seen, l) {
+			return seen
+		}
+	}
+	if len(in.lists) < maxLists {
+		in.lists = append(in.lists, l)
+	}
+	return l
 }
 
 const maxInterned = 1 << 16
@@ -255,7 +278,7 @@ func decodeBinary(data []byte, e *threadEntry, in *interner) error {
 	s := &e.Summary
 	s.Key, s.File = r.Str(), r.shared()
 	s.Messages, s.Blocks, s.Valid, s.Invalid, s.Applied, s.Version = r.Int(), r.Int(), r.Int(), r.Int(), r.Int(), r.Int()
-	s.Rules = readStrings(r)
+	s.Rules = r.in.list(readStrings(r))
 	e.Findings = readFindings(r)
 	e.Comments = readComments(r)
 	e.Internal = readStrings(r)

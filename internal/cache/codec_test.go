@@ -92,3 +92,25 @@ func FuzzDecodeCacheEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestCachedRuleListsShared: entries decoded with one interner share one
+// list of rule ids when their lists are equal (a cached run of 200,000
+// threads held a copy of the run's rule list per thread).
+func TestCachedRuleListsShared(t *testing.T) {
+	in := &interner{}
+	b, _ := encodeBinary(sampleEntry())
+	var first, second threadEntry
+	if decodeBinary(b, &first, in) != nil || decodeBinary(b, &second, in) != nil {
+		t.Fatal("not decoded")
+	}
+	if &first.Summary.Rules[0] != &second.Summary.Rules[0] {
+		t.Error("two equal rule lists decoded into two copies")
+	}
+	other := sampleEntry()
+	other.Summary.Rules = []string{"MB-001"}
+	b2, _ := encodeBinary(other)
+	var third threadEntry
+	if decodeBinary(b2, &third, in) != nil || !reflect.DeepEqual(third.Summary.Rules, []string{"MB-001"}) {
+		t.Errorf("a different list decoded as %v", third.Summary.Rules)
+	}
+}
