@@ -228,18 +228,7 @@ func renamePullRequest(t *testing.T, dir string, unreadable bool) (base, head st
 	gitIn(t, dir, "commit", "-q", "-m", "base")
 	base = gitIn(t, dir, "rev-parse", "HEAD")
 	gitIn(t, dir, "mv", renamedFrom, renamedTo)
-	file := filepath.Join(dir, filepath.FromSlash(brokenFile))
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
-	if changed == string(src) {
-		t.Fatal("the demo has no KICKOFF subject to break")
-	}
-	if err := os.WriteFile(file, []byte(changed), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	breakKickoff(t, filepath.Join(dir, filepath.FromSlash(brokenFile)))
 	gitIn(t, dir, "commit", "-q", "-am", "the pull request")
 	if st := gitIn(t, dir, "diff", "-M", "--name-status", base, "HEAD"); !strings.Contains(st, "R100\t"+renamedFrom+"\t"+renamedTo) {
 		t.Fatalf("git does not see the rename:\n%s", st)
