@@ -47,6 +47,7 @@ FUZZ_TARGETS := \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \
 	FuzzParse:./compile/body \
+	FuzzParseFast:./compile/subject \
 	FuzzOutlineLines:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \

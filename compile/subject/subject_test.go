@@ -42,3 +42,48 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseFast holds Parse's byte reader to the patterns that define it.
+func FuzzParseFast(f *testing.F) {
+	for _, s := range []string{
+		"KICKOFF: x", "DELTA[gpt]: H1", "delta[ ]\t: x", "DELTA[a]b]: x", "  ack\n: y",
+		"COMPILED: v3 x", "COMPILED: V3", "COMPILED: x v12b v7", "COMPILED: v99999999999999999999",
+		"COMPILED: _v2 v3", "COMPILED: év4", "\u212aICKOFF: kelvin", "AC\u212a: kelvin", "QUE\u017fTION: long s",
+		"INFO x: y", "Re: ACK: x", "DELTA[]: x", "DELTA[x]:", "\xffACK: x", "CLAIM\f:x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Parse(s), parseRegexp(s); got != want {
+			t.Fatalf("Parse(%q) = %+v; the patterns give %+v", s, got, want)
+		}
+	})
+}
+
+// TestParseFastDecides: the byte reader decides ASCII subjects itself and
+// leaves the ones a Kelvin sign might open to the patterns.
+func TestParseFastDecides(t *testing.T) {
+	for s, want := range map[string]bool{
+		"KICKOFF: x": true, "Hello: world": true, "no colon é": true, "ACK: é": true,
+		"\u212aICKOFF: x": false, "é: x": false,
+	} {
+		if _, ok := parseFast(s); ok != want {
+			t.Errorf("parseFast(%q) decided %v, want %v", s, ok, want)
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	subs := []string{"KICKOFF: Cell fate (RS-20251230-cell-fate)", "DELTA[gpt]: Added H4", "COMPILED: v3 artifact",
+		"CRITIQUE: weak test", "Re: KICKOFF: x", "ACK: thanks"}
+	for _, fn := range []struct {
+		name string
+		f    func(string) Subject
+	}{{"fast", Parse}, {"regexp", parseRegexp}} {
+		b.Run(fn.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				fn.f(subs[i%len(subs)])
+			}
+		})
+	}
+}
