@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -114,5 +115,44 @@ func TestWithBudgetWorkFinishedLate(t *testing.T) {
 		if _, ok := err.(*TimeoutError); !ok || !stop.Load() {
 			t.Fatalf("try %d: err = %v, stop = %v; want a TimeoutError and the stop flag set", i, err, stop.Load())
 		}
+	}
+}
+
+// TestRunnersAreReused: a budgeted call runs on the goroutine of the call
+// before it once that one ended, and a runner stuck in a call past its
+// budget does not hold up the next call.
+func TestRunnersAreReused(t *testing.T) {
+	goid := func() string {
+		buf := make([]byte, 64)
+		f := strings.Fields(string(buf[:runtime.Stack(buf, false)]))
+		return f[1] // "goroutine N [running]:"
+	}
+	on := func() string {
+		ids := make(chan string, 1)
+		if _, err := withBudget(time.Minute, false, new(atomic.Bool), func() (int, error) { ids <- goid(); return 0, nil }); err != nil {
+			t.Fatal(err)
+		}
+		return <-ids
+	}
+	// A runner rejoins the idle list just after its call returns: give it
+	// the time to, a few times over.
+	prev, reused := on(), false
+	for try := 0; try < 100 && !reused; try++ {
+		time.Sleep(5 * time.Millisecond)
+		cur := on()
+		reused, prev = cur == prev, cur
+	}
+	if !reused {
+		t.Fatal("every call ran on a goroutine of its own: runners are not reused")
+	}
+
+	release := make(chan struct{})
+	defer close(release)
+	stop := new(atomic.Bool)
+	if _, err := withBudget(time.Millisecond, false, stop, func() (int, error) { <-release; return 0, nil }); err == nil {
+		t.Fatal("a blocked call returned within its budget")
+	}
+	if _, err := withBudget(time.Minute, false, new(atomic.Bool), func() (int, error) { return 1, nil }); err != nil {
+		t.Fatalf("the call after a stuck one: %v", err)
 	}
 }

@@ -139,10 +139,10 @@ func withBudget[R any](budget time.Duration, run bool, stop *atomic.Bool, f func
 		err error
 	}
 	done := make(chan res, 1)
-	go func() {
+	onRunner(func() {
 		r, err := f()
 		done <- res{r, err}
-	}()
+	})
 	start := time.Now()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()
@@ -158,6 +158,51 @@ func withBudget[R any](budget time.Duration, run bool, stop *atomic.Bool, f func
 	stop.Store(true)
 	var zero R
 	return zero, &TimeoutError{Budget: budget, Run: run}
+}
+
+// A runner is a goroutine that runs budgeted calls one at a time and then
+// waits for the next, so that a thread's work runs on a stack already grown
+// by the threads before it: a fresh goroutine per thread spent 2% of a
+// check growing and copying its stack. A runner whose call went past its
+// budget is still busy when withBudget returns; another one takes the
+// next call, and it becomes idle again when its call ends.
+type runner chan func()
+
+// maxIdle bounds the runners kept waiting (each holds its grown stack).
+const maxIdle = 64
+
+var idle struct {
+	sync.Mutex
+	runners []runner
+}
+
+// onRunner starts f on an idle runner, or on a new one when none is idle.
+func onRunner(f func()) {
+	idle.Lock()
+	var r runner
+	if n := len(idle.runners); n > 0 {
+		r = idle.runners[n-1]
+		idle.runners = idle.runners[:n-1]
+	}
+	idle.Unlock()
+	if r == nil {
+		r = make(runner)
+		go r.loop()
+	}
+	r <- f
+}
+
+func (r runner) loop() {
+	for f := range r {
+		f()
+		idle.Lock()
+		if len(idle.runners) >= maxIdle {
+			idle.Unlock()
+			return
+		}
+		idle.runners = append(idle.runners, r)
+		idle.Unlock()
+	}
 }
 
 // TimeoutFinding reports a thread that went past its time budget (IN-010).
