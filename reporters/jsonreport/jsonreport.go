@@ -189,9 +189,17 @@ func Build(r *diag.Report) *File {
 	files := map[string]bool{}
 	f.RuleSets = [][]string{}
 	sets := map[string]int{}
+	// Threads checked in one run share one list of rule ids: a list that
+	// is the previous thread's is its set, without joining it again.
+	var prevRules []string
+	prevSet := -1
 	for _, t := range r.Threads {
 		set := -1
-		if len(t.Rules) > 0 {
+		switch {
+		case len(t.Rules) == 0:
+		case len(t.Rules) == len(prevRules) && &t.Rules[0] == &prevRules[0]:
+			set = prevSet
+		default:
 			key := strings.Join(t.Rules, " ")
 			i, ok := sets[key]
 			if !ok {
@@ -199,7 +207,7 @@ func Build(r *diag.Report) *File {
 				sets[key] = i
 				f.RuleSets = append(f.RuleSets, append([]string{}, t.Rules...))
 			}
-			set = i
+			set, prevRules, prevSet = i, t.Rules, i
 		}
 		p := ""
 		if t.File != "" {
