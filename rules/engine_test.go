@@ -3,6 +3,7 @@ package rules
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/limits"
@@ -43,5 +44,72 @@ func TestPanickingRuleIsIsolated(t *testing.T) {
 		if !seen[id] {
 			t.Errorf("rule %s reported nothing after MB-002 panicked", id)
 		}
+	}
+}
+
+// TestPanicsResumeAtTheNextMessage: a message rule that panics on some
+// messages still checks every other message, each panic is one internal
+// error naming its rule and message, and the rules after it still run.
+func TestPanicsResumeAtTheNextMessage(t *testing.T) {
+	msgRule, threadRule := Lookup("MB-002"), Lookup("TH-002")
+	if msgRule.Scope != ScopeMessage || threadRule.Scope != ScopeThread {
+		t.Fatalf("scopes changed: %v %v", msgRule.Scope, threadRule.Scope)
+	}
+	savedMsg, savedThread := msgRule.Check, threadRule.Check
+	defer func() { msgRule.Check, threadRule.Check = savedMsg, savedThread }()
+	var seen, panicked []string
+	var mu sync.Mutex
+	msgRule.Check = func(c *Ctx) {
+		mu.Lock()
+		seen = append(seen, c.Thread+" "+c.M.ID)
+		odd := len(seen)%2 == 1
+		if odd {
+			panicked = append(panicked, "thread "+c.Thread+" message "+c.M.ID+":")
+		}
+		mu.Unlock()
+		if odd {
+			panic("odd call")
+		}
+		savedMsg(c)
+	}
+	threadRule.Check = func(c *Ctx) { panic("thread rule") }
+
+	demo := filepath.Join(testutil.ModuleRoot(t), "testdata", "demo", "mailbox")
+	batch, err := mailbox.Scan([]string{demo}, mailbox.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := NewEngine(All(), osFiles{}, limits.Parse{})
+	res := eng.Run(batch, RunOptions{Jobs: 1})
+	msgs, threads := 0, 0
+	for _, th := range res.Threads {
+		msgs += th.Messages
+		threads++
+	}
+	if len(seen) != msgs || msgs < 2 {
+		t.Errorf("MB-002 was called on %d messages of %d", len(seen), msgs)
+	}
+	var notes []string
+	for _, n := range res.Notifications {
+		notes = append(notes, n.Message)
+	}
+	all := strings.Join(notes, "\n")
+	for _, want := range panicked {
+		if !strings.Contains(all, "rule MB-002 panicked on "+want+" odd call") {
+			t.Errorf("no internal error %q in:\n%s", want, all)
+		}
+	}
+	if got := strings.Count(all, "rule MB-002 panicked"); got != len(panicked) {
+		t.Errorf("%d MB-002 internal errors for %d panics", got, len(panicked))
+	}
+	if got := strings.Count(all, "rule TH-002 panicked on thread "); got != threads {
+		t.Errorf("%d TH-002 internal errors for %d threads", got, threads)
+	}
+	later := false
+	for _, f := range res.Findings {
+		later = later || f.Rule == "MB-005" || f.Rule == "DL-002"
+	}
+	if !later {
+		t.Error("the rules after the panicking ones reported nothing")
 	}
 }
