@@ -59,7 +59,8 @@ FUZZ_TARGETS := \
 	FuzzNestedConfigNeverOpensTheGate:./pipeline \
 	FuzzCustomRule:./rules/custom \
 	FuzzGuardedEvaluation:./rules/custom \
-	FuzzMatchesPrefilter:./rules/custom
+	FuzzMatchesPrefilter:./rules/custom \
+	FuzzPrefilter:./diag
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Instructions a check runs, counted by valgrind's callgrind: a measure of
+# CPU work that a busy or throttled machine does not blur, for comparing two
+# builds where wall and CPU time vary by 20% from run to run. It counts
+# instructions, not cache misses or kernel time: confirm a gain in time too.
+#
+#   bench/instructions.sh DIR BIN [BIN ...]
+#
+# DIR is a folder of thread files outside any git repository (inside one,
+# brenner-ci starts git, and callgrind stops at the child process's signal);
+# a 1,000-thread gen_corpus.py folder takes about 30 s a run. Each BIN is a
+# brenner-ci binary (go build -o). Each is
+# run three times and the smallest count is printed: now and then Go's
+# scheduler spins under valgrind and one run counts ten times more.
+set -eu
+[ $# -ge 2 ] || { echo "usage: $0 DIR BIN [BIN ...]" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; exit 2; }
+dir=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for bin in "$@"; do
+	best=
+	for try in 1 2 3; do
+		# Go's asynchronous preemption signals trip callgrind's assertions.
+		GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+			"$bin" check "$dir" --jobs 2 --repo-root "$dir" --fail-on none \
+			--sarif "$tmp/r.sarif" --junit "$tmp/r.xml" --markdown "$tmp/r.md" --json "$tmp/r.json" \
+			>/dev/null 2>"$tmp/err" || { tail -5 "$tmp/err" >&2; exit 1; }
+		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
+		if [ -z "$best" ] || [ "$n" -lt "$best" ]; then best=$n; fi
+	done
+	echo "$bin $best instructions"
+done
