@@ -28,6 +28,7 @@ for bin in "$@"; do
 			--sarif "$tmp/r.sarif" --junit "$tmp/r.xml" --markdown "$tmp/r.md" --json "$tmp/r.json" \
 			>/dev/null 2>"$tmp/err" || { tail -5 "$tmp/err" >&2; exit 1; }
 		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
+		[ -n "$n" ] || { echo "$0: callgrind printed no count for $bin" >&2; tail -5 "$tmp/err" >&2; exit 1; }
 		if [ -z "$best" ] || [ "$n" -lt "$best" ]; then best=$n; fi
 	done
 	echo "$bin $best instructions"

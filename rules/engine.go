@@ -147,16 +147,20 @@ type checkStep struct{ rule, msg int }
 func (e *Engine) checkFrom(c *Ctx, at *checkStep, internal *[]string) (done bool) {
 	t := c.T
 	defer func() {
-		v := recover()
-		if v == nil {
+		if done {
 			return
 		}
+		// A panic, even one recover reports as nil (panic(nil) with
+		// GODEBUG=panicnil=1, which runSafely let pass as no error):
+		// step past it either way.
 		rule := e.enabled[at.rule]
-		where := "thread " + t.Key
-		if rule.Scope == ScopeMessage {
-			where += " message " + t.Msgs[at.msg].ID
+		if v := recover(); v != nil {
+			where := "thread " + t.Key
+			if rule.Scope == ScopeMessage {
+				where += " message " + t.Msgs[at.msg].ID
+			}
+			*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", rule.ID, where, panicText(v)))
 		}
-		*internal = append(*internal, fmt.Sprintf("rule %s panicked on %s: %s", rule.ID, where, panicText(v)))
 		c.settle()
 		if at.msg++; rule.Scope != ScopeMessage || at.msg >= len(t.Msgs) {
 			at.rule, at.msg = at.rule+1, 0

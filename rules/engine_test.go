@@ -1,10 +1,14 @@
 package rules
 
 import (
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -19,13 +23,7 @@ func TestPanickingRuleIsIsolated(t *testing.T) {
 	r.Check = func(c *Ctx) { panic("boom") }
 	defer func() { r.Check = saved }()
 
-	demo := filepath.Join(testutil.ModuleRoot(t), "testdata", "demo", "mailbox")
-	batch, err := mailbox.Scan([]string{demo}, mailbox.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := NewEngine(All(), osFiles{}, limits.Parse{})
-	res := eng.Run(batch, RunOptions{Jobs: 2})
+	res := demoRun(t, 2)
 	if !res.Internal {
 		t.Fatal("a panicking rule did not mark the run as internal error")
 	}
@@ -74,13 +72,7 @@ func TestPanicsResumeAtTheNextMessage(t *testing.T) {
 	}
 	threadRule.Check = func(c *Ctx) { panic("thread rule") }
 
-	demo := filepath.Join(testutil.ModuleRoot(t), "testdata", "demo", "mailbox")
-	batch, err := mailbox.Scan([]string{demo}, mailbox.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := NewEngine(All(), osFiles{}, limits.Parse{})
-	res := eng.Run(batch, RunOptions{Jobs: 1})
+	res := demoRun(t, 1)
 	msgs, threads := 0, 0
 	for _, th := range res.Threads {
 		msgs += th.Messages
@@ -112,4 +104,49 @@ func TestPanicsResumeAtTheNextMessage(t *testing.T) {
 	if !later {
 		t.Error("the rules after the panicking ones reported nothing")
 	}
+}
+
+// TestNilPanicStepsOn: with GODEBUG=panicnil=1 a rule's panic(nil) reaches
+// the engine's recover as nil; the checks must still step past it (they
+// once started the same step again, forever). The test runs itself in a
+// child process with that setting, under a deadline.
+func TestNilPanicStepsOn(t *testing.T) {
+	if os.Getenv("BRENNER_NIL_PANIC_CHILD") == "1" {
+		r := Lookup("TH-002")
+		saved := r.Check
+		r.Check = func(c *Ctx) { panic(nil) }
+		defer func() { r.Check = saved }()
+		res := demoRun(t, 1)
+		for _, n := range res.Notifications {
+			if strings.Contains(n.Message, "TH-002") {
+				t.Errorf("panic(nil) under panicnil=1 became an error: %s", n.Message)
+			}
+		}
+		if len(res.Findings) == 0 {
+			t.Error("no findings: the checks after TH-002 did not run")
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestNilPanicStepsOn$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BRENNER_NIL_PANIC_CHILD=1", "GODEBUG=panicnil=1")
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("the check did not finish within 2 minutes after a panic(nil):\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// demoRun checks the demo mailbox with every rule.
+func demoRun(t *testing.T, jobs int) *Output {
+	t.Helper()
+	demo := filepath.Join(testutil.ModuleRoot(t), "testdata", "demo", "mailbox")
+	batch, err := mailbox.Scan([]string{demo}, mailbox.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewEngine(All(), osFiles{}, limits.Parse{}).Run(batch, RunOptions{Jobs: jobs})
 }

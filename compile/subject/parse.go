@@ -18,7 +18,7 @@ var prefixes = [...]struct {
 // parseFast is parseRegexp read byte by byte. ok is false when s needs the
 // patterns: no prefix matched in ASCII and the text before the first colon
 // holds a non-ASCII byte, which could be a Kelvin sign or a long s that
-// (?i) matches for the k of KICKOFF and ACK or the s of QUESTION.
+// (?i) matches for the k of KICKOFF, ACK and BLOCKED or the s of QUESTION.
 func parseFast(s string) (sub Subject, ok bool) {
 	sub = Subject{Raw: s, DescOff: len(s), Strict: strictPrefix(s)}
 	lead := 0
