@@ -222,8 +222,8 @@ func knownSection(s string) bool {
 func (m *merger) add() (string, bool) {
 	d := m.d.Delta
 	sec := d.Section
-	anchor := "ADD " + sec
 	if sec == delta.ResearchThread || !knownSection(sec) {
+		anchor := "ADD " + sec
 		what := fmt.Sprintf("Section %q is not a valid section", sec)
 		hint := "Use one of hypothesis_slate, predictions_table, discriminative_tests, assumption_ledger, anomaly_register, adversarial_critique (delta_output_format_v0.1.md, Valid Section Values)."
 		if sec == delta.ResearchThread {
@@ -235,6 +235,7 @@ func (m *merger) add() (string, bool) {
 	}
 	if sec == delta.HypothesisSlate {
 		if n := len(m.a.Active(sec)); n >= MaxHypotheses {
+			anchor := "ADD " + sec
 			if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
 				anchor += " " + oneLine(name)
 			}
@@ -244,7 +245,7 @@ func (m *merger) add() (string, bool) {
 			return "", false
 		}
 	}
-	fields := jsonv.NewObject()
+	var fields *jsonv.Value
 	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
 		fields = jsonv.NewObjectCap(len(p.Keys))
 		for _, k := range p.Keys {
@@ -252,6 +253,8 @@ func (m *merger) add() (string, bool) {
 				fields.Set(k, p.Get(k)) // shared with the payload: merged values are never changed in place
 			}
 		}
+	} else {
+		fields = jsonv.NewObject()
 	}
 	id := m.a.nextID(sec)
 	it := &Item{ID: id, Section: sec, Fields: fields, AddedBy: m.d.Agent, AddedAt: m.d.At}
