@@ -140,3 +140,32 @@ func FuzzEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkEscape(t, s) })
 }
+// TestAsIsEscapesNothing: texts escape returns without a copy (asIs) are
+// the ones the character-by-character escape leaves as they are; checked
+// on every pair of bytes and on the characters around them.
+func TestAsIsEscapesNothing(t *testing.T) {
+	var ins []string
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b += 3 {
+			ins = append(ins, string([]byte{byte(a), byte(b)}))
+		}
+	}
+	ins = append(ins, "", "plain text", "é", "\u2028", "a\tb", "x\x7fy", "<&>\"'")
+	fast := 0
+	for _, s := range ins {
+		for _, inAttr := range []bool{false, true} {
+			if got, want := escape(s, inAttr), escapeAll(s, inAttr); got != want {
+				t.Fatalf("escape(%q, %v) = %q, want %q", s, inAttr, got, want)
+			}
+		}
+		if got, want := xmlChars(s), xmlCharsAll(s); got != want {
+			t.Fatalf("xmlChars(%q) = %q, want %q", s, got, want)
+		}
+		if asIs(s) {
+			fast++
+		}
+	}
+	if fast == 0 {
+		t.Fatal("asIs took no input")
+	}
+}

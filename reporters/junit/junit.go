@@ -342,6 +342,25 @@ func validChar(r rune) bool {
 // (every output parses, and reads back as the input less what XML 1.0 cannot
 // carry).
 func escape(s string, inAttr bool) string {
+	if asIs(s) {
+		return s // most texts: no copy
+	}
+	return escapeAll(s, inAttr)
+}
+
+// asIs reports whether escape and xmlChars return s unchanged: it is
+// printable ASCII without a character XML escapes.
+func asIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '&' || c == '<' || c == '>' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// escapeAll is escape, character by character.
+func escapeAll(s string, inAttr bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -401,6 +420,14 @@ func token(s string) string { return attr(strings.Join(strings.Fields(xmlChars(s
 
 // xmlChars is s less invalid UTF-8 and the characters XML 1.0 cannot hold.
 func xmlChars(s string) string {
+	if asIs(s) {
+		return s
+	}
+	return xmlCharsAll(s)
+}
+
+// xmlCharsAll is xmlChars, character by character.
+func xmlCharsAll(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
