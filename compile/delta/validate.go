@@ -108,7 +108,9 @@ func validate(b *Block, lim limits.Parse, a *jsonv.Arena) {
 		c.duplicateKeys(v)
 		c.check(v)
 	}
-	sort.SliceStable(c.probs, func(i, j int) bool { return c.probs[i].Severity < c.probs[j].Severity })
+	if len(c.probs) > 1 { // most blocks have none: no sorter to build
+		sort.SliceStable(c.probs, func(i, j int) bool { return c.probs[i].Severity < c.probs[j].Severity })
+	}
 	b.Problems = c.probs
 	if c.bad {
 		b.Delta = nil
