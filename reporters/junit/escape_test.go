@@ -140,6 +140,7 @@ func FuzzEscape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkEscape(t, s) })
 }
+
 // TestAsIsEscapesNothing: texts escape returns without a copy (asIs) are
 // the ones the character-by-character escape leaves as they are; checked
 // on every pair of bytes and on the characters around them.
