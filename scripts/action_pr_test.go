@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 var updateReadme = flag.Bool("update-readme", false, "rewrite README.md's reviewer's view from the pull-request scenario's job summary")
@@ -228,7 +230,7 @@ func renamePullRequest(t *testing.T, dir string, unreadable bool) (base, head st
 	gitIn(t, dir, "commit", "-q", "-m", "base")
 	base = gitIn(t, dir, "rev-parse", "HEAD")
 	gitIn(t, dir, "mv", renamedFrom, renamedTo)
-	breakKickoff(t, filepath.Join(dir, filepath.FromSlash(brokenFile)))
+	testutil.BreakKickoff(t, filepath.Join(dir, filepath.FromSlash(brokenFile)))
 	gitIn(t, dir, "commit", "-q", "-am", "the pull request")
 	if st := gitIn(t, dir, "diff", "-M", "--name-status", base, "HEAD"); !strings.Contains(st, "R100\t"+renamedFrom+"\t"+renamedTo) {
 		t.Fatalf("git does not see the rename:\n%s", st)

@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 type actionYAML struct {
@@ -502,7 +504,7 @@ func TestActionCopiedWorkflowPullRequest(t *testing.T) {
 		gitIn(t, r.dir, "add", ".")
 		gitIn(t, r.dir, "commit", "-q", "-m", "base")
 		base := gitIn(t, r.dir, "rev-parse", "HEAD")
-		breakKickoff(t, filepath.Join(r.dir, "mailbox", "RS-20260301-quorum-timing.json"))
+		testutil.BreakKickoff(t, filepath.Join(r.dir, "mailbox", "RS-20260301-quorum-timing.json"))
 		gitIn(t, r.dir, "commit", "-q", "-am", "the pull request")
 		return base
 	}
@@ -604,21 +606,4 @@ func TestActionCopiedWorkflowPullRequest(t *testing.T) {
 			t.Errorf("old-findings: loud: exit %d, want 2\n%s\n%s", code, r.stdout.String(), r.stderr.String())
 		}
 	})
-}
-
-// breakKickoff gives the demo thread in file a KICKOFF subject that is one
-// no more ("Re: KICKOFF: …"): the one new mistake of a pull request.
-func breakKickoff(t *testing.T, file string) {
-	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
-	if changed == string(src) {
-		t.Fatal("the demo has no KICKOFF subject to break")
-	}
-	if err := os.WriteFile(file, []byte(changed), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

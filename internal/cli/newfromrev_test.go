@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 func gitRun(t *testing.T, dir string, args ...string) {
@@ -50,11 +52,7 @@ func TestNewFromRev(t *testing.T) {
 		t.Fatalf("unchanged inputs: exit %d\n%s\n%s", code, out, errs)
 	}
 	// The change breaks a subject: one new error, which gates and is annotated.
-	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
-	if changed == string(src) {
-		t.Fatal("fixture has no KICKOFF subject to break")
-	}
-	os.WriteFile(file, []byte(changed), 0o644)
+	testutil.BreakKickoff(t, file)
 	code, out, _ = runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "--format", "github", "mailbox")
 	if code != ExitFindings {
 		t.Fatalf("a new error: exit %d, want %d\n%s", code, ExitFindings, out)

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // annotationLevels counts the --format github annotations per command,
@@ -31,15 +32,7 @@ func TestOldFindings(t *testing.T) {
 	gitRun(t, repo, "commit", "-q", "-m", "base")
 	t.Chdir(repo)
 	file := filepath.Join(repo, "mailbox", "t.json")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
-	if changed == string(src) {
-		t.Fatal("fixture has no KICKOFF subject to break")
-	}
-	os.WriteFile(file, []byte(changed), 0o644)
+	testutil.BreakKickoff(t, file)
 	args := []string{"check", "--new-from-rev", "HEAD", "--repo-root", repo, "--format", "github"}
 
 	// The whole run without pull-request mode: how many errors are there.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // prRepo is a repository whose base commit holds the demo thread (clean)
@@ -21,12 +23,7 @@ func prRepo(t *testing.T, baseline bool) string {
 	gitRun(t, repo, "add", ".")
 	gitRun(t, repo, "commit", "-q", "-m", "base")
 	file := filepath.Join(repo, "mailbox", "t.json")
-	src, _ := os.ReadFile(file)
-	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
-	if changed == string(src) {
-		t.Fatal("fixture has no KICKOFF subject to break")
-	}
-	os.WriteFile(file, []byte(changed), 0o644)
+	testutil.BreakKickoff(t, file)
 	t.Chdir(repo)
 	return repo
 }
@@ -161,9 +158,7 @@ func TestNewFromRevFollowsRenames(t *testing.T) {
 		t.Fatalf("a pure rename: exit %d; want 0 and no new finding\n%s%s", code, out, errs)
 	}
 	gitRun(t, repo, "mv", "mailbox/t.json", "mailbox/quorum.json")
-	file := filepath.Join(repo, "mailbox", "quorum.json")
-	src, _ := os.ReadFile(file)
-	os.WriteFile(file, []byte(strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
+	testutil.BreakKickoff(t, filepath.Join(repo, "mailbox", "quorum.json"))
 	code, out, errs = runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
 	if code != ExitFindings || !strings.Contains(out, ", 1 new (") {
 		t.Errorf("a renamed export with one mistake: exit %d; want %d and 1 new finding\n%s%s", code, ExitFindings, out, errs)

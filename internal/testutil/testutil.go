@@ -58,6 +58,24 @@ func WriteTree(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
+// BreakKickoff rewrites the export at file so that its KICKOFF subject is
+// one no more ("Re: KICKOFF: …"): the one new mistake the pull-request
+// tests make. It fails the test when file has no KICKOFF subject.
+func BreakKickoff(t testing.TB, file string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
+	if changed == string(src) {
+		t.Fatalf("%s has no KICKOFF subject to break", file)
+	}
+	if err := os.WriteFile(file, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // FirstDiff describes the first line where got differs from want ("(same
 // lines)" when none does).
 func FirstDiff(want, got []byte) string {
