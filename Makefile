@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test race vet fmt demo bench bench-10k docs man clean fuzz
+.PHONY: all build test race vet fmt demo bench bench-10k bench-reference docs man clean fuzz
 
 all: build
 
@@ -96,6 +96,23 @@ bench:
 
 bench-10k:
 	$(MAKE) bench BENCH_THREADS=1000,10000 BENCHTIME=1x
+
+# Issue 25's c10k goal in one run: gen_corpus.py's 10,000 typical threads
+# (written once to C10K_DIR, its manifest beside the folder), then per
+# iteration the reference harness's warm pass and check --jobs 2 with four
+# reports (BenchmarkBesideReference: speedup, cpu-ratio), the read +
+# encoding/json + GFM floor and BenchmarkCheck. Needs ../shared and the
+# reference harness built as ../shared/research/upstream-harness.md
+# describes:  make bench-reference REFHARNESS=/path/to/harness
+C10K_DIR ?= $(or $(TMPDIR),/tmp)/brenner-ci-c10k
+REF_RUNS ?= 5x
+bench-reference:
+	@[ -f ../shared/tools/gen_corpus.py ] || { echo "bench-reference: ../shared/tools/gen_corpus.py is absent"; exit 2; }
+	@[ -n "$(REFHARNESS)" ] || { echo "bench-reference: set REFHARNESS to the reference harness folder"; exit 2; }
+	[ -f $(C10K_DIR).manifest.json ] || python3 ../shared/tools/gen_corpus.py --out $(C10K_DIR) \
+	  --threads 10000 --size typical --manifest $(C10K_DIR).manifest.json --quiet
+	BRENNER_REFHARNESS=$(REFHARNESS) BRENNER_BENCH_DIR=$(C10K_DIR) $(GO) test -run '^$$' \
+	  -bench 'BesideReference|Floor|Check/jobs=2' -benchtime $(REF_RUNS) ./bench/
 
 # Regenerate docs/rules.md from the rule registry.
 docs: build

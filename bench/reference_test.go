@@ -1,0 +1,114 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/brenner-ci/brenner-ci/internal/cli"
+	"github.com/brenner-ci/brenner-ci/internal/memlimit"
+)
+
+// BenchmarkBesideReference measures issue 25's goal in one run: each
+// iteration runs the reference implementation's harness over the corpus
+// (its timed warm pass: read, JSON.parse, compile, render, lint) and then
+// the check command in-process with --jobs 2 and four reports, one after
+// the other on the same machine. It reports both, and the ratios the goal
+// is written in: speedup (the reference's wall time over the check's) and
+// cpu-ratio (the check's CPU time over the reference's).
+//
+// The harness lives outside every repository; build it as
+// ../shared/research/upstream-harness.md describes and point
+// $BRENNER_REFHARNESS at its folder (the one holding driver.mjs). It reads
+// every *.json file of a folder as one thread, so the corpus is
+// $BRENNER_BENCH_DIR (gen_corpus.py's threads, the manifest moved out):
+//
+//	BRENNER_REFHARNESS=/work/refharness BRENNER_BENCH_DIR=/tmp/py10k \
+//	  go test ./bench -run '^$' -bench BesideReference -benchtime 5x
+func BenchmarkBesideReference(b *testing.B) {
+	harness := os.Getenv("BRENNER_REFHARNESS")
+	if harness == "" {
+		b.Skip("skipping: $BRENNER_REFHARNESS is not set (the reference harness folder, built as ../shared/research/upstream-harness.md describes)")
+	}
+	if dir, _ := benchDir(b); dir == "" {
+		b.Skip("skipping: $BRENNER_BENCH_DIR is not set (the harness reads a folder of thread files, such as gen_corpus.py's)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		b.Skip("skipping: node is not installed (the reference harness runs on it)")
+	}
+	driver := filepath.Join(harness, "driver.mjs")
+	if _, err := os.Stat(driver); err != nil {
+		b.Fatalf("BRENNER_REFHARNESS=%s: %v", harness, err)
+	}
+	each(b, func(b *testing.B, c *corpus) {
+		out := b.TempDir()
+		args := []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none",
+			"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
+			"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+		defer memlimit.Start()() // as the binary does (cli.Run)
+		var ref, check pass
+		iters := 0
+		for b.Loop() {
+			r, err := referencePass(node, driver, c.dir, c.n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu0, t0 := cpuTime(), time.Now()
+			if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
+				b.Fatalf("check exited %d", code)
+			}
+			ref.add(r)
+			check.add(pass{wall: time.Since(t0), cpu: cpuTime() - cpu0})
+			iters++
+		}
+		n := float64(iters)
+		b.ReportMetric(ref.wall.Seconds()/n, "ref-s/op")
+		b.ReportMetric(ref.cpu.Seconds()/n, "ref-cpu-s/op")
+		b.ReportMetric(check.wall.Seconds()/n, "check-s/op")
+		b.ReportMetric(check.cpu.Seconds()/n, "check-cpu-s/op")
+		b.ReportMetric(float64(c.n)*n/check.wall.Seconds(), "threads/s")
+		b.ReportMetric(ref.wall.Seconds()/check.wall.Seconds(), "speedup")
+		b.ReportMetric(check.cpu.Seconds()/ref.cpu.Seconds(), "cpu-ratio")
+	})
+}
+
+// pass is one timed pass: wall and CPU time.
+type pass struct{ wall, cpu time.Duration }
+
+func (p *pass) add(q pass) { p.wall += q.wall; p.cpu += q.cpu }
+
+// refLine is the line the harness prints for its timed pass.
+var refLine = regexp.MustCompile(`files=(\d+) ok=(\d+) .*total_ms=([0-9.]+) cpu_ms=([0-9.]+)`)
+
+// referencePass runs the harness once and returns its timed (warm) pass.
+// Every one of the n thread files must have compiled: a pass that skipped
+// some would flatter the reference.
+func referencePass(node, driver, dir string, n int) (pass, error) {
+	cmd := exec.Command(node, driver, dir)
+	cmd.Dir = filepath.Dir(driver)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return pass{}, fmt.Errorf("reference harness: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	m := refLine.FindSubmatch(stdout.Bytes())
+	if m == nil {
+		return pass{}, fmt.Errorf("reference harness printed no timed pass: %q", stdout.String())
+	}
+	files, _ := strconv.Atoi(string(m[1]))
+	ok, _ := strconv.Atoi(string(m[2]))
+	if files != n || ok != n {
+		return pass{}, fmt.Errorf("reference harness compiled %d of %d files, want all %d threads", ok, files, n)
+	}
+	total, _ := strconv.ParseFloat(string(m[3]), 64)
+	cpu, _ := strconv.ParseFloat(string(m[4]), 64)
+	return pass{wall: time.Duration(total * float64(time.Millisecond)), cpu: time.Duration(cpu * float64(time.Millisecond))}, nil
+}
