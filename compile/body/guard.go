@@ -45,7 +45,11 @@ func Guard(src string, maxBytes int) string {
 		// Lists nested by indentation: a marker after 2*MaxNesting columns
 		// of indentation is more than MaxNesting levels deep.
 		if line[0] == ' ' || line[0] == '\t' {
-			if ind := len(line) - len(strings.TrimLeft(line, " \t")); ind >= 2*MaxNesting && markerDepth(strings.TrimLeft(line, " \t")) > 0 {
+			ind := 1
+			for ind < len(line) && (line[ind] == ' ' || line[ind] == '\t') {
+				ind++
+			}
+			if ind >= 2*MaxNesting && markerDepth(line[ind:]) > 0 {
 				return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
 			}
 		}

@@ -57,3 +57,19 @@ func TestGuardLimitIsTheCallers(t *testing.T) {
 		t.Errorf("11 bytes under a limit of 11: %q", why)
 	}
 }
+
+// TestGuardIndentation: a list marker after 2*MaxNesting columns of spaces
+// and tabs is refused, and the message counts them; one column less passes,
+// and so does deep indentation before text that is no list marker.
+func TestGuardIndentation(t *testing.T) {
+	ind := strings.Repeat(" \t", MaxNesting)
+	if why := Guard(ind+"- x\n", limits.DefaultBodyBytes); !strings.Contains(why, "indented 200 columns") {
+		t.Errorf("200 columns: %q", why)
+	}
+	if why := Guard(ind[1:]+"- x\n", limits.DefaultBodyBytes); why != "" {
+		t.Errorf("199 columns: refused: %q", why)
+	}
+	if why := Guard(ind+"text\n", limits.DefaultBodyBytes); why != "" {
+		t.Errorf("indented text: refused: %q", why)
+	}
+}
