@@ -278,7 +278,8 @@ func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
 		if escaped && m.Src.lit1 > 0 && m.Src.sum != 0 {
 			// The content hash only tells two copies of one message
 			// apart; decoding every body for it cost as much as Load's
-			// decoding. It is computed when merge meets a copy.
+			// decoding. It is computed when merge meets a copy. Load's
+			// shortcut (fillScanned) decodes exactly the bodies left lazy.
 			m.Src.lazyHash = true
 			break
 		}

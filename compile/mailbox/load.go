@@ -247,7 +247,11 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	}
 	lit := src[s.lit0:s.lit1]
 	body := lit[1 : len(lit)-1]
-	if bytes.IndexByte(body, '\\') >= 0 || !isASCII(body) && !utf8.Valid(body) {
+	// Scan left the body's hash for later (lazyHash) exactly when the
+	// literal needs decoding: it has an escape, or bytes that are not
+	// UTF-8. These are the bytes it read (the same CRC-32C), so the body is
+	// not searched for a backslash again.
+	if s.lazyHash {
 		// Decoded into a buffer of its own that becomes the string (no
 		// second copy): nothing else holds it.
 		out := decodeString(make([]byte, 0, len(body)), lit, nil)
