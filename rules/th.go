@@ -216,8 +216,10 @@ func checkSubjectDescription(c *Ctx) {
 
 func checkSubjectLength(c *Ctx) {
 	m := c.M
-	n := utf8.RuneCountInString(m.Subject.Raw)
-	if n > 120 {
+	if len(m.Subject.Raw) <= 120 {
+		return // no more characters than bytes
+	}
+	if n := utf8.RuneCountInString(m.Subject.Raw); n > 120 {
 		c.report(m, m.Pos("subject"), fmt.Sprintf("Subject is %d characters long; the limit is 120.", n),
 			"Shorten the description; keep it under 80 characters.", "subject "+m.Subject.Raw)
 	}
@@ -225,10 +227,13 @@ func checkSubjectLength(c *Ctx) {
 
 func checkDescriptionLength(c *Ctx) {
 	m := c.M
-	if utf8.RuneCountInString(m.Subject.Raw) > 120 {
+	if len(m.Subject.Raw) > 120 && utf8.RuneCountInString(m.Subject.Raw) > 120 {
 		return // TH-005
 	}
-	if d := utf8.RuneCountInString(m.Subject.Desc); m.Subject.Kind != subject.Unknown && d > 80 {
+	if m.Subject.Kind == subject.Unknown || len(m.Subject.Desc) <= 80 {
+		return // no more characters than bytes
+	}
+	if d := utf8.RuneCountInString(m.Subject.Desc); d > 80 {
 		c.report(m, m.Pos("subject"), fmt.Sprintf("Subject description is %d characters long; the conventions ask for under 80.", d),
 			"Shorten the description to a brief summary.", "description "+m.Subject.Raw)
 	}
