@@ -53,6 +53,7 @@ FUZZ_TARGETS := \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
+	FuzzClaimKey:./rules \
 	FuzzMetaField:./rules \
 	FuzzDecodeCacheEntry:./internal/cache \
 	FuzzParse:./internal/config \

@@ -160,24 +160,44 @@ func itemFacts(a *artifact.Artifact, visit func(it *artifact.Item)) (items []Ite
 
 // ClaimKey is a hash of a claim's normalised text: letters and digits
 // only, lower case, words separated by one space. Two claims that differ
-// only in case, white space or punctuation have the same key.
+// only in case, white space or punctuation have the same key. ASCII is read
+// a byte at a time; any other rune is lowered as strings.ToLower would
+// (FuzzClaimKey holds the two ways equal).
 func ClaimKey(claim string) uint64 {
 	h := uint64(14695981039346656037)
 	space := false
 	wrote := false
-	for _, r := range strings.ToLower(claim) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && wrote {
-				h = (h ^ ' ') * 1099511628211
+	var enc [utf8.UTFMax]byte
+	for i := 0; i < len(claim); {
+		var word []byte
+		if c := claim[i]; c < utf8.RuneSelf {
+			i++
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
-			space = false
-			for _, b := range []byte(string(r)) {
-				h = (h ^ uint64(b)) * 1099511628211
+			if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+				enc[0] = c
+				word = enc[:1]
 			}
-			wrote = true
 		} else {
-			space = true
+			r, n := utf8.DecodeRuneInString(claim[i:])
+			i += n
+			if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				word = utf8.AppendRune(enc[:0], r)
+			}
 		}
+		if word == nil {
+			space = true
+			continue
+		}
+		if space && wrote {
+			h = (h ^ ' ') * 1099511628211
+		}
+		space = false
+		for _, b := range word {
+			h = (h ^ uint64(b)) * 1099511628211
+		}
+		wrote = true
 	}
 	if !wrote {
 		return 0
