@@ -107,16 +107,14 @@ func (s *Scanner) Scan(src []byte, start, end int) (root int32, err error) {
 		// grown by appending, a 100 MB document of small values held its
 		// nodes twice over while copying them (the peak of a 100,000-thread
 		// audit).
-		c := scan{src: src, end: end, depth: s.maxDepth(), counting: true, stack: s.stack}
+		c := scan{src: src, end: end, s: s, depth: s.maxDepth(), counting: true}
 		if k, _ := c.run(start); k == errNone {
 			s.Nodes = make([]Node, 0, c.count)
 		}
-		s.stack = c.stack[:0]
+		s.stack = s.stack[:0]
 	}
-	sc := scan{src: src, end: end, depth: s.maxDepth(), nodes: s.Nodes, stack: s.stack}
-	k, off := sc.run(start)
-	s.Nodes, s.stack = sc.nodes, sc.stack[:0]
-	if k != errNone {
+	sc := scan{src: src, end: end, s: s, depth: s.maxDepth()}
+	if k, off := sc.run(start); k != errNone {
 		return -1, newSyntaxError(src, start, end, off, k, sc.depth)
 	}
 	return 0, nil
@@ -134,14 +132,11 @@ var countFirst = 4 << 20
 type scan struct {
 	src   []byte
 	end   int
+	s     *Scanner
 	depth int // the nesting limit
 	// counting: only count the nodes (count), store none.
 	counting bool
 	count    int
-	// The Scanner's nodes and stack while it runs (fields of the scan, not
-	// of the Scanner behind a pointer: add is on the path of every value).
-	nodes []Node
-	stack []frame
 }
 
 func (sc *scan) add(n Node) int32 {
@@ -149,16 +144,16 @@ func (sc *scan) add(n Node) int32 {
 		sc.count++
 		return int32(sc.count - 1)
 	}
-	sc.nodes = append(sc.nodes, n)
-	id := int32(len(sc.nodes) - 1)
-	if k := len(sc.stack); k > 0 {
-		f := &sc.stack[k-1]
+	sc.s.Nodes = append(sc.s.Nodes, n)
+	id := int32(len(sc.s.Nodes) - 1)
+	if k := len(sc.s.stack); k > 0 {
+		f := &sc.s.stack[k-1]
 		if f.last < 0 {
-			sc.nodes[f.node].Child = id
+			sc.s.Nodes[f.node].Child = id
 		} else {
-			sc.nodes[f.last].Next = id
+			sc.s.Nodes[f.last].Next = id
 		}
-		sc.nodes[f.node].N++
+		sc.s.Nodes[f.node].N++
 		f.last = id
 	}
 	return id
@@ -169,6 +164,7 @@ func (sc *scan) add(n Node) int32 {
 // It is long on purpose: the scanner's state machine in one loop with an explicit stack (no recursion), on the hot path of every input.
 func (sc *scan) run(i int) (errKind, int) {
 	src, end := sc.src, sc.end
+	s := sc.s
 	for {
 		// A value starts at i (after white space).
 		i = skipWS(src, i, end)
@@ -177,7 +173,7 @@ func (sc *scan) run(i int) (errKind, int) {
 		}
 		switch c := src[i]; {
 		case c == '{' || c == '[':
-			if len(sc.stack) >= sc.depth {
+			if len(s.stack) >= sc.depth {
 				return errDepth, i
 			}
 			kind, closer := NodeObject, byte('}')
@@ -192,11 +188,11 @@ func (sc *scan) run(i int) (errKind, int) {
 			if src[i] == closer {
 				i++
 				if !sc.counting {
-					sc.nodes[n].End = int32(i)
+					s.Nodes[n].End = int32(i)
 				}
 				break
 			}
-			sc.stack = append(sc.stack, frame{node: n, last: -1, obj: kind == NodeObject})
+			s.stack = append(s.stack, frame{node: n, last: -1, obj: kind == NodeObject})
 			if kind == NodeObject {
 				var k errKind
 				if i, k = sc.key(i); k != errNone {
@@ -240,7 +236,7 @@ func (sc *scan) run(i int) (errKind, int) {
 		}
 		// A value ended at i: close containers until one continues.
 		for {
-			if len(sc.stack) == 0 {
+			if len(s.stack) == 0 {
 				i = skipWS(src, i, end)
 				if i < end {
 					return errTop, i
@@ -251,7 +247,7 @@ func (sc *scan) run(i int) (errKind, int) {
 			if i >= end {
 				return errEOF, end
 			}
-			f := sc.stack[len(sc.stack)-1]
+			f := s.stack[len(s.stack)-1]
 			obj := f.obj
 			c := src[i]
 			if c == ',' {
@@ -267,9 +263,9 @@ func (sc *scan) run(i int) (errKind, int) {
 			if obj && c == '}' || !obj && c == ']' {
 				i++
 				if !sc.counting {
-					sc.nodes[f.node].End = int32(i)
+					s.Nodes[f.node].End = int32(i)
 				}
-				sc.stack = sc.stack[:len(sc.stack)-1]
+				s.stack = s.stack[:len(s.stack)-1]
 				continue
 			}
 			if obj {
