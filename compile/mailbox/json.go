@@ -87,14 +87,54 @@ type jdoc struct {
 	mem         []byte   // embedded JSON (decoded from a string field)
 	approx      diag.Pos // mem != nil: every position maps here
 	maxDepth    int      // the JSON nesting limit (0: the default), for parsing again
+	cur         lineCursor
 }
+
+// lineCursor is where jdoc.lineCol last answered: src[:off] holds breaks
+// line breaks, and the line holding off starts at start.
+type lineCursor struct{ off, breaks, start int }
+
+// cursorLine is the longest line lineCol measures itself; the columns of
+// longer ones come from the LineIndex, which counts them through
+// checkpoints.
+const cursorLine = 1 << 10
+
+// lineCol is d.lm.LineCol(off). Scan asks for the positions of a file
+// mostly in increasing order (each message's start, then its fields), so
+// it counts the line breaks since the last offset asked for (bytes.Count)
+// instead of indexing every line of the file first, which cost a search
+// per line. An offset before the last one, or on a long line, is left to
+// the index. TestLineColMatchesIndex holds the two equal.
+func (d *jdoc) lineCol(off int) (line, col int) {
+	c := &d.cur
+	if off < c.off || off > len(d.src) {
+		return d.lm.LineCol(off)
+	}
+	if seg := d.src[c.off:off]; len(seg) > 0 {
+		if n := bytes.Count(seg, newline); n > 0 {
+			c.breaks += n
+			c.start = c.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+		c.off = off
+	}
+	text := d.src[c.start:off]
+	switch {
+	case len(text) > cursorLine:
+		return d.lm.LineCol(off)
+	case isASCII(text):
+		return c.breaks + 1, len(text) + 1
+	}
+	return c.breaks + 1, utf8.RuneCount(text) + 1
+}
+
+var newline = []byte{'\n'}
 
 // pos returns the file line and column of byte offset off of src.
 func (d *jdoc) pos(off int) (line, col int) {
 	if d.mem != nil {
 		return d.approx.Line, d.approx.Col
 	}
-	l, c := d.lm.LineCol(off)
+	l, c := d.lineCol(off)
 	if l == 1 {
 		return d.line0, d.col0 + c - 1
 	}
