@@ -382,11 +382,15 @@ func (m *writer) findings(reserve int) int {
 	if r.HasBaseline {
 		head = "### Old findings\n\n"
 	}
+	// A group's <details> line and a finding's item are rendered when the
+	// selection below first looks at them: the summary holds a few hundred
+	// findings of thousands, and rendering every one was most of its cost.
 	opens := make([]string, len(groups))
-	for g, idx := range groups {
-		if len(idx) == 0 {
-			continue
+	open := func(g int) string {
+		if opens[g] != "" {
+			return opens[g]
 		}
+		idx := groups[g]
 		var title string
 		if g < len(r.Threads) {
 			t := r.Threads[g]
@@ -406,10 +410,14 @@ func (m *writer) findings(reserve int) int {
 			}
 		}
 		opens[g] = "<details><summary>" + title + "</summary>\n\n"
+		return opens[g]
 	}
 	items := make([]string, len(r.Findings))
-	for _, i := range candidates {
-		items[i] = m.item(i)
+	item := func(i int) string {
+		if items[i] == "" {
+			items[i] = m.item(i)
+		}
+		return items[i]
 	}
 
 	// Choose what fits, most severe first.
@@ -424,10 +432,11 @@ func (m *writer) findings(reserve int) int {
 	n := 0
 	for _, i := range byRank {
 		g := groupOf[i]
-		c, b := cost(items[i]), len(items[i])
+		it := item(i)
+		c, b := cost(it), len(it)
 		if !opened[g] {
-			c += cost(opens[g]) + cost(closeDetails)
-			b += len(opens[g]) + len(closeDetails)
+			c += cost(open(g)) + cost(closeDetails)
+			b += len(open(g)) + len(closeDetails)
 		}
 		if chars+c > m.maxChars || bytes+b > m.maxBytes {
 			break
@@ -444,10 +453,10 @@ func (m *writer) findings(reserve int) int {
 		if !opened[g] {
 			continue
 		}
-		m.add(opens[g])
+		m.add(open(g))
 		for _, i := range idx {
 			if selected[i] {
-				m.add(items[i])
+				m.add(item(i))
 			}
 		}
 		m.add(closeDetails)
