@@ -137,6 +137,12 @@ func (p *Paths) computeRel(file string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	if relShortcut && p.root == p.rootReal && p.linkFree(abs) {
+		// No folder on the way to abs is a link: an existing file's
+		// real path is abs, a missing one is placed lexically, and both
+		// answer under(root, abs) (the file itself is never followed).
+		return under(p.root, abs)
+	}
 	if real, err := p.evalSymlinks(abs); err == nil {
 		if r, ok := under(p.rootReal, real); ok {
 			return r, true
@@ -153,6 +159,37 @@ func (p *Paths) computeRel(file string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// relShortcut enables linkFree's shortcut in computeRel (a test compares
+// the answers with and without it).
+var relShortcut = true
+
+// linkFree reports whether the folder that holds the cleaned absolute path
+// abs is its own real path (no link on the way to it). It is cached with
+// evalSymlinks' folders: a report names every input file, and checking
+// that each one exists cost a system call per file for the same answer.
+func (p *Paths) linkFree(abs string) bool {
+	dir, base := filepath.Split(abs)
+	if base == "" || runtime.GOOS == "windows" {
+		return false
+	}
+	d := p.dir(dir)
+	return d.err == nil && d.real == filepath.Clean(dir)
+}
+
+// dir is filepath.EvalSymlinks(dir), cached.
+func (p *Paths) dir(dir string) dirInfo {
+	p.mu.Lock()
+	d, ok := p.dirs[dir]
+	p.mu.Unlock()
+	if !ok {
+		d.real, d.err = filepath.EvalSymlinks(dir)
+		p.mu.Lock()
+		p.dirs[dir] = d
+		p.mu.Unlock()
+	}
+	return d
 }
 
 // evalSymlinks is filepath.EvalSymlinks for the folders of a cleaned
@@ -173,15 +210,7 @@ func (p *Paths) evalSymlinks(abs string) (string, error) {
 			return filepath.EvalSymlinks(abs)
 		}
 	}
-	p.mu.Lock()
-	d, ok := p.dirs[dir]
-	p.mu.Unlock()
-	if !ok {
-		d.real, d.err = filepath.EvalSymlinks(dir)
-		p.mu.Lock()
-		p.dirs[dir] = d
-		p.mu.Unlock()
-	}
+	d := p.dir(dir)
 	if d.err != nil {
 		return "", d.err
 	}

@@ -1,6 +1,9 @@
 package reporters
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,6 +26,51 @@ func TestCountLinesFrom(t *testing.T) {
 			if err != nil || l != wl || e != we {
 				t.Errorf("%q chunk %d: %d lines, end %d (%v); want %d, %d", c, chunk, l, e, err, wl, we)
 			}
+		}
+	}
+}
+
+// TestRelShortcut: computeRel answers the same with and without the
+// shortcut for paths whose folders hold no link, in a root that is its own
+// real path: existing and missing files, a file that is a link, folders
+// reached through links inside and out of the repository.
+func TestRelShortcut(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(base, "repo")
+	for _, d := range []string{"threads/deep", "other"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(base, "elsewhere"), 0o755)
+	os.WriteFile(filepath.Join(repo, "threads", "a.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(base, "elsewhere", "x.json"), []byte("{}\n"), 0o644)
+	os.Symlink("a.json", filepath.Join(repo, "threads", "ln.json"))
+	os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(repo, "out"))
+	os.Symlink("threads", filepath.Join(repo, "alias"))
+	t.Chdir(repo)
+	files := []string{"threads/a.json", "threads/missing.json", "threads/ln.json", "threads/deep", "threads/deep/none.json",
+		"alias/a.json", "alias/missing.json", "out/x.json", "out/missing.json", "../elsewhere/x.json", "../nowhere/y.json",
+		"nofolder/z.json", filepath.Join(repo, "threads", "a.json"), "/", "threads/../other/../threads/a.json", "."}
+	answer := func(shortcut bool) []string {
+		relShortcut = shortcut
+		defer func() { relShortcut = true }()
+		p := NewPaths(repo)
+		var out []string
+		for _, f := range files {
+			rel, ok := p.computeRel(f)
+			fi := p.File(f)
+			out = append(out, fmt.Sprintf("%s %q %v %v %s", f, rel, ok, fi.OK, fi.Reason))
+		}
+		return out
+	}
+	with, without := answer(true), answer(false)
+	for i := range files {
+		if with[i] != without[i] {
+			t.Errorf("with the shortcut %s; without %s", with[i], without[i])
 		}
 	}
 }
