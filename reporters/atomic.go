@@ -128,7 +128,8 @@ type staged struct{ tmp, path string }
 
 // Add writes one file of the set to a temporary file. On error the path is
 // remembered: Commit removes its old version, so that the folder does not
-// hold an earlier run's report beside this run's.
+// hold an earlier run's report beside this run's. Of a path added twice,
+// the version added last is committed.
 func (s *Set) Add(path string, write func(io.Writer) error) (err error) {
 	tmp, err := createTemp(path)
 	if err != nil {

@@ -214,3 +214,33 @@ func TestAtomicInterrupt(t *testing.T) {
 	}
 	noTemps(t, dir)
 }
+
+// TestAtomicSetAddAgain: of a path added twice, the version added last is
+// the one committed (the check writes its reports again when the SARIF
+// file adds a notification), and no temporary file is left; a second write
+// that fails leaves no version of the path, as a first failed write does.
+func TestAtomicSetAddAgain(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	os.WriteFile(b, []byte("old"), 0o644)
+	var s Set
+	for _, c := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{a, writeString("one")}, {b, writeString("kept")}, {a, writeString("two")},
+		{b, writeString("first")}, {b, func(io.Writer) error { return errors.New("disk full") }},
+	} {
+		s.Add(c.path, c.write)
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, a); got != "two" {
+		t.Errorf("a.json = %q, want the second version", got)
+	}
+	if _, err := os.Stat(b); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("b.json, whose last write failed, still exists: %v", err)
+	}
+	noTemps(t, dir)
+}
