@@ -9,5 +9,7 @@
 //	make bench BENCH_THREADS=1000,10000 BENCHTIME=1x
 //
 // The corpora (typical threads, 20% with one fault, seed 1) are written once
-// to $TMPDIR/brenner-ci-bench and reused.
+// to $TMPDIR/brenner-ci-bench and reused. BenchmarkBesideReference runs the
+// reference implementation's harness beside the check on a folder of thread
+// files ($BRENNER_REFHARNESS, $BRENNER_BENCH_DIR; make bench-reference).
 package bench
