@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -321,7 +322,8 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 		for i+8 <= end {
 			w := binary.LittleEndian.Uint64(src[i:])
 			q, b, c := w^(0x22*swarLo), w^(0x5C*swarLo), w&(0xE0*swarLo)
-			if ((q-swarLo)&^q|(b-swarLo)&^b|(c-swarLo)&^c)&swarHi != 0 {
+			if m := ((q-swarLo)&^q | (b-swarLo)&^b | (c-swarLo)&^c) & swarHi; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
