@@ -331,3 +331,18 @@ func TestIsBlank(t *testing.T) {
 		}
 	}
 }
+
+// TestWhiteSpaceRuns: the scanner skips indentation after a line break
+// eight bytes at a time; runs of every length, with a tab, a CR or another
+// line break inside and a value or the end of the input after them, scan
+// as encoding/json reads them.
+func TestWhiteSpaceRuns(t *testing.T) {
+	for n := 0; n < 20; n++ {
+		for _, mid := range []string{"", "\t", "\r", "\n", " \n  ", "x"} {
+			gap := "\n" + strings.Repeat(" ", n) + mid + strings.Repeat(" ", n%5)
+			for _, doc := range []string{`{"a":` + gap + `1,` + gap + `"b": [` + gap + `true` + gap + `]` + gap + `}`, `[1` + gap + `]` + gap, gap + `"s"` + gap} {
+				checkAgainstEncodingJSON(t, []byte(doc))
+			}
+		}
+	}
+}

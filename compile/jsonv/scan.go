@@ -78,9 +78,23 @@ var plainStr = func() (t [256]bool) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// skipWS returns the offset of the first byte at or after i that is not
+// white space. Exports are indented: after a line break the spaces that
+// follow are skipped eight at a time (the lowest byte of the word that is
+// not a space ends the run).
 func skipWS(src []byte, i, end int) int {
 	for i < end && isSpace(src[i]) {
 		i++
+		if src[i-1] != '\n' {
+			continue
+		}
+		for i+8 <= end {
+			if x := binary.LittleEndian.Uint64(src[i:]) ^ (' ' * swarLo); x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			i += 8
+		}
 	}
 	return i
 }
