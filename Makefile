@@ -43,6 +43,7 @@ FUZZTIME ?= 10s
 FUZZ_TARGETS := \
 	FuzzParse:./compile/jsonv \
 	FuzzArenaParse:./compile/jsonv \
+	FuzzAppendValid:./compile/jsonv \
 	FuzzScanner:./compile/mailbox \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -378,6 +379,88 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 	}
 }
 
+// appendEscape appends the decoded backslash escape at raw[i] (validated
+// by the scanner) and returns where the text goes on.
+func appendEscape(dst, raw []byte, i int) ([]byte, int) {
+	if i+1 >= len(raw) {
+		return append(dst, raw[i]), i + 1 // not reachable for scanned input; keep the byte
+	}
+	switch raw[i+1] {
+	case '"', '\\', '/':
+		return append(dst, raw[i+1]), i + 2
+	case 'b':
+		return append(dst, '\b'), i + 2
+	case 'f':
+		return append(dst, '\f'), i + 2
+	case 'n':
+		return append(dst, '\n'), i + 2
+	case 'r':
+		return append(dst, '\r'), i + 2
+	case 't':
+		return append(dst, '\t'), i + 2
+	case 'u':
+		r := hex4(raw[i+2 : i+6])
+		i += 6
+		if utf16.IsSurrogate(r) {
+			r2 := rune(-1)
+			if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+				r2 = hex4(raw[i+2 : i+6])
+			}
+			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+				r = d
+				i += 6
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		return utf8.AppendRune(dst, r), i
+	}
+	return append(dst, raw[i]), i + 1 // not reachable for scanned input; keep the byte
+}
+
+// DecodeSlack is the room AppendDecoded wants in dst past the literal's
+// content (the literal without its quotes): with that much capacity free,
+// dst never grows.
+const DecodeSlack = 8
+
+// appendValid is AppendDecoded for a literal's content raw that is valid
+// UTF-8, when nobody asks where the escapes were. Exported bodies escape a
+// quote or a line break every 20 bytes or so, so the runs between escapes
+// are short: they are copied eight bytes at a time with no call (a word is
+// stored whole and the output advances to the backslash in it, so dst gets
+// eight bytes of room past the raw text; the decoded text is never longer
+// than the raw). FuzzAppendValid holds it to the general loop.
+func appendValid(dst, raw []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(raw)+DecodeSlack)
+	out := dst[:cap(dst)]
+	i := 0
+	for i < len(raw) {
+		for i+8 <= len(raw) {
+			w := binary.LittleEndian.Uint64(raw[i:])
+			binary.LittleEndian.PutUint64(out[n:], w)
+			x := w ^ (0x5C * swarLo)
+			if m := (x - swarLo) &^ x & swarHi; m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				n, i = n+k, i+k
+				goto escape
+			}
+			n, i = n+8, i+8
+		}
+		for i < len(raw) && raw[i] != '\\' {
+			out[n] = raw[i]
+			n, i = n+1, i+1
+		}
+		if i == len(raw) {
+			break
+		}
+	escape:
+		d, next := appendEscape(out[:n], raw, i)
+		out, n, i = d[:cap(d)], len(d), next
+	}
+	return out[:n]
+}
+
 // number scans a number starting at i and returns the offset after it.
 func (sc *scan) number(i int) (int, errKind) {
 	src, end := sc.src, sc.end
@@ -446,6 +529,9 @@ func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 	// run between them is then valid too) instead of one per run: a body
 	// has an escaped newline on every line.
 	valid := utf8.Valid(raw)
+	if valid && esc == nil {
+		return appendValid(dst, raw)
+	}
 	i := 0
 	for i < len(raw) {
 		c := raw[i]
@@ -484,46 +570,7 @@ func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 		// backslash escape (validated by the scanner)
 		dec := len(dst) - base
 		rawStart := i
-		switch raw[i+1] {
-		case '"', '\\', '/':
-			dst = append(dst, raw[i+1])
-			i += 2
-		case 'b':
-			dst = append(dst, '\b')
-			i += 2
-		case 'f':
-			dst = append(dst, '\f')
-			i += 2
-		case 'n':
-			dst = append(dst, '\n')
-			i += 2
-		case 'r':
-			dst = append(dst, '\r')
-			i += 2
-		case 't':
-			dst = append(dst, '\t')
-			i += 2
-		case 'u':
-			r := hex4(raw[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					r2 = hex4(raw[i+2 : i+6])
-				}
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					r = d
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			dst = utf8.AppendRune(dst, r)
-		default:
-			// not reachable for scanned input; keep the byte
-			dst = append(dst, raw[i])
-			i++
-		}
+		dst, i = appendEscape(dst, raw, i)
 		if esc != nil {
 			*esc = append(*esc, Escape{Dec: dec, Raw: rawStart, DecN: len(dst) - base - dec, RawN: i - rawStart})
 		}

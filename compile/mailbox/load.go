@@ -254,7 +254,7 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	if s.lazyHash {
 		// Decoded into a buffer of its own that becomes the string (no
 		// second copy): nothing else holds it.
-		out := decodeString(make([]byte, 0, len(body)), lit, nil)
+		out := decodeString(make([]byte, 0, len(body)+jsonv.DecodeSlack), lit, nil)
 		m.Body = unsafe.String(unsafe.SliceData(out), len(out))
 	} else {
 		m.Body = string(body)
