@@ -50,6 +50,7 @@ FUZZ_TARGETS := \
 	FuzzParse:./compile/body \
 	FuzzParseFast:./compile/subject \
 	FuzzOutlineLines:./compile/body \
+	FuzzGuard:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \

@@ -35,8 +35,10 @@ func Guard(src string, maxBytes int) string {
 			i = len(src)
 		}
 		// Only a line starting with white space, a block-quote marker or
-		// a list marker can nest anything.
-		if line == "" || !nestStart[line[0]] {
+		// a list marker can nest anything; and each level a line opens
+		// takes a byte of it, as does each column of indentation, so a
+		// line of at most MaxNesting bytes is within both limits.
+		if len(line) <= MaxNesting || !nestStart[line[0]] {
 			continue
 		}
 		if d := markerDepth(line); d > MaxNesting {

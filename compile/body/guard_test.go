@@ -1,6 +1,8 @@
 package body
 
 import (
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -72,4 +74,71 @@ func TestGuardIndentation(t *testing.T) {
 	if why := Guard(ind+"text\n", limits.DefaultBodyBytes); why != "" {
 		t.Errorf("indented text: refused: %q", why)
 	}
+}
+
+// guardPlain is Guard as first written: every line looked at.
+func guardPlain(src string, maxBytes int) string {
+	if len(src) > maxBytes {
+		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), maxBytes)
+	}
+	for i := 0; i < len(src); {
+		line := src[i:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line, i = line[:j], i+j+1
+		} else {
+			i = len(src)
+		}
+		if line == "" || !nestStart[line[0]] {
+			continue
+		}
+		if d := markerDepth(line); d > MaxNesting {
+			return fmt.Sprintf("a line opens %d nested block quotes or list items, over the limit of %d", d, MaxNesting)
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			ind := len(line) - len(strings.TrimLeft(line, " \t"))
+			if ind >= 2*MaxNesting && markerDepth(line[ind:]) > 0 {
+				return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
+			}
+		}
+	}
+	if open := strings.Count(src, "](") - strings.Count(src, ")"); open > MaxOpenLinks {
+		return fmt.Sprintf("it leaves %d link destinations \"](\" unclosed, over the limit of %d", open, MaxOpenLinks)
+	}
+	return ""
+}
+
+// guardPieces build bodies around the limits: nested lines of 100, 101
+// and 102 levels, indentation of 199 and 200 columns, short lines.
+var guardPieces = []string{
+	"text\n", "\n", "- item\n", strings.Repeat(">", MaxNesting) + "\n", strings.Repeat(">", MaxNesting+1) + "\n",
+	strings.Repeat("> ", MaxNesting+1) + "x\n", strings.Repeat(" ", 2*MaxNesting-1) + "- x\n",
+	strings.Repeat(" ", 2*MaxNesting) + "- x\n", strings.Repeat("\t", 2*MaxNesting) + "1. x\n",
+	strings.Repeat("a", MaxNesting+5) + "\n", strings.Repeat("- ", MaxNesting/2+1) + "\n", ">>>",
+}
+
+// TestGuardSkipsShortLines: Guard, which looks only at lines longer than
+// MaxNesting bytes, answers as the version that looks at every line.
+func TestGuardSkipsShortLines(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for round := 0; round < 3000; round++ {
+		var b strings.Builder
+		for n := rng.Intn(8); n >= 0; n-- {
+			b.WriteString(guardPieces[rng.Intn(len(guardPieces))])
+		}
+		src := b.String()
+		if got, want := Guard(src, limits.DefaultBodyBytes), guardPlain(src, limits.DefaultBodyBytes); got != want {
+			t.Fatalf("%q: Guard %q, every line looked at %q", src, got, want)
+		}
+	}
+}
+
+func FuzzGuard(f *testing.F) {
+	for _, p := range guardPieces {
+		f.Add(p + p)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if got, want := Guard(src, limits.DefaultBodyBytes), guardPlain(src, limits.DefaultBodyBytes); got != want {
+			t.Fatalf("%q: Guard %q, every line looked at %q", src, got, want)
+		}
+	})
 }
