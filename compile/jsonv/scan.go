@@ -338,8 +338,8 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 			w := binary.LittleEndian.Uint64(src[i:])
 			q, b, c := w^(0x22*swarLo), w^(0x5C*swarLo), w&(0xE0*swarLo)
 			if m := ((q-swarLo)&^q | (b-swarLo)&^b | (c-swarLo)&^c) & swarHi; m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
+				i += bits.TrailingZeros64(m) >> 3 // the byte that stopped it
+				goto special
 			}
 			i += 8
 		}
@@ -349,6 +349,7 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 		if i >= end {
 			return end, esc, errEOFString
 		}
+	special:
 		switch c := src[i]; {
 		case c == '"':
 			return i + 1, esc, errNone
