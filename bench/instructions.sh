@@ -7,11 +7,16 @@
 #   bench/instructions.sh DIR BIN [BIN ...]
 #
 # DIR is a folder of thread files outside any git repository (inside one,
-# brenner-ci starts git, and callgrind stops at the child process's signal);
-# a 1,000-thread gen_corpus.py folder takes about 30 s a run. Each BIN is a
-# brenner-ci binary (go build -o). Each is
-# run three times and the smallest count is printed: now and then Go's
-# scheduler spins under valgrind and one run counts ten times more.
+# brenner-ci starts git, and callgrind stops at the child process's signal).
+# Take a sample like the corpus you care about: the first 1,000 files of
+# gen_corpus.py's 10,000 (sorted by name) are coordination threads with a
+# quarter of the typical work; every tenth file is like the whole
+# (ls | awk 'NR%10==0' | xargs -I{} cp {} DIR), about 40 s a run.
+# Each BIN is a brenner-ci binary (go build -o), run three times with one
+# processor and --jobs 1 (with two, the scheduler's spinning under valgrind
+# moved one binary's count by 3%; with one, runs agree within 1%), and the
+# smallest count is printed. Alternate the binaries and compare them within
+# one call: counts drift by about 1% from one call to the next.
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 DIR BIN [BIN ...]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; exit 2; }
@@ -23,8 +28,8 @@ for bin in "$@"; do
 	best=
 	for try in 1 2 3; do
 		# Go's asynchronous preemption signals trip callgrind's assertions.
-		GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-			"$bin" check "$dir" --jobs 2 --repo-root "$dir" --fail-on none \
+		GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+			"$bin" check "$dir" --jobs 1 --repo-root "$dir" --fail-on none \
 			--sarif "$tmp/r.sarif" --junit "$tmp/r.xml" --markdown "$tmp/r.md" --json "$tmp/r.json" \
 			>/dev/null 2>"$tmp/err" || { tail -5 "$tmp/err" >&2; exit 1; }
 		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
