@@ -40,15 +40,29 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkAppendDecoded decodes a message body as exports write it: an
-// escaped newline every line, some quotes and a few non-ASCII letters.
+// BenchmarkAppendDecoded decodes message bodies as exports write them:
+// prose, an escaped newline every line, some quotes and a few non-ASCII
+// letters; and a delta block, whose every key and string value is quoted
+// (gen_corpus.py's bodies escape a quote or a line break every 21 bytes).
 func BenchmarkAppendDecoded(b *testing.B) {
 	line := `- **Claim**: Variation in p99.9 latency reflects that pools \"reconnect\" after idle timeouts — §185.\n`
-	lit := []byte(`"` + strings.Repeat(line, 100) + `"`)
-	var dst []byte
-	b.SetBytes(int64(len(lit)))
-	for b.Loop() {
-		dst = AppendDecoded(dst[:0], lit, nil)
+	delta := strings.ReplaceAll(strings.ReplaceAll(benchDelta, `\`, `\\`), `"`, `\"`)
+	delta = "```delta\\n" + strings.ReplaceAll(delta, "\n", `\n`) + "\\n```\\n"
+	for _, c := range []struct{ name, body string }{
+		{"prose", strings.Repeat(line, 100)},
+		{"delta", strings.Repeat(delta, 10)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			lit := []byte(`"` + c.body + `"`)
+			if _, err := new(Scanner).Scan(lit, 0, len(lit)); err != nil {
+				b.Fatal(err)
+			}
+			var dst []byte
+			b.SetBytes(int64(len(lit)))
+			for b.Loop() {
+				dst = AppendDecoded(dst[:0], lit, nil)
+			}
+		})
 	}
 }
 
