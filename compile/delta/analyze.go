@@ -334,12 +334,25 @@ func noBlocks(doc *body.Doc, ignored []*body.Fence, inline []inlineJSON) diag.Lo
 // exactly "delta" (```, ~~~ or :::), in document order, skipping blocks whose
 // content is empty or white space. Blocks are not validated.
 func Extract(doc *body.Doc) []Block {
-	var out []Block
-	for _, f := range doc.Fences {
-		if f.Lang != "delta" || strings.TrimSpace(f.Content) == "" {
-			continue
+	n := 0
+	for i := range doc.Fences {
+		if isBlock(&doc.Fences[i]) {
+			n++
 		}
-		out = append(out, Block{Index: len(out), Fence: f, Raw: f.Content})
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Block, 0, n) // a Block is 200 bytes: no growing copies
+	for _, f := range doc.Fences {
+		if isBlock(&f) {
+			out = append(out, Block{Index: len(out), Fence: f, Raw: f.Content})
+		}
 	}
 	return out
+}
+
+// isBlock reports whether a fence is a delta block Extract returns.
+func isBlock(f *body.Fence) bool {
+	return f.Lang == "delta" && strings.TrimSpace(f.Content) != ""
 }
