@@ -3,6 +3,8 @@
 package bench
 
 import (
+	"os"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -14,4 +16,18 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSS is a finished child process's peak resident set size in bytes,
+// or 0 when the system does not say. Darwin reports it in bytes, the other
+// systems in kilobytes.
+func peakRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		return int64(ru.Maxrss)
+	}
+	return int64(ru.Maxrss) * 1024
 }

@@ -28,7 +28,13 @@ import (
 // ../shared/research/upstream-harness.md describes and point
 // $BRENNER_REFHARNESS at its folder (the one holding driver.mjs). It reads
 // every *.json file of a folder as one thread, so the corpus is
-// $BRENNER_BENCH_DIR (gen_corpus.py's threads, the manifest moved out):
+// $BRENNER_BENCH_DIR (gen_corpus.py's threads, the manifest moved out).
+// For its timed pass it prints a line "files=N ok=N … total_ms=T cpu_ms=C".
+// It must read, parse and compile one file at a time, as the reference
+// serves one thread per request: a harness that reads and parses every file
+// before compiling holds the whole corpus (1.4 GB here) and runs 1.4-1.6x
+// slower, which flatters brenner-ci. ref-rss-MB, the harness process's peak
+// RSS, shows which kind ran (about 140 MB for one file at a time).
 //
 //	BRENNER_REFHARNESS=/work/refharness BRENNER_BENCH_DIR=/tmp/py10k \
 //	  go test ./bench -run '^$' -bench BesideReference -benchtime 5x
@@ -71,6 +77,7 @@ func BenchmarkBesideReference(b *testing.B) {
 		}
 		n := float64(iters)
 		b.ReportMetric(ref.wall.Seconds()/n, "ref-s/op")
+		b.ReportMetric(float64(ref.rss)/(1<<20), "ref-rss-MB")
 		b.ReportMetric(ref.cpu.Seconds()/n, "ref-cpu-s/op")
 		b.ReportMetric(check.wall.Seconds()/n, "check-s/op")
 		b.ReportMetric(check.cpu.Seconds()/n, "check-cpu-s/op")
@@ -80,10 +87,14 @@ func BenchmarkBesideReference(b *testing.B) {
 	})
 }
 
-// pass is one timed pass: wall and CPU time.
-type pass struct{ wall, cpu time.Duration }
+// pass is one timed pass: wall and CPU time, and for the reference its
+// process's peak RSS.
+type pass struct {
+	wall, cpu time.Duration
+	rss       int64
+}
 
-func (p *pass) add(q pass) { p.wall += q.wall; p.cpu += q.cpu }
+func (p *pass) add(q pass) { p.wall += q.wall; p.cpu += q.cpu; p.rss = max(p.rss, q.rss) }
 
 // refLine is the line the harness prints for its timed pass.
 var refLine = regexp.MustCompile(`files=(\d+) ok=(\d+) .*total_ms=([0-9.]+) cpu_ms=([0-9.]+)`)
@@ -110,5 +121,6 @@ func referencePass(node, driver, dir string, n int) (pass, error) {
 	}
 	total, _ := strconv.ParseFloat(string(m[3]), 64)
 	cpu, _ := strconv.ParseFloat(string(m[4]), 64)
-	return pass{wall: time.Duration(total * float64(time.Millisecond)), cpu: time.Duration(cpu * float64(time.Millisecond))}, nil
+	return pass{wall: time.Duration(total * float64(time.Millisecond)), cpu: time.Duration(cpu * float64(time.Millisecond)),
+		rss: peakRSS(cmd.ProcessState)}, nil
 }
