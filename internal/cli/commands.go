@@ -41,7 +41,7 @@ type checkFlags struct {
 
 type checkCmd struct {
 	checkFlags `embed:""`
-	Profile    []string `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
+	Profile    []string `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (read it with go tool pprof), trace=FILE (go tool trace); repeatable." placeholder:"KIND=FILE"`
 }
 
 func (c *checkCmd) Run(e *run.Env) error {
@@ -66,7 +66,7 @@ type compileFlags struct {
 
 type compileCmd struct {
 	compileFlags `embed:""`
-	Profile      []string `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (repeatable); read it with go tool pprof." placeholder:"KIND=FILE"`
+	Profile      []string `help:"Write a Go profile of the run: cpu=FILE or mem=FILE (read it with go tool pprof), trace=FILE (go tool trace); repeatable." placeholder:"KIND=FILE"`
 }
 
 func (c *compileCmd) Run(e *run.Env) error {
