@@ -424,6 +424,55 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileBesideCheck measures issue 25's "compile at most the cost
+// of check": each iteration runs check --jobs 2 with four reports and then
+// compile --jobs 2 --out into a fresh folder (every artifact file created,
+// as in a CI job) on the same corpus, and reports both and the ratios
+// compile/check of their wall (wall-ratio) and CPU time (cpu-ratio).
+// Creating a file costs what the file system makes it cost: on this
+// machine's ext4, 10,000 new files took 0.4 s of system time in one minute
+// and 4 s in the next; with TMPDIR on a tmpfs the ratios compare the work
+// of the two commands.
+func BenchmarkCompileBesideCheck(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		tmp := b.TempDir()
+		check := []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none",
+			"--sarif", filepath.Join(tmp, "r.sarif"), "--junit", filepath.Join(tmp, "r.junit.xml"),
+			"--markdown", filepath.Join(tmp, "r.md"), "--json", filepath.Join(tmp, "r.json")}
+		defer memlimit.Start()() // as the binary does (cli.Run)
+		var ck, cp pass
+		iters := 0
+		for b.Loop() {
+			ck.add(measure(func() {
+				if code := cli.Main(check, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("check exited %d", code)
+				}
+			}))
+			out := filepath.Join(tmp, "out")
+			cp.add(measure(func() {
+				if code := cli.Main([]string{"compile", c.dir, "--jobs", "2", "--out", out}, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("compile exited %d", code)
+				}
+			}))
+			b.StopTimer()
+			if err := os.RemoveAll(out); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			iters++
+		}
+		n := float64(iters)
+		b.ReportMetric(ck.wall.Seconds()/n, "check-s/op")
+		b.ReportMetric(ck.cpu.Seconds()/n, "check-cpu-s/op")
+		b.ReportMetric(cp.wall.Seconds()/n, "compile-s/op")
+		b.ReportMetric(cp.cpu.Seconds()/n, "compile-cpu-s/op")
+		b.ReportMetric(cp.wall.Seconds()/ck.wall.Seconds(), "wall-ratio")
+		if ck.cpu > 0 {
+			b.ReportMetric(cp.cpu.Seconds()/ck.cpu.Seconds(), "cpu-ratio")
+		}
+	})
+}
+
 // BenchmarkFloor is the work any checker of these files does, measured the
 // same way as BenchmarkCheck/jobs=2: read every file, decode it with
 // encoding/json and parse every body with goldmark's GFM parser, two files

@@ -67,12 +67,12 @@ func BenchmarkBesideReference(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cpu0, t0 := cpuTime(), time.Now()
-			if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
-				b.Fatalf("check exited %d", code)
-			}
 			ref.add(r)
-			check.add(pass{wall: time.Since(t0), cpu: cpuTime() - cpu0})
+			check.add(measure(func() {
+				if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("check exited %d", code)
+				}
+			}))
 			iters++
 		}
 		n := float64(iters)
@@ -95,6 +95,14 @@ type pass struct {
 }
 
 func (p *pass) add(q pass) { p.wall += q.wall; p.cpu += q.cpu; p.rss = max(p.rss, q.rss) }
+
+// measure runs fn in this process and returns its wall and CPU time (the
+// CPU time of the whole process: nothing else may run meanwhile).
+func measure(fn func()) pass {
+	cpu0, t0 := cpuTime(), time.Now()
+	fn()
+	return pass{wall: time.Since(t0), cpu: cpuTime() - cpu0}
+}
 
 // refLine is the line the harness prints for its timed pass.
 var refLine = regexp.MustCompile(`files=(\d+) ok=(\d+) .*total_ms=([0-9.]+) cpu_ms=([0-9.]+)`)

@@ -244,3 +244,43 @@ func TestAtomicSetAddAgain(t *testing.T) {
 	}
 	noTemps(t, dir)
 }
+
+// TestAtomicWritersReused: Add's buffered writers are reused, and what one
+// file's write left in a writer (a write that failed half way) never
+// reaches another file, however many files are written at once and
+// whatever their sizes (some larger than a writer's buffer).
+func TestAtomicWritersReused(t *testing.T) {
+	dir := t.TempDir()
+	var s Set
+	var wg sync.WaitGroup
+	want := map[string]string{}
+	for i := range 48 {
+		name := filepath.Join(dir, fmt.Sprintf("f%02d", i))
+		body := strings.Repeat(fmt.Sprintf("%02d", i), 1+i*i*40) // 2 B to 180 KB
+		want[name] = body
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if err := s.Add(name, writeString(body)); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() { // a write that fails after leaving bytes in its writer
+			defer wg.Done()
+			s.Add(filepath.Join(dir, fmt.Sprintf("bad%02d", i)), func(w io.Writer) error {
+				io.WriteString(w, "LEFTOVER")
+				return errors.New("boom")
+			})
+		}()
+	}
+	wg.Wait()
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range want {
+		if got := readFile(t, name); got != body {
+			t.Errorf("%s: %d bytes, want %d (holds LEFTOVER: %v)", filepath.Base(name), len(got), len(body), strings.Contains(got, "LEFTOVER"))
+		}
+	}
+	noTemps(t, dir)
+}
