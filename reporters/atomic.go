@@ -72,7 +72,7 @@ func createTemp(path string) (*os.File, error) {
 	made := false
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := createExcl(name)
 		switch {
 		case os.IsExist(err) && try < 100:
 			continue
@@ -187,7 +187,7 @@ func (s *Set) Commit() error {
 	}
 	var errs []error
 	for _, st := range s.staged {
-		if err := os.Rename(st.tmp, st.path); err != nil {
+		if err := rename(st.tmp, st.path); err != nil {
 			os.Remove(st.tmp)
 			errs = append(errs, err)
 		}

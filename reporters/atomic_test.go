@@ -284,3 +284,32 @@ func TestAtomicWritersReused(t *testing.T) {
 	}
 	noTemps(t, dir)
 }
+
+// TestAtomicFolderAtTarget: a folder where a report goes is left alone, and
+// Commit says the report could not be put there (rename(2) refuses, as
+// os.Rename's check did); the staged file is removed.
+func TestAtomicFolderAtTarget(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "r.sarif")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(target, "keep"), []byte("x"), 0o644)
+	for _, empty := range []bool{false, true} {
+		if empty {
+			os.Remove(filepath.Join(target, "keep"))
+		}
+		var s Set
+		if err := s.Add(target, writeString("report")); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Commit()
+		if err == nil || !strings.Contains(err.Error(), "r.sarif") {
+			t.Errorf("empty=%v: Commit over a folder: %v", empty, err)
+		}
+		if fi, err := os.Lstat(target); err != nil || !fi.IsDir() {
+			t.Errorf("empty=%v: the folder was replaced: %v", empty, err)
+		}
+		noTemps(t, dir)
+	}
+}

@@ -39,6 +39,7 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
+		safeDirs.Store(dir, true) // made: no stat of it for every file
 	}
 	// Walk the components below dir: every existing one must be a real
 	// directory (or, for the last, a regular file), never a link. A folder

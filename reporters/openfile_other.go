@@ -1,0 +1,13 @@
+//go:build !unix
+
+package reporters
+
+import "os"
+
+// createExcl creates name for writing, failing when it exists.
+func createExcl(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// rename moves a staged file into place.
+func rename(from, to string) error { return os.Rename(from, to) }

@@ -1,0 +1,41 @@
+//go:build unix
+
+package reporters
+
+import (
+	"os"
+	"syscall"
+)
+
+// createExcl creates name for writing, failing when it exists. os.OpenFile
+// would also offer the file to the network poller, which refuses regular
+// files: four fcntl calls and an epoll_ctl per file, for each of the
+// thousands of artifacts compile --out writes. os.NewFile wraps the
+// descriptor as the blocking file it is either way.
+func createExcl(name string) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		}
+		return os.NewFile(uintptr(fd), name), nil
+	}
+}
+
+// rename moves a staged file into place. os.Rename first stats the target
+// to refuse a folder there; rename(2) refuses one itself (EISDIR).
+func rename(from, to string) error {
+	for {
+		err := syscall.Rename(from, to)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+		}
+		return nil
+	}
+}
