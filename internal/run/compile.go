@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bufio"
 	"fmt"
 	"sort"
 	"strings"
@@ -83,6 +84,11 @@ func (c *compiler) run(e *Env) error {
 		return err
 	}
 	opt := plan.CompileOptions(batch.Agents)
+	// A line per thread: buffered (a write per line was a system call per
+	// thread), and flushed before anything goes to standard error, so that
+	// a terminal shows the two in order.
+	stdout := bufio.NewWriter(e.Stdout)
+	defer stdout.Flush()
 	findings := append([]diag.Finding(nil), batch.Findings...)
 	var comments []diag.Comment
 	internal := false
@@ -96,13 +102,14 @@ func (c *compiler) run(e *Env) error {
 			}
 			if _, ok := err.(*compile.InternalError); ok {
 				internal = true
+				stdout.Flush()
 				fmt.Fprintf(e.Stderr, "brenner-ci: thread %s: %s\n", reporters.Safe(ref.Key), reporters.Safe(err.Error()))
 				return
 			}
 			findings = append(findings, compile.LoadError(ref, err))
 			return
 		}
-		fmt.Fprintln(e.Stdout, reporters.Safe(o.line))
+		fmt.Fprintln(stdout, reporters.Safe(o.line))
 		findings = append(findings, o.findings...)
 		comments = append(comments, o.comments...)
 		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o, claims)...)
@@ -117,15 +124,16 @@ func (c *compiler) run(e *Env) error {
 	errs := 0
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		fmt.Fprintln(e.Stdout, text.Line(f, display))
+		fmt.Fprintln(stdout, text.Line(f, display))
 		if f.Severity == diag.Error {
 			errs++
 		}
 	}
+	stdout.Flush()
 	for _, w := range writeErrs {
 		fmt.Fprintf(e.Stderr, "brenner-ci: %s\n", reporters.Safe(w))
 	}
-	fmt.Fprintf(e.Stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
+	fmt.Fprintf(stdout, "brenner-ci compile: %d threads from %d files, %d errors, %d artifacts not written\n", len(batch.Threads), batch.Files, errs, len(writeErrs))
 	switch {
 	case internal:
 		return &ExitError{ExitInternal}
