@@ -11,5 +11,7 @@
 // The corpora (typical threads, 20% with one fault, seed 1) are written once
 // to $TMPDIR/brenner-ci-bench and reused. BenchmarkBesideReference runs the
 // reference implementation's harness beside the check on a folder of thread
-// files ($BRENNER_REFHARNESS, $BRENNER_BENCH_DIR; make bench-reference).
+// files ($BRENNER_REFHARNESS, $BRENNER_BENCH_DIR; make bench-reference);
+// BenchmarkCompileBesideCheck runs compile --out beside check (with TMPDIR
+// on a tmpfs, it compares the two commands' work, not the disk's).
 package bench
