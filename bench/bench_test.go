@@ -450,7 +450,8 @@ func BenchmarkCompileBesideCheck(b *testing.B) {
 			}))
 			out := filepath.Join(tmp, "out")
 			cp.add(measure(func() {
-				if code := cli.Main([]string{"compile", c.dir, "--jobs", "2", "--out", out}, io.Discard, io.Discard); code != 0 {
+				// 1: error findings (the bench's corpus has faulted threads).
+				if code := cli.Main([]string{"compile", c.dir, "--jobs", "2", "--out", out}, io.Discard, io.Discard); code > 1 {
 					b.Fatalf("compile exited %d", code)
 				}
 			}))
