@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -8,71 +9,66 @@ import (
 	"strings"
 )
 
+// streamed are the profiles written while the run goes on, to a file
+// opened at the start. The execution trace (go tool trace) shows what the
+// pprof profiles cannot: when a processor idles, and which phase of the run
+// it waits for.
+var streamed = map[string]struct {
+	start func(io.Writer) error
+	stop  func()
+}{
+	"cpu":   {pprof.StartCPUProfile, pprof.StopCPUProfile},
+	"trace": {trace.Start, trace.Stop},
+}
+
 // startProfiles starts the profiles of --profile KIND=FILE (cpu, mem,
 // trace) and returns the function that writes them at the end of the run.
-// The execution trace (go tool trace) shows what the pprof profiles cannot:
-// when a processor idles, and which phase of the run it waits for.
 func startProfiles(specs []string) (stop func(), err error) {
-	var cpu, tr *os.File
+	var stops []func() // of the streamed profiles started
+	started := map[string]bool{}
 	var memPath string
-	fail := func(err error) (func(), error) { // stop what was started
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
+	stopStreams := func() {
+		for _, s := range stops {
+			s()
 		}
-		if tr != nil {
-			trace.Stop()
-			tr.Close()
-		}
-		return nil, err
 	}
 	for _, spec := range specs {
 		kind, file, ok := strings.Cut(spec, "=")
 		if !ok || file == "" {
-			return fail(usagef("--profile %q: want cpu=FILE, mem=FILE or trace=FILE", spec))
+			stopStreams()
+			return nil, usagef("--profile %q: want cpu=FILE, mem=FILE or trace=FILE", spec)
 		}
-		switch kind {
-		case "cpu":
-			if cpu != nil {
-				return fail(usagef("--profile cpu given twice"))
-			}
-			f, err := os.Create(file)
-			if err != nil {
-				return fail(usagef("--profile: %v", err))
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				f.Close()
-				return fail(usagef("--profile: %v", err))
-			}
-			cpu = f
-		case "mem":
+		if kind == "mem" {
 			memPath = file
-		case "trace":
-			if tr != nil {
-				return fail(usagef("--profile trace given twice"))
-			}
-			f, err := os.Create(file)
-			if err != nil {
-				return fail(usagef("--profile: %v", err))
-			}
-			if err := trace.Start(f); err != nil {
-				f.Close()
-				return fail(usagef("--profile: %v", err))
-			}
-			tr = f
+			continue
+		}
+		p, ok := streamed[kind]
+		switch {
+		case !ok:
+			err = usagef("--profile %q: the kind is cpu, mem or trace", spec)
+		case started[kind]:
+			err = usagef("--profile %s given twice", kind)
 		default:
-			return fail(usagef("--profile %q: the kind is cpu, mem or trace", spec))
+			var f *os.File
+			if f, err = os.Create(file); err == nil {
+				if err = p.start(f); err != nil {
+					f.Close()
+				}
+			}
+			if err != nil {
+				err = usagef("--profile: %v", err)
+			} else {
+				started[kind] = true
+				stops = append(stops, func() { p.stop(); f.Close() })
+			}
+		}
+		if err != nil {
+			stopStreams() // a later run in this process can start them again
+			return nil, err
 		}
 	}
 	return func() {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
-		}
-		if tr != nil {
-			trace.Stop()
-			tr.Close()
-		}
+		stopStreams()
 		if memPath != "" {
 			if f, err := os.Create(memPath); err == nil {
 				runtime.GC()
