@@ -194,6 +194,13 @@ func each(b *testing.B, fn func(b *testing.B, c *corpus)) {
 	}
 }
 
+// fourReports are the flags that write all four report files into dir, as
+// the benchmarks of the check command ask for them.
+func fourReports(dir string) []string {
+	return []string{"--sarif", filepath.Join(dir, "r.sarif"), "--junit", filepath.Join(dir, "r.junit.xml"),
+		"--markdown", filepath.Join(dir, "r.md"), "--json", filepath.Join(dir, "r.json")}
+}
+
 // loop runs body b.N times (b.Loop) and reports threads/s and the process
 // CPU time per iteration (user + system, all goroutines): on a shared
 // machine wall time varies by a fifth from run to run, CPU time much less,
@@ -410,9 +417,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			each(b, func(b *testing.B, c *corpus) {
 				out := b.TempDir()
-				args := []string{"check", c.dir, "--jobs", strconv.Itoa(jobs), "--repo-root", c.dir, "--fail-on", "none",
-					"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
-					"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+				args := append([]string{"check", c.dir, "--jobs", strconv.Itoa(jobs), "--repo-root", c.dir, "--fail-on", "none"}, fourReports(out)...)
 				defer memlimit.Start()() // as the binary does (cli.Run)
 				loop(b, c, func() {
 					if code := cli.Main(args, io.Discard, io.Discard); code != 0 {
@@ -436,9 +441,7 @@ func BenchmarkCheck(b *testing.B) {
 func BenchmarkCompileBesideCheck(b *testing.B) {
 	each(b, func(b *testing.B, c *corpus) {
 		tmp := b.TempDir()
-		check := []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none",
-			"--sarif", filepath.Join(tmp, "r.sarif"), "--junit", filepath.Join(tmp, "r.junit.xml"),
-			"--markdown", filepath.Join(tmp, "r.md"), "--json", filepath.Join(tmp, "r.json")}
+		check := append([]string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none"}, fourReports(tmp)...)
 		defer memlimit.Start()() // as the binary does (cli.Run)
 		var ck, cp pass
 		iters := 0

@@ -58,9 +58,7 @@ func BenchmarkCustomRules(b *testing.B) {
 	each(b, func(b *testing.B, c *corpus) {
 		out := b.TempDir()
 		args := func(cfg string) []string {
-			return []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--config", cfg,
-				"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
-				"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+			return append([]string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--config", cfg}, fourReports(out)...)
 		}
 		runs := [2][]string{args(none), args(ten)}
 		defer memlimit.Start()()

@@ -173,9 +173,7 @@ func BenchmarkLongThreadCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("msgs=%d", n), func(b *testing.B) {
 			dir := longThread(b, n, n+1)
 			out := b.TempDir()
-			args := []string{"check", dir, "--jobs", "2", "--repo-root", dir, "--fail-on", "none", "--quiet",
-				"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
-				"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+			args := append([]string{"check", dir, "--jobs", "2", "--repo-root", dir, "--fail-on", "none", "--quiet"}, fourReports(out)...)
 			defer memlimit.Start()()
 			for b.Loop() {
 				if code := cli.Main(args, io.Discard, io.Discard); code != 0 {

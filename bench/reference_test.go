@@ -56,9 +56,7 @@ func BenchmarkBesideReference(b *testing.B) {
 	}
 	each(b, func(b *testing.B, c *corpus) {
 		out := b.TempDir()
-		args := []string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none",
-			"--sarif", filepath.Join(out, "r.sarif"), "--junit", filepath.Join(out, "r.junit.xml"),
-			"--markdown", filepath.Join(out, "r.md"), "--json", filepath.Join(out, "r.json")}
+		args := append([]string{"check", c.dir, "--jobs", "2", "--repo-root", c.dir, "--fail-on", "none"}, fourReports(out)...)
 		defer memlimit.Start()() // as the binary does (cli.Run)
 		var ref, check pass
 		iters := 0
