@@ -175,3 +175,55 @@ func TestPackedStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestScanFilePacksWhatScanRecsReads: scanFile packs a file's records as
+// it reads them, every 1,024 records; each must unpack to the record
+// scanRecs, which keeps them all, reads. A JSON Lines file of 2,600
+// messages is packed in three flushes; the scanners are pooled, so one is
+// reused across the files.
+func TestScanFilePacksWhatScanRecsReads(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 1; i <= 2600; i++ {
+		lines = append(lines, fmt.Sprintf(`{"id": %d, "thread_id": "T-%d", "subject": "INFO %d", "from": "A%d", "to": ["B%d"], "cc": ["C"], "created_ts": "2026-01-14T15:%02d:%02dZ", "body_md": "line %d\nnext"}`,
+			i, i%7, i, i%5, i, (i/60)%60, i%60, i))
+	}
+	big := filepath.Join(dir, "dump.jsonl")
+	os.WriteFile(big, []byte(strings.Join(lines, "\n")), 0o644)
+	paths := []string{big}
+	for _, root := range []string{"testdata", "../shared/corpus"} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".json") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	n := 0
+	for _, p := range paths {
+		f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+		f.maxBytes = DefaultMaxFileBytes
+		want := scanRecs(&f)
+		g := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+		g.maxBytes = DefaultMaxFileBytes
+		got := scanFile(&g)
+		if len(got.refs) != len(want.recs) {
+			t.Fatalf("%s: %d packed records, scanRecs read %d", p, len(got.refs), len(want.recs))
+		}
+		for i, ref := range got.refs {
+			r := ref.rec()
+			r.ref, r.src = msgRef{}, msgRef{}
+			if !reflect.DeepEqual(r.m, want.recs[i].m) {
+				t.Fatalf("%s #%d: message\n got %+v\nwant %+v", p, i, *r.m, *want.recs[i].m)
+			}
+			r.m = want.recs[i].m
+			if !reflect.DeepEqual(r, want.recs[i]) {
+				t.Fatalf("%s #%d: record\n got %+v\nwant %+v", p, i, *r, *want.recs[i])
+			}
+			n++
+		}
+	}
+	if n < 2600 {
+		t.Fatalf("only %d records compared", n)
+	}
+}
