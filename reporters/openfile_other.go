@@ -2,7 +2,10 @@
 
 package reporters
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // createExcl creates name for writing, failing when it exists.
 func createExcl(name string) (*os.File, error) {
@@ -11,3 +14,6 @@ func createExcl(name string) (*os.File, error) {
 
 // rename moves a staged file into place.
 func rename(from, to string) error { return os.Rename(from, to) }
+
+// openRead opens name for reading.
+func openRead(name string) (io.ReadCloser, error) { return os.Open(name) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"hash/crc32"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -62,7 +61,7 @@ func (s *Src) bodyHash() (uint64, bool) {
 	if !s.lazyHash {
 		return s.hash, true
 	}
-	f, err := os.Open(filepath.FromSlash(s.File))
+	f, err := openInput(filepath.FromSlash(s.File))
 	if err != nil {
 		return 0, false
 	}
