@@ -473,12 +473,18 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 	if err != nil {
 		w.out = append(w.out, inFile{disp: disp, osPath: osDir, dirErr: err})
 	}
-	project := false
+	project, files := false, 0
 	for _, e := range ents {
 		if e.IsDir() && (e.Name() == "messages" || e.Name() == "agents") {
 			project = true
 		}
+		if !e.IsDir() {
+			files++
+		}
 	}
+	// Room for the folder's files at once: a folder of 10,000 threads
+	// grew the list (250 bytes an entry) fourteen times, 2% of a check.
+	w.out = slices.Grow(w.out, files)
 	base := path.Base(abs)
 	parent := path.Base(path.Dir(abs))
 	for _, e := range ents {

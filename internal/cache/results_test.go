@@ -85,13 +85,16 @@ func TestResultsRoundTrip(t *testing.T) {
 	in := results()
 	defer func(v int) { flushAt = v }(flushAt)
 	for _, c := range []struct {
-		name  string
-		keep  int
-		bad   bool
-		flush int
-	}{{"file", 1, false, 1 << 20}, {"memory", 0, true, 1 << 20}, {"a write per record", 0, false, 1}} {
+		name   string
+		keep   int
+		bad    bool
+		flush  int
+		expect int
+	}{{"file", 1, false, 1 << 20, 0}, {"memory", 0, true, 1 << 20, 0}, {"a write per record", 0, false, 1, 0},
+		// Expect is a hint: too few, as many, or more than KeepFirst.
+		{"expecting fewer", 3, false, 1 << 20, 1}, {"expecting all", 2, false, 1 << 20, len(in)}, {"expecting more", 5, false, 1 << 20, 100}} {
 		flushAt = c.flush
-		s := &Results{KeepFirst: c.keep, bad: c.bad}
+		s := &Results{KeepFirst: c.keep, bad: c.bad, Expect: c.expect}
 		for _, r := range in {
 			s.Add(r)
 		}

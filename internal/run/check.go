@@ -473,7 +473,7 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
 	var threads *cache.Threads
-	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "", Results: &cache.Results{KeepFirst: keepResults},
+	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "", Results: &cache.Results{KeepFirst: keepResults, Expect: len(batch.Threads)},
 		// In thread order, and only for threads checked in time: a thread
 		// past its budget may still be running, and writes nothing.
 		Collect: func(ref *mailbox.ThreadRef, ck *rules.Checked) {
