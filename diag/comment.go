@@ -1,5 +1,7 @@
 package diag
 
+import "strings"
+
 // Comment is an HTML comment (<!-- … -->) in a message body or an artifact,
 // outside code: where suppression directives live. The engine collects them;
 // the findings pipeline interprets them.
@@ -15,3 +17,7 @@ type Comment struct {
 	Thread string
 	MsgID  string
 }
+
+// Detach copies the comment's texts that are substrings of a message body
+// (see Finding.Detach).
+func (c *Comment) Detach() { c.Text, c.MsgID = strings.Clone(c.Text), strings.Clone(c.MsgID) }

@@ -72,6 +72,19 @@ type Finding struct {
 	Anchor string
 }
 
+// Detach copies the finding's texts that may be substrings of a thread's
+// message bodies or packed records (the message, hint, anchor, message id
+// and fix): a finding outlives its thread, whose bodies' memory is reused
+// for the next thread once it is checked.
+func (f *Finding) Detach() {
+	f.Message, f.Hint, f.Anchor, f.MsgID = strings.Clone(f.Message), strings.Clone(f.Hint), strings.Clone(f.Anchor), strings.Clone(f.MsgID)
+	if f.Fix != nil {
+		fx := *f.Fix
+		fx.Description, fx.Text = strings.Clone(fx.Description), strings.Clone(fx.Text)
+		f.Fix = &fx
+	}
+}
+
 // String renders the finding in the text format path:line:col: severity:
 // message [ID], the path with its credentials redacted (a file or folder
 // name can hold one; the message and hint are redacted by the findings

@@ -193,21 +193,15 @@ func (e *Engine) checkFrom(c *Ctx, at *checkStep, internal *[]string) (done bool
 
 // detach copies the strings of r that may point into the thread's message
 // bodies or packed records (anchors, comment texts, reference fields are
-// substrings of them): a result outlives its thread, and one short
-// substring would keep a whole body alive until the reports are written.
+// substrings of them): a result outlives its thread, whose bodies' memory
+// is reused for the next thread (and one short substring of a body would
+// keep all of it alive until the reports are written).
 func (r *ThreadResult) detach() {
 	for i := range r.Findings {
-		f := &r.Findings[i]
-		f.Message, f.Hint, f.Anchor, f.MsgID = strings.Clone(f.Message), strings.Clone(f.Hint), strings.Clone(f.Anchor), strings.Clone(f.MsgID)
-		if f.Fix != nil {
-			fx := *f.Fix
-			fx.Description, fx.Text = strings.Clone(fx.Description), strings.Clone(fx.Text)
-			f.Fix = &fx
-		}
+		r.Findings[i].Detach()
 	}
 	for i := range r.Comments {
-		c := &r.Comments[i]
-		c.Text, c.MsgID = strings.Clone(c.Text), strings.Clone(c.MsgID)
+		r.Comments[i].Detach()
 	}
 	for i := range r.Facts.Refs {
 		rf := &r.Facts.Refs[i]
@@ -649,6 +643,9 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 	for k := range c.Artifacts {
 		a := &c.Artifacts[k]
 		a.Parsed = frontOnly(a.Parsed)
+		for i := range a.Findings {
+			a.Findings[i].Detach() // DR-001 quotes the compiled artifact, made of the bodies
+		}
 		// The thread's cost covers its artifacts' (one record to cache).
 		c.Thread.Cost = addCost(c.Thread.Cost, a.Cost)
 		c.Thread.Incomplete = c.Thread.Incomplete || a.Incomplete

@@ -38,6 +38,8 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	byFile := map[string][]want{}
 	ld := loaderPool.Get().(*loader)
 	ld.p.MaxDepth = r.maxDepth
+	t.bodies = getSlab()
+	ld.bodies = t.bodies
 	defer ld.release()
 	for i, cp := range t.Messages {
 		switch cp.Src.kind {
@@ -114,6 +116,7 @@ type loader struct {
 	p       jparser
 	lm      diag.LineIndex
 	scratch []byte
+	bodies  *slab // the loaded thread's (Thread.bodies)
 }
 
 // held is a range of a file that Load read for a thread. Its loaded
@@ -126,9 +129,10 @@ type held struct {
 	released bool
 }
 
-// Release gives the thread's read buffers back for other threads to load
-// into. Call it when the thread is done with: its messages stay usable
-// (a position asked for after it reads the file again).
+// Release gives the thread's read buffers and the memory of its bodies
+// back for other threads to load into. Call it when the thread is done
+// with: its messages' metadata stays usable (a position asked for after it
+// reads the file again), but no string of a body may be used after it.
 func (t *Thread) Release() {
 	for _, h := range t.held {
 		h.released = true
@@ -136,6 +140,67 @@ func (t *Thread) Release() {
 		h.buf = nil
 	}
 	t.held = nil
+	if t.bodies != nil {
+		putSlab(t.bodies)
+		t.bodies = nil
+	}
+}
+
+// A slab holds the decoded bodies of one loaded thread, end to end, until
+// the thread is released; it is then reused for the next thread's. Bodies
+// were a fifth of everything a check allocated, all of it garbage once
+// the thread was checked. When a slab is full, a larger one takes its
+// place (the bodies already in the old one keep it alive until they are
+// garbage).
+type slab struct {
+	buf []byte
+}
+
+// PoisonOnRelease is for tests: Release fills the slab's bytes with 0xFF
+// (never in UTF-8 text) and does not reuse it, so that a string of a body
+// used after its thread was released shows the poison in a report, where
+// the next thread's text at the same place could pass unnoticed.
+var PoisonOnRelease bool
+
+// maxSlabKept is the largest slab kept for reuse: a thread with far larger
+// bodies does not leave its slab that large in the pool.
+const maxSlabKept = 4 << 20
+
+var slabs = sync.Pool{New: func() any { return new(slab) }}
+
+func getSlab() *slab { return slabs.Get().(*slab) }
+
+func putSlab(s *slab) {
+	if PoisonOnRelease {
+		b := s.buf[:cap(s.buf)]
+		for i := range b {
+			b[i] = 0xFF
+		}
+		return
+	}
+	if cap(s.buf) > maxSlabKept {
+		return
+	}
+	s.buf = s.buf[:0]
+	slabs.Put(s)
+}
+
+// room returns the slab's free space, at least n bytes of capacity and
+// length 0, for a body to be appended to; take then keeps those bytes.
+func (s *slab) room(n int) []byte {
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]byte, 0, max(2*cap(s.buf), n, 64<<10))
+	}
+	return s.buf[len(s.buf):len(s.buf)]
+}
+
+// take keeps b, which room returned and the caller filled, and returns it
+// as a string. If b outgrew the room, it is a new array of its own.
+func (s *slab) take(b []byte) string {
+	if len(b) > 0 && unsafe.SliceData(b) == unsafe.SliceData(s.buf[len(s.buf):cap(s.buf)]) {
+		s.buf = s.buf[:len(s.buf)+len(b)]
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // readBufs are Load's read buffers, reused across threads (a fresh buffer
@@ -166,6 +231,7 @@ func (ld *loader) release() {
 		ld.scratch = nil
 	}
 	ld.lm.Reset(nil)
+	ld.bodies = nil
 	loaderPool.Put(ld)
 }
 
@@ -251,13 +317,12 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	// literal needs decoding: it has an escape, or bytes that are not
 	// UTF-8. These are the bytes it read (the same CRC-32C), so the body is
 	// not searched for a backslash again.
+	// The body goes to the thread's slab (no second copy): valid until
+	// the thread is released.
 	if s.lazyHash {
-		// Decoded into a buffer of its own that becomes the string (no
-		// second copy): nothing else holds it.
-		out := decodeString(make([]byte, 0, len(body)+jsonv.DecodeSlack), lit, nil)
-		m.Body = unsafe.String(unsafe.SliceData(out), len(out))
+		m.Body = ld.bodies.take(decodeString(ld.bodies.room(len(body)+jsonv.DecodeSlack), lit, nil))
 	} else {
-		m.Body = string(body)
+		m.Body = ld.bodies.take(append(ld.bodies.room(len(body)), body...))
 	}
 	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, from: s}
 	return nil

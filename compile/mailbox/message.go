@@ -163,7 +163,8 @@ type Thread struct {
 	// Findings are input problems of this thread (IN-002 … IN-005).
 	Findings []diag.Finding
 
-	held []*held // Load's read buffers (see Release)
+	held   []*held // Load's read buffers (see Release)
+	bodies *slab   // where Load decoded the bodies (see Release)
 }
 
 // Batch is the result of Scan: every thread found in the inputs (bodies not

@@ -147,7 +147,15 @@ func (c *compiler) run(e *Env) error {
 
 // compileThread renders what compile writes for one thread (inside a worker).
 func (c *compiler) compileThread(t *compile.Thread) compiledOut {
+	// The findings and comments are read after the thread is released,
+	// when its bodies' memory holds the next thread's.
 	o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
+	for i := range o.findings {
+		o.findings[i].Detach()
+	}
+	for i := range o.comments {
+		o.comments[i].Detach()
+	}
 	if c.Out == "" {
 		return o
 	}

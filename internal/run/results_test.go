@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
 )
 
@@ -28,7 +29,13 @@ func bigRunRoots(t *testing.T) []string {
 	if err := os.WriteFile(filepath.Join(repo, ".brenner-ci.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	roots := []string{repo}
+	// The rules' golden inputs: every kind of input and finding, and
+	// suppression comments in bodies.
+	rulesDir, err := filepath.Abs("../../testdata/rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := []string{repo, rulesDir}
 	if shared, err := filepath.Abs("../../../shared/corpus"); err == nil {
 		if _, err := os.Stat(shared); err == nil {
 			roots = append(roots, shared)
@@ -71,36 +78,62 @@ func checkReports(t *testing.T, root string, jobs int) []byte {
 func TestSpilledResultsMatch(t *testing.T) {
 	defer func(v int) { keepResults = v }(keepResults)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
-	for _, root := range bigRunRoots(t) {
+	roots := bigRunRoots(t)
+	for _, root := range roots {
 		keepResults = 1 << 30
 		kept := checkReports(t, root, 2)
 		keepResults = 0
 		if !bytes.Equal(kept, checkReports(t, root, 2)) {
 			t.Errorf("%s: the reports differ with the results kept and spilled", root)
 		}
-		if filepath.Base(root) != "corpus" && !bytes.Contains(kept, []byte("[LAB-001]")) {
+		if root == roots[0] && !bytes.Contains(kept, []byte("[LAB-001]")) {
 			t.Errorf("the custom rule found nothing: the test shows less than it says")
 		}
 	}
 }
 
 // TestArenaReuseIsInvisible: the delta blocks' values live in a worker's
-// arena, reset when each thread's results are made (compile.Each). With
-// the arenas poisoned on reset, anything that read a thread's values after
-// that (a result, a report, an artifact written later) would show the
-// poison or panic: the reports are those of a run without poison, with one
-// worker and with two.
+// arena, reset when each thread's results are made (compile.Each), and the
+// bodies in a slab that the next thread loads into. With the arenas
+// poisoned on reset and the slabs on release, anything that read a
+// thread's values or bodies after that (a result, a report, an artifact
+// written later, a suppression comment read by the pipeline) would show
+// the poison or panic: the reports of check and the output of compile are
+// those of a run without poison, with one worker and with two.
 func TestArenaReuseIsInvisible(t *testing.T) {
-	defer func() { jsonv.PoisonOnReset = false }()
+	defer func() { jsonv.PoisonOnReset, mailbox.PoisonOnRelease = false, false }()
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	for _, root := range bigRunRoots(t) {
 		for _, jobs := range []int{1, 2} {
-			jsonv.PoisonOnReset = false
-			plain := checkReports(t, root, jobs)
-			jsonv.PoisonOnReset = true
+			jsonv.PoisonOnReset, mailbox.PoisonOnRelease = false, false
+			plain, plainCompiled := checkReports(t, root, jobs), compileOutput(t, root, jobs)
+			jsonv.PoisonOnReset, mailbox.PoisonOnRelease = true, true
 			if poisoned := checkReports(t, root, jobs); !bytes.Equal(plain, poisoned) {
-				t.Errorf("%s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
+				t.Errorf("check %s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
+			}
+			if poisoned := compileOutput(t, root, jobs); !bytes.Equal(plainCompiled, poisoned) {
+				t.Errorf("compile %s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
 			}
 		}
 	}
+}
+
+// compileOutput runs compile on root with jobs workers and returns its
+// standard output and error and every file it wrote.
+func compileOutput(t *testing.T, root string, jobs int) []byte {
+	t.Helper()
+	out := t.TempDir()
+	var so, se bytes.Buffer
+	err := Compile(CompileOptions{Paths: []string{root}, Out: out, CompiledBody: true, Jobs: jobs}, &Env{Stdout: &so, Stderr: &se})
+	if ee, ok := err.(*ExitError); err != nil && (!ok || ee.Code > 1) {
+		t.Fatalf("compile %s: %v\n%s", root, err, se.String())
+	}
+	all := append(so.Bytes(), se.Bytes()...)
+	for _, sub := range []string{"artifacts", "compiled"} {
+		files, _ := filepath.Glob(filepath.Join(out, sub, "*.md"))
+		for _, f := range files {
+			all = append(all, readReports(t, filepath.Dir(f), filepath.Base(f))...)
+		}
+	}
+	return all
 }
