@@ -230,8 +230,10 @@ func mergeThread(k string, members []member, sums map[string]string) []*ThreadRe
 		recs = append(recs, r)
 		dups = append(dups, dup)
 	}
+	a := refAllocs.Get().(*refAlloc)
+	defer refAllocs.Put(a)
 	for _, g := range splitByProject(k, recs, dups) {
-		ref := finishThread(g.key, g.recs, g.findings)
+		ref := finishThread(g.key, g.recs, g.findings, a)
 		ref.sums = sums
 		out = append(out, ref)
 	}
@@ -381,7 +383,7 @@ func compact(s []string) []string {
 // it is the first), so it sorts right after that message.
 //
 // It is long on purpose: timestamp checks, ordering and the thread reference are one pass over the thread's records.
-func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
+func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc) *ThreadRef {
 	var prev time.Time
 	for _, r := range recs { // recs are in input order
 		if r.tsIssue == "" {
@@ -397,7 +399,8 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 		}
 		return recs[i].m.Seq < recs[j].m.Seq
 	})
-	ref := &ThreadRef{Key: key}
+	ref := a.ref()
+	ref.Key = key
 	entries := make([]msgEntry, len(recs))
 	styles := map[string]bool{}
 	var firstStyle string
@@ -470,7 +473,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding) *ThreadRef {
 	}
 	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
 	ref.findings = findings
-	ref.setMsgs(entries)
+	ref.setMsgs(entries, a)
 	return ref
 }
 

@@ -3,8 +3,8 @@ package mailbox
 import (
 	"encoding/binary"
 	"slices"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -25,12 +25,13 @@ import (
 type packed struct {
 	enc []byte
 	// The strings shared by the file's records (project, thread id,
-	// sender, …), end to end in one string: ends[i] is where string i ends.
-	// One pointer for all of them, not one each: a nightly audit holds a
-	// pack per file until its thread is checked, and the collector visits
-	// every pointer it holds at every cycle.
-	strs string
-	ends []uint32
+	// sender, …), end to end in one string, followed by where each ends
+	// (nstr 4-byte little-endian offsets): one object and one pointer for
+	// all of them, not one each. A nightly audit holds a pack per file
+	// until its thread is checked, and the collector visits every object
+	// and pointer it holds at every cycle.
+	tab  string
+	nstr uint32
 	mems [][]byte // srcMem buffers (JSON text embedded in a string field)
 
 	// A pack kept in a spill file (spill.go) holds enc only while it is in
@@ -38,20 +39,23 @@ type packed struct {
 	mu sync.Mutex
 	sp *spill
 	at spillAt
+	// users counts the threads holding records of the pack until they are
+	// released (ThreadRef.Release evicts a spilled pack with the last).
+	users atomic.Int32
 }
 
-// view returns the pack's records and shared strings, read back from the
-// spill file when they are not in memory (they stay until evict).
+// view returns the pack's records and shared strings (tab), read back from
+// the spill file when they are not in memory (they stay until evict).
 func (p *packed) view() ([]byte, string) {
 	if p.sp == nil {
-		return p.enc, p.strs
+		return p.enc, p.tab
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.enc == nil {
 		p.enc = p.sp.read(p.at)
 	}
-	return p.enc, p.strs
+	return p.enc, p.tab
 }
 
 // evict drops a spilled pack's records from memory (view reads them back).
@@ -65,26 +69,38 @@ func (p *packed) evict() {
 }
 
 // nstrs is the number of shared strings.
-func (p *packed) nstrs() int { return len(p.ends) }
+func (p *packed) nstrs() int { return int(p.nstr) }
 
-// str is shared string i (0 <= i < nstrs) of strs, the pack's (view).
-func (p *packed) str(strs string, i int) string {
+// str is shared string i (0 <= i < nstrs) of tab, the pack's (view).
+func (p *packed) str(tab string, i int) string {
+	ends := len(tab) - 4*int(p.nstr)
 	start := uint32(0)
 	if i > 0 {
-		start = p.ends[i-1]
+		start = le32(tab[ends+4*(i-1):])
 	}
-	return strs[start:p.ends[i]]
+	return tab[start:le32(tab[ends+4*i:])]
+}
+
+func le32(s string) uint32 {
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // setStrs stores list as the shared strings.
 func (p *packed) setStrs(list []string) {
-	var b strings.Builder
-	p.ends = make([]uint32, len(list))
-	for i, s := range list {
-		b.WriteString(s)
-		p.ends[i] = uint32(b.Len())
+	n := 0
+	for _, s := range list {
+		n += len(s)
 	}
-	p.strs = b.String()
+	b := make([]byte, 0, n+4*len(list))
+	for _, s := range list {
+		b = append(b, s...)
+	}
+	end := uint32(0)
+	for _, s := range list {
+		end += uint32(len(s))
+		b = binary.LittleEndian.AppendUint32(b, end)
+	}
+	p.tab, p.nstr = unsafe.String(unsafe.SliceData(b), len(b)), uint32(len(list))
 }
 
 // msgRef is one packed record.
@@ -95,16 +111,21 @@ type msgRef struct {
 
 // packer packs the records of one file; packers are pooled.
 type packer struct {
-	p    *packed
-	buf  []byte   // the records so far; copied to p.enc by finish
-	strs []string // the shared strings so far; stored in p by finish
-	tab  map[string]uint32
-	last []byte // the last srcMem buffer seen, and its index
-	lidx uint32
+	p     *packed
+	packs []packed // where reset takes the next file's pack from (see refAlloc)
+	buf   []byte   // the records so far; copied to p.enc by finish
+	strs  []string // the shared strings so far; stored in p by finish
+	tab   map[string]uint32
+	last  []byte // the last srcMem buffer seen, and its index
+	lidx  uint32
 }
 
 func (pk *packer) reset() {
-	pk.p = &packed{}
+	if len(pk.packs) == cap(pk.packs) {
+		pk.packs = make([]packed, 0, 64)
+	}
+	pk.packs = pk.packs[:len(pk.packs)+1]
+	pk.p = &pk.packs[len(pk.packs)-1]
 	if pk.tab == nil {
 		pk.tab = map[string]uint32{}
 	}
@@ -296,14 +317,14 @@ func appendString(b []byte, s string) []byte { return binenc.AppendString(b, s) 
 type unpacker struct {
 	reader
 	p    *packed
-	strs string // p's shared strings (view)
+	tab  string // p's shared strings (view)
 	mode decodeMode
 }
 
 // unpack starts reading the record at ref.
 func (ref msgRef) unpack(mode decodeMode) unpacker {
-	enc, strs := ref.p.view()
-	return unpacker{reader{B: enc[ref.off:]}, ref.p, strs, mode}
+	enc, tab := ref.p.view()
+	return unpacker{reader{B: enc[ref.off:]}, ref.p, tab, mode}
 }
 
 // decodeMode says which of a record's own strings are read.
@@ -333,7 +354,7 @@ func (u *unpacker) shared() string {
 		u.Bad = true
 		return ""
 	}
-	return u.p.str(u.strs, int(i))
+	return u.p.str(u.tab, int(i))
 }
 
 func (u *unpacker) list(keep bool) []string {

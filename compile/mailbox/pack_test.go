@@ -160,18 +160,26 @@ func TestLoadShortcut(t *testing.T) {
 	t.Logf("%d JSON messages compared", n)
 }
 
-// TestPackedStrings: the shared strings kept end to end come back as they
-// went in, empty ones included.
+// TestPackedStrings: the shared strings kept end to end, with their ends
+// after them in the same string, come back as they went in: empty ones,
+// none at all, and one longer than 64 KiB (an end past 16 bits).
 func TestPackedStrings(t *testing.T) {
-	in := []string{"", "brenner_bot", "", "BlueLake", "é€", "RS-20260122-x"}
-	var p packed
-	p.setStrs(in)
-	if p.nstrs() != len(in) {
-		t.Fatalf("%d strings, want %d", p.nstrs(), len(in))
-	}
-	for i, s := range in {
-		if got := p.str(p.strs, i); got != s {
-			t.Errorf("str(%d) = %q, want %q", i, got, s)
+	long := strings.Repeat("x", 70_000)
+	for _, in := range [][]string{
+		{"", "brenner_bot", "", "BlueLake", "é€", "RS-20260122-x"},
+		{},
+		{""},
+		{"a", long, "b\x00\xff"},
+	} {
+		var p packed
+		p.setStrs(in)
+		if p.nstrs() != len(in) {
+			t.Fatalf("%d strings, want %d", p.nstrs(), len(in))
+		}
+		for i, s := range in {
+			if got := p.str(p.tab, i); got != s {
+				t.Errorf("str(%d) = %.20q, want %.20q", i, got, s)
+			}
 		}
 	}
 }
@@ -234,4 +242,54 @@ func TestScanFilePacksWhatScanRecsReads(t *testing.T) {
 		t.Fatalf("only %d records compared: testdata should add more than 50", n)
 	}
 	t.Logf("%d records in %d files", n, len(paths))
+}
+
+// TestSetMsgsForms: a thread's message list is kept compactly (offsets in
+// its one pack, from a refAlloc's shared array, or an array of its own
+// when long) only when every record is in one pack and every input order
+// fits in 32 bits; otherwise as it is. Either way entry gives back what
+// went in, and the pack counts the thread as a user once.
+func TestSetMsgsForms(t *testing.T) {
+	p, q := &packed{}, &packed{}
+	mk := func(n int, seq func(i int) int, pk func(i int) *packed) []msgEntry {
+		es := make([]msgEntry, n)
+		for i := range es {
+			es[i] = msgEntry{msgRef{pk(i), uint32(10 * i)}, msgRef{pk(i), uint32(10*i + 1)}, seq(i)}
+		}
+		return es
+	}
+	one := func(int) *packed { return p }
+	a := new(refAlloc)
+	for _, c := range []struct {
+		name    string
+		es      []msgEntry
+		compact bool
+	}{
+		{"short", mk(3, func(i int) int { return i + 7 }, one), true},
+		{"long", mk(4096, func(i int) int { return i }, one), true},
+		{"order past 32 bits", mk(2, func(i int) int { return 1<<32 + i }, one), false},
+		{"two packs", mk(3, func(i int) int { return i }, func(i int) *packed { return []*packed{p, q}[i%2] }), false},
+	} {
+		before := p.users.Load()
+		r := a.ref()
+		r.setMsgs(c.es, a)
+		if (r.pack != nil) != c.compact || (r.msgs != nil) == c.compact {
+			t.Errorf("%s: compact %v, want %v", c.name, r.pack != nil, c.compact)
+		}
+		if r.n() != len(c.es) {
+			t.Fatalf("%s: %d messages, want %d", c.name, r.n(), len(c.es))
+		}
+		for i, e := range c.es {
+			if got := r.entry(i); got != e {
+				t.Fatalf("%s: entry %d = %+v, want %+v", c.name, i, got, e)
+			}
+		}
+		if got := p.users.Load() - before; got != 1 {
+			t.Errorf("%s: the pack counts %d more users, want 1", c.name, got)
+		}
+		r.Release()
+		if got := p.users.Load(); got != before {
+			t.Errorf("%s: %d users after the release, want %d", c.name, got, before)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package mailbox
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,28 +41,70 @@ type msgEntry struct {
 
 // msgOffs is a msgEntry whose records are in the thread's pack.
 type msgOffs struct {
-	meta, src uint32
-	seq       int
+	meta, src, seq uint32
 }
 
-// setMsgs stores es, compactly when their records share one pack.
-func (r *ThreadRef) setMsgs(es []msgEntry) {
+// setMsgs stores es, compactly when their records share one pack (and
+// their input order fits in 32 bits), in memory from a; a may be nil.
+func (r *ThreadRef) setMsgs(es []msgEntry, a *refAlloc) {
 	r.pack, r.offs, r.msgs = nil, nil, nil
 	if len(es) == 0 {
 		return
 	}
 	p := es[0].meta.p
 	for _, e := range es {
-		if e.meta.p != p || e.src.p != p {
+		if e.meta.p != p || e.src.p != p || e.seq < 0 || e.seq > math.MaxUint32 {
 			r.msgs = es
+			r.eachPack(func(p *packed) { p.users.Add(1) })
 			return
 		}
 	}
 	r.pack = p
-	r.offs = make([]msgOffs, len(es))
+	p.users.Add(1)
+	r.offs = a.offs(len(es))
 	for i, e := range es {
-		r.offs[i] = msgOffs{e.meta.off, e.src.off, e.seq}
+		r.offs[i] = msgOffs{e.meta.off, e.src.off, uint32(e.seq)}
 	}
+}
+
+// A refAlloc hands out thread references and their message lists from
+// shared arrays, a few hundred threads to an array: the references and
+// lists of a nightly audit's 200,000 threads live from the merge until
+// each thread is checked, and the collector marks every one of them at
+// every cycle, which costs it about as much per object as per byte. A nil
+// refAlloc allocates each from the heap. Not safe for concurrent use
+// (merge takes one from refAllocs per thread).
+type refAlloc struct {
+	refs []ThreadRef
+	msgs []msgOffs
+}
+
+var refAllocs = sync.Pool{New: func() any { return new(refAlloc) }}
+
+// ref returns a new zero thread reference.
+func (a *refAlloc) ref() *ThreadRef {
+	if a == nil {
+		return new(ThreadRef)
+	}
+	if len(a.refs) == cap(a.refs) {
+		a.refs = make([]ThreadRef, 0, 64)
+	}
+	a.refs = a.refs[:len(a.refs)+1]
+	return &a.refs[len(a.refs)-1]
+}
+
+// offs returns a message list of n entries (a long one is its own array).
+func (a *refAlloc) offs(n int) []msgOffs {
+	const chunk = 4096
+	if a == nil || n > chunk/8 {
+		return make([]msgOffs, n)
+	}
+	if cap(a.msgs)-len(a.msgs) < n {
+		a.msgs = make([]msgOffs, 0, chunk)
+	}
+	l := len(a.msgs)
+	a.msgs = a.msgs[:l+n]
+	return a.msgs[l : l+n : l+n]
 }
 
 // n is the number of messages (0 once released).
@@ -76,7 +119,7 @@ func (r *ThreadRef) n() int {
 func (r *ThreadRef) entry(i int) msgEntry {
 	if r.pack != nil {
 		o := r.offs[i]
-		return msgEntry{msgRef{r.pack, o.meta}, msgRef{r.pack, o.src}, o.seq}
+		return msgEntry{msgRef{r.pack, o.meta}, msgRef{r.pack, o.src}, int(o.seq)}
 	}
 	return r.msgs[i]
 }
@@ -153,7 +196,34 @@ func (r *ThreadRef) ID() string {
 // Release drops the thread's message metadata once it has been loaded and
 // checked, so that a batch of many threads does not keep every message's
 // metadata to the end of the run. Key, ThreadID and Findings stay.
-func (r *ThreadRef) Release() { r.pack, r.offs, r.msgs = nil, nil, nil }
+func (r *ThreadRef) Release() {
+	// A spilled pack's records, read back for the load, go when the last
+	// thread using it is released: the pack itself may outlive its
+	// threads in its packer's array.
+	r.eachPack(func(p *packed) {
+		if p.users.Add(-1) == 0 {
+			p.evict()
+		}
+	})
+	r.pack, r.offs, r.msgs = nil, nil, nil
+}
+
+// eachPack calls f once for each pack holding a record of the thread.
+func (r *ThreadRef) eachPack(f func(*packed)) {
+	if r.pack != nil {
+		f(r.pack)
+		return
+	}
+	seen := map[*packed]bool{}
+	for _, e := range r.msgs {
+		for _, p := range [2]*packed{e.meta.p, e.src.p} {
+			if !seen[p] {
+				seen[p] = true
+				f(p)
+			}
+		}
+	}
+}
 
 // Digest writes to w everything the thread's results depend on in its
 // input: for each message, its file, its position there and its bytes (the

@@ -18,9 +18,9 @@ import (
 // spillAfter bytes of packed records, a scan writes each further file's
 // records to the spill file and drops them (a pack's shared strings stay:
 // the names a thread's results keep point into them); they are read back
-// when its thread
-// is merged or loaded (packed.view) and dropped again after the merge
-// (packed.evict) or with its thread (ThreadRef.Release). The records read
+// when its thread is merged or loaded (packed.view) and dropped again
+// after the merge (packed.evict) and when the last thread holding records
+// of the pack is released (ThreadRef.Release). The records read
 // back are the bytes written, so nothing else changes
 // (TestSpilledScanMatches); the spill file lives in the operating system's
 // page cache, outside the process's memory, and is deleted as soon as it

@@ -71,3 +71,37 @@ func TestSpilledScanMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSpilledPackEvictedWithItsLastThread: the records of a spilled pack,
+// read back to load a thread, stay in memory while another thread holds
+// records of the pack, and go when the last one is released (the pack
+// itself lives on in its packer's array). A thread loaded after another
+// of its pack was released reads the records back again.
+func TestSpilledPackEvictedWithItsLastThread(t *testing.T) {
+	inRoot(t)
+	defer func(v int64) { spillAfter = v }(spillAfter)
+	spillAfter = -1
+	b := scanT(t, "testdata/ingest/jsonl/mailbox.jsonl")
+	t1, t2 := ref(t, b, "T-1"), ref(t, b, "T-2")
+	p := t1.pack
+	if p == nil || p.sp == nil || t2.pack != p {
+		t.Fatalf("want both threads in one spilled pack: %p %p", t1.pack, t2.pack)
+	}
+	if p.enc != nil {
+		t.Fatal("the pack's records are in memory after the merge")
+	}
+	for i, r := range []*ThreadRef{t1, t2} {
+		th, err := r.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(th.Messages) == 0 || th.Messages[0].Body == "" {
+			t.Fatalf("%s: loaded without bodies", r.Key)
+		}
+		th.Release()
+		r.Release()
+		if last := i == 1; (p.enc == nil) != last {
+			t.Errorf("after releasing %s: records in memory %v, want %v", r.Key, p.enc != nil, !last)
+		}
+	}
+}
