@@ -26,10 +26,12 @@ import (
 //
 // The thread handed to work is valid during the call only: its delta
 // blocks' JSON values are in the worker's jsonv.Arena, reset for the next
-// thread when work returns. R must hold nothing reachable from the thread
-// that is not copied out of it (strings are fine: they are never in the
-// arena); TestArenaReuseIsInvisible holds the engine and the compile
-// command to it.
+// thread when work returns, and its message bodies in a slab the next
+// thread's bodies are loaded into (mailbox.Thread.Release). R must hold
+// nothing reachable from the thread that is not copied out of it, and no
+// substring of a body (diag.Finding.Detach, diag.Comment.Detach);
+// TestArenaReuseIsInvisible holds the engine and the compile command to
+// it.
 func Each[R any](b *mailbox.Batch, opt Options, jobs int, work func(*Thread) R, collect func(ref *mailbox.ThreadRef, r R, err error)) {
 	EachWith(b, opt, jobs, nil, work, collect)
 }
