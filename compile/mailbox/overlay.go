@@ -93,7 +93,7 @@ func (in *Inputs) Overlay(then map[int]Then) *Inputs {
 // they point to are never written after the scan).
 func (r *fileResult) again() *fileResult {
 	cp := *r
-	cp.refs = slices.Clone(r.refs)
+	cp.refs, cp.keys = slices.Clone(r.refs), slices.Clone(r.keys)
 	cp.findings = slices.Clone(r.findings)
 	for i := range cp.findings {
 		if fx := cp.findings[i].Fix; fx != nil {

@@ -111,6 +111,7 @@ type msgRef struct {
 
 // packer packs the records of one file; packers are pooled.
 type packer struct {
+	key   uint32 // the index of the thread key of the record add packed last
 	p     *packed
 	packs []packed // where reset takes the next file's pack from (see refAlloc)
 	buf   []byte   // the records so far; copied to p.enc by finish
@@ -153,8 +154,9 @@ func (pk *packer) varint(v int64)   { pk.buf = binary.AppendVarint(pk.buf, v) }
 // str packs a string that is likely unique to the record.
 func (pk *packer) str(s string) { pk.buf = appendString(pk.buf, s) }
 
-// shared packs a string that the file's records are likely to repeat.
-func (pk *packer) shared(s string) {
+// shared packs a string that the file's records are likely to repeat,
+// and returns its index among the shared strings.
+func (pk *packer) shared(s string) uint32 {
 	i, ok := pk.tab[s]
 	if !ok {
 		i = uint32(len(pk.strs))
@@ -162,6 +164,7 @@ func (pk *packer) shared(s string) {
 		pk.tab[s] = i
 	}
 	pk.uvarint(uint64(i))
+	return i
 }
 
 func (pk *packer) list(l []string) {
@@ -195,7 +198,7 @@ func (pk *packer) add(r *rec) msgRef {
 	pk.str(m.ID)
 	pk.shared(m.Project)
 	pk.shared(m.ThreadID)
-	pk.shared(m.ThreadKey)
+	pk.key = pk.shared(m.ThreadKey)
 	pk.str(m.Subject)
 	pk.shared(m.From)
 	pk.list(m.To)
@@ -273,9 +276,9 @@ func packRecs(res *fileResult) {
 	res.recs = nil
 	switch {
 	case len(res.refs) == 0:
-		res.refs = nil
+		res.refs, res.keys = nil, nil
 	case cap(res.refs) > len(res.refs):
-		res.refs = slices.Clone(res.refs)
+		res.refs, res.keys = slices.Clone(res.refs), slices.Clone(res.keys)
 	}
 	if res.pk != nil {
 		res.pk.finish()
@@ -295,12 +298,14 @@ func (res *fileResult) flush() {
 		res.pk.reset()
 	}
 	res.refs = slices.Grow(res.refs, len(res.recs))
+	res.keys = slices.Grow(res.keys, len(res.recs))
 	for i, r := range res.recs {
 		if len(res.pk.buf) > maxPacked {
 			res.pk.finish()
 			res.pk.reset()
 		}
 		res.refs = append(res.refs, res.pk.add(r))
+		res.keys = append(res.keys, res.pk.key)
 		res.recs[i] = nil
 	}
 	res.recs = res.recs[:0]
@@ -451,11 +456,14 @@ func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	return !u.Bad
 }
 
-// threadKey is the record's thread key, read without unpacking the rest.
-func (ref msgRef) threadKey() string {
+// keyIndex is the index of the record's thread key among its pack's
+// shared strings, read without unpacking the rest; ok is false when the
+// record does not hold one.
+func (ref msgRef) keyIndex() (i uint32, ok bool) {
 	u := ref.unpack(decodeLite)
 	u.Bytes()  // id
 	u.shared() // project
 	u.shared() // thread id
-	return u.shared()
+	k := u.Uvarint()
+	return uint32(k), !u.Bad && k < uint64(ref.p.nstrs())
 }

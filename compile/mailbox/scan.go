@@ -660,6 +660,7 @@ type fileResult struct {
 	disp     string
 	recs     []*rec   // scanned, not packed yet
 	refs     []msgRef // the records packed
+	keys     []uint32 // aligned with refs: the index of each record's thread key among its pack's shared strings
 	pk       *packer  // packing the file's records (scanFile), or nil (scanRecs)
 	sum      string   // a hash of the file's bytes (and path) by a scan cache, or its known id (inFile.sum), or ""
 	findings []diag.Finding

@@ -222,10 +222,16 @@ func decodeScan(data []byte, key, disp string) *fileResult {
 	if d.Bad || len(d.B) != 0 {
 		return nil
 	}
-	for _, r := range res.refs { // a record that does not unpack (source never panics): a miss
+	res.keys = make([]uint32, len(res.refs))
+	for i, r := range res.refs { // a record that does not unpack (source never panics): a miss
 		if s, _, ok := r.source(); !ok || s.File != disp {
 			return nil
 		}
+		k, ok := r.keyIndex()
+		if !ok {
+			return nil
+		}
+		res.keys[i] = k
 	}
 	return res
 }
