@@ -111,7 +111,6 @@ type msgRef struct {
 
 // packer packs the records of one file; packers are pooled.
 type packer struct {
-	key   uint32 // the index of the thread key of the record add packed last
 	p     *packed
 	packs []packed // where reset takes the next file's pack from (see refAlloc)
 	buf   []byte   // the records so far; copied to p.enc by finish
@@ -191,14 +190,15 @@ const (
 	flLazyHash
 )
 
-// add packs r and returns where it is.
-func (pk *packer) add(r *rec) msgRef {
+// add packs r and returns where it is, and the index of its thread key
+// among the shared strings (fileResult.keys).
+func (pk *packer) add(r *rec) (ref msgRef, key uint32) {
 	off := uint32(len(pk.buf))
 	m := r.m
 	pk.str(m.ID)
 	pk.shared(m.Project)
 	pk.shared(m.ThreadID)
-	pk.key = pk.shared(m.ThreadKey)
+	key = pk.shared(m.ThreadKey)
 	pk.str(m.Subject)
 	pk.shared(m.From)
 	pk.list(m.To)
@@ -259,7 +259,7 @@ func (pk *packer) add(r *rec) msgRef {
 	pk.shared(r.tsIssue)
 	pk.shared(r.bodyIssue)
 	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, r.meta)
-	return msgRef{pk.p, off}
+	return msgRef{pk.p, off}, key
 }
 
 var packerPool = sync.Pool{New: func() any { return &packer{} }}
@@ -304,8 +304,8 @@ func (res *fileResult) flush() {
 			res.pk.finish()
 			res.pk.reset()
 		}
-		res.refs = append(res.refs, res.pk.add(r))
-		res.keys = append(res.keys, res.pk.key)
+		ref, key := res.pk.add(r)
+		res.refs, res.keys = append(res.refs, ref), append(res.keys, key)
 		res.recs[i] = nil
 	}
 	res.recs = res.recs[:0]

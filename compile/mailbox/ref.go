@@ -45,7 +45,7 @@ type msgOffs struct {
 }
 
 // setMsgs stores es, compactly when their records share one pack (and
-// their input order fits in 32 bits), in memory from a; a may be nil.
+// their input order fits in 32 bits), in memory from a.
 func (r *ThreadRef) setMsgs(es []msgEntry, a *refAlloc) {
 	r.pack, r.offs, r.msgs = nil, nil, nil
 	if len(es) == 0 {
@@ -71,9 +71,8 @@ func (r *ThreadRef) setMsgs(es []msgEntry, a *refAlloc) {
 // shared arrays, a few hundred threads to an array: the references and
 // lists of a nightly audit's 200,000 threads live from the merge until
 // each thread is checked, and the collector marks every one of them at
-// every cycle, which costs it about as much per object as per byte. A nil
-// refAlloc allocates each from the heap. Not safe for concurrent use
-// (merge takes one from refAllocs per thread).
+// every cycle, which costs it about as much per object as per byte. Not
+// safe for concurrent use (merge takes one from refAllocs per thread).
 type refAlloc struct {
 	refs []ThreadRef
 	msgs []msgOffs
@@ -83,9 +82,6 @@ var refAllocs = sync.Pool{New: func() any { return new(refAlloc) }}
 
 // ref returns a new zero thread reference.
 func (a *refAlloc) ref() *ThreadRef {
-	if a == nil {
-		return new(ThreadRef)
-	}
 	if len(a.refs) == cap(a.refs) {
 		a.refs = make([]ThreadRef, 0, 64)
 	}
@@ -96,7 +92,7 @@ func (a *refAlloc) ref() *ThreadRef {
 // offs returns a message list of n entries (a long one is its own array).
 func (a *refAlloc) offs(n int) []msgOffs {
 	const chunk = 4096
-	if a == nil || n > chunk/8 {
+	if n > chunk/8 {
 		return make([]msgOffs, n)
 	}
 	if cap(a.msgs)-len(a.msgs) < n {
