@@ -105,8 +105,10 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 		s.duplicateKey(d, k, fmt.Sprintf("Message field %q appears twice in one message; the first value is used, but other tools may take the last, so a reviewer may read another message than the one that is checked.", key),
 			"duplicate "+key+" "+scalarText(d, f.id))
 	}
+	// The message and its record stay on the stack: they are packed before
+	// message returns (s.keep), and nothing keeps them.
 	m := &Message{Importance: "normal"}
-	r := &rec{m: m}
+	r := &recInfo{}
 	s.metadata(d, f, c, m)
 	if why := badID(d, f.id); why != "" {
 		s.res.findings = append(s.res.findings, diag.Finding{Rule: ruleid.IN012, Code: "INVALID_MESSAGE_ID", Severity: diag.Error,
@@ -116,7 +118,7 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 	}
 	m.Src = sourceOf(d, n, c)
 	msgPos := diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
-	timestamp(d, f, c, r, msgPos)
+	timestamp(d, f, c, m, r, msgPos)
 	if m.ThreadID != "" {
 		m.ThreadKey = threadKey(m.ThreadID)
 	}
@@ -128,12 +130,23 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 			"Export messages with their id and thread_id fields.")
 		return
 	}
-	s.body(d, f, c, r)
+	s.body(d, f, c, m, r)
 	r.meta = metaHash(m)
-	s.res.recs = append(s.res.recs, r)
-	if s.res.pk != nil && len(s.res.recs) >= 1024 {
-		s.res.flush()
+	s.keep(m, r)
+}
+
+// keep packs a scanned message and its record (scanFile), or keeps a copy
+// of them unpacked (scanRecs). Packing them at once spares the heap a
+// Message and a record per message.
+func (s *scanner) keep(m *Message, r *recInfo) {
+	res := s.res
+	if res.pk == nil {
+		kept := &rec{m: new(Message), recInfo: *r}
+		*kept.m = *m
+		res.recs = append(res.recs, kept)
+		return
 	}
+	res.pack(m, r)
 }
 
 // metadata reads the id, project, thread, subject, sender, recipients,
@@ -211,8 +224,7 @@ func sourceOf(d *jdoc, n int32, c ctx) Src {
 
 // timestamp reads created_ts, else created, else the archive file-name
 // stamp.
-func timestamp(d *jdoc, f msgNodes, c ctx, r *rec, msgPos diag.Pos) {
-	m := r.m
+func timestamp(d *jdoc, f msgNodes, c ctx, m *Message, r *recInfo, msgPos diag.Pos) {
 	tsN := f.cts
 	r.tsKey = "created_ts"
 	if tsN < 0 || d.kind(tsN) == jNull {
@@ -247,8 +259,7 @@ func timestamp(d *jdoc, f msgNodes, c ctx, r *rec, msgPos diag.Pos) {
 }
 
 // body notes whether the message has a body and hashes it.
-func (s *scanner) body(d *jdoc, f msgNodes, c ctx, r *rec) {
-	m := r.m
+func (s *scanner) body(d *jdoc, f msgNodes, c ctx, m *Message, r *recInfo) {
 	switch {
 	case c.arch != nil:
 		// An archive file cannot say "no body": the body is whatever follows

@@ -192,9 +192,8 @@ const (
 
 // add packs r and returns where it is, and the index of its thread key
 // among the shared strings (fileResult.keys).
-func (pk *packer) add(r *rec) (ref msgRef, key uint32) {
+func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 	off := uint32(len(pk.buf))
-	m := r.m
 	pk.str(m.ID)
 	pk.shared(m.Project)
 	pk.shared(m.ThreadID)
@@ -287,8 +286,8 @@ func packRecs(res *fileResult) {
 	}
 }
 
-// flush packs the records scanned so far (a JSON Lines dump of a million
-// messages is packed as it is read, not held as Message structs first).
+// flush packs the records held unpacked (scanRecs keeps them; scanFile
+// packs each as it reads it).
 func (res *fileResult) flush() {
 	if len(res.recs) == 0 {
 		return
@@ -300,15 +299,21 @@ func (res *fileResult) flush() {
 	res.refs = slices.Grow(res.refs, len(res.recs))
 	res.keys = slices.Grow(res.keys, len(res.recs))
 	for i, r := range res.recs {
-		if len(res.pk.buf) > maxPacked {
-			res.pk.finish()
-			res.pk.reset()
-		}
-		ref, key := res.pk.add(r)
-		res.refs, res.keys = append(res.refs, ref), append(res.keys, key)
+		res.pack(r.m, &r.recInfo)
 		res.recs[i] = nil
 	}
 	res.recs = res.recs[:0]
+}
+
+// pack packs message m and its record r with the file's others; a pack
+// grown past maxPacked is finished and the next one started.
+func (res *fileResult) pack(m *Message, r *recInfo) {
+	if len(res.pk.buf) > maxPacked {
+		res.pk.finish()
+		res.pk.reset()
+	}
+	ref, key := res.pk.add(m, r)
+	res.refs, res.keys = append(res.refs, ref), append(res.keys, key)
 }
 
 // reader reads the varint-framed fields of packed records and scan cache

@@ -646,7 +646,15 @@ func sameBytes(a, b string, max int64) bool {
 
 // rec is a message found by Scan plus what merge needs to know about it.
 type rec struct {
-	m         *Message
+	m *Message
+	recInfo
+}
+
+// recInfo is a record without its message. The scanner hands a message
+// and its recInfo to the packer apart: a pointer to the message in a
+// struct that the packer reads strings from would make the message
+// escape to the heap.
+type recInfo struct {
 	tsPos     diag.Pos  // position of the timestamp value (or of the message)
 	tsKey     string    // created_ts / created / "" (file-name stamp or missing)
 	tsIssue   string    // "" when the timestamp is valid
