@@ -13,9 +13,14 @@
 //
 // With the limit bounding memory, the collector need not run at every
 // doubling of the heap: unless GOGC is set, the GC percentage is GCPercent,
-// so the heap may grow to five times what is live, up to the limit. On
-// 10,000 threads that took a quarter off the run time (9.7 s → 7.3 s) for
-// 270 MB of RSS instead of 124 MB.
+// so the heap may grow to three times what is live, up to the limit. A
+// higher percentage means fewer collections but a higher peak, and each
+// page of the peak costs a page fault when it is first touched (about
+// 12 µs on the machine measured). On 10,000 threads, 400 took 3.98 CPU-s
+// and 46,900 faults, 200 took 3.74 CPU-s and 31,200 faults (medians of ten
+// alternated runs; docs/performance.md, thirteenth round). Past about
+// 150 MB live the limit, not the percentage, decides when the collector
+// runs.
 package memlimit
 
 import (
@@ -32,7 +37,7 @@ import (
 const Default = 448 << 20
 
 // GCPercent is the GC percentage used when GOGC is not set.
-const GCPercent = 400
+const GCPercent = 200
 
 // Start sets the limit and watches the live heap until stop is called. It
 // does nothing (and stop is a no-op) when GOMEMLIMIT is set: the user's
