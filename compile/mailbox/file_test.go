@@ -3,6 +3,7 @@ package mailbox
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -168,5 +169,104 @@ func TestReleasedThreadPositions(t *testing.T) {
 	}
 	if got := a.Messages[0].Pos("subject"); got != wantSubj {
 		t.Errorf("Pos(subject) after Release = %+v, want %+v", got, wantSubj)
+	}
+}
+
+// chunks is a reader that returns its chunks one per Read (each within
+// the buffer it is given), then io.EOF, and counts the Reads.
+type chunks struct {
+	parts [][]byte
+	reads int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	c.reads++
+	if len(c.parts) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.parts[0])
+	c.parts[0] = c.parts[0][n:]
+	if len(c.parts[0]) == 0 {
+		c.parts = c.parts[1:]
+	}
+	return n, nil
+}
+
+// TestSizedReader: the read that ends the file at its stat size returns
+// io.EOF with its bytes, with no further read; a file that grew or shrank
+// since the stat, or a read that fills its buffer, still reads on to the
+// end. Each case must give every byte.
+func TestSizedReader(t *testing.T) {
+	file := []byte("0123456789abcdef")
+	for _, c := range []struct {
+		name  string
+		parts [][]byte
+		size  int64
+		buf   int
+		reads int // Reads of the file, the one that says io.EOF included
+	}{
+		{"whole file in one short read", [][]byte{file}, 16, 64, 1},
+		{"in two short reads", [][]byte{file[:5], file[5:]}, 16, 64, 2},
+		{"a read that fills the buffer at the end", [][]byte{file}, 16, 8, 3},
+		{"grown since the stat", [][]byte{file}, 10, 64, 2},
+		{"shrunk since the stat", [][]byte{file}, 20, 64, 2},
+		{"empty", nil, 0, 64, 1},
+		{"no stat (size 0)", [][]byte{file}, 0, 64, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := &chunks{parts: append([][]byte(nil), c.parts...)}
+			z := &sizedReader{r: src, left: c.size}
+			var got []byte
+			buf := make([]byte, c.buf)
+			for {
+				n, err := z.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want := bytes.Join(c.parts, nil); !bytes.Equal(got, want) {
+				t.Errorf("read %q, want %q", got, want)
+			}
+			if src.reads != c.reads {
+				t.Errorf("%d reads of the file, want %d", src.reads, c.reads)
+			}
+		})
+	}
+}
+
+// TestScanFileChangedSinceStat: a file stat'ed by the walk and then
+// rewritten longer or shorter is scanned whole, as it is when opened.
+func TestScanFileChangedSinceStat(t *testing.T) {
+	thread := func(n int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{"project": "p", "thread_id": "T-1", "messages": [`)
+		for i := 1; i <= n; i++ {
+			if i > 1 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "\n  {\"id\": %d, \"thread_id\": \"T-1\", \"subject\": \"m%d\", \"from\": \"A\", \"created_ts\": \"2026-01-14T15:09:%02dZ\", \"body_md\": \"text %d\"}", i, i, i, i)
+		}
+		b.WriteString("\n]}\n")
+		return b.Bytes()
+	}
+	for _, c := range []struct{ before, after int }{{2, 40}, {40, 2}, {3, 3}} {
+		p := filepath.Join(t.TempDir(), "t.json")
+		if err := os.WriteFile(p, thread(c.before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+		f.maxBytes = DefaultMaxFileBytes
+		f.stat()
+		if err := os.WriteFile(p, thread(c.after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := scanRecs(&f)
+		if len(res.recs) != c.after || len(res.findings) != 0 {
+			t.Errorf("%d messages, then %d: scanned %d, findings %v", c.before, c.after, len(res.recs), res.findings)
+		}
 	}
 }
