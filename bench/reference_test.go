@@ -124,8 +124,17 @@ func referencePass(node, driver, dir string, n int) (pass, error) {
 	cmd.Dir = filepath.Dir(driver)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return pass{}, fmt.Errorf("reference harness: %v", err)
+	}
+	stop := watchPeakRSS(cmd.Process.Pid)
+	err := cmd.Wait()
+	rss := stop()
+	if err != nil {
 		return pass{}, fmt.Errorf("reference harness: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	if rss == 0 {
+		rss = peakRSS(cmd.ProcessState) // at least this process's RSS at the start (see watchPeakRSS)
 	}
 	m := refLine.FindSubmatch(stdout.Bytes())
 	if m == nil {
@@ -139,5 +148,5 @@ func referencePass(node, driver, dir string, n int) (pass, error) {
 	total, _ := strconv.ParseFloat(string(m[3]), 64)
 	cpu, _ := strconv.ParseFloat(string(m[4]), 64)
 	return pass{wall: time.Duration(total * float64(time.Millisecond)), cpu: time.Duration(cpu * float64(time.Millisecond)),
-		rss: peakRSS(cmd.ProcessState)}, nil
+		rss: rss}, nil
 }
