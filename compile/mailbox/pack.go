@@ -190,8 +190,8 @@ const (
 	flLazyHash
 )
 
-// add packs r and returns where it is, and the index of its thread key
-// among the shared strings (fileResult.keys).
+// add packs message m and its record r and returns where they are, and
+// the index of the thread key among the shared strings (fileResult.keys).
 func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 	off := uint32(len(pk.buf))
 	pk.str(m.ID)
