@@ -121,11 +121,7 @@ type packer struct {
 }
 
 func (pk *packer) reset() {
-	if len(pk.packs) == cap(pk.packs) {
-		pk.packs = make([]packed, 0, 64)
-	}
-	pk.packs = pk.packs[:len(pk.packs)+1]
-	pk.p = &pk.packs[len(pk.packs)-1]
+	pk.p = nextOf(&pk.packs)
 	if pk.tab == nil {
 		pk.tab = map[string]uint32{}
 	}

@@ -81,12 +81,17 @@ type refAlloc struct {
 var refAllocs = sync.Pool{New: func() any { return new(refAlloc) }}
 
 // ref returns a new zero thread reference.
-func (a *refAlloc) ref() *ThreadRef {
-	if len(a.refs) == cap(a.refs) {
-		a.refs = make([]ThreadRef, 0, 64)
+func (a *refAlloc) ref() *ThreadRef { return nextOf(&a.refs) }
+
+// nextOf returns a new zero T from the array *chunk, starting another
+// array of 64 when it is full: objects that live long, many at once, in
+// few arrays (see refAlloc).
+func nextOf[T any](chunk *[]T) *T {
+	if len(*chunk) == cap(*chunk) {
+		*chunk = make([]T, 0, 64)
 	}
-	a.refs = a.refs[:len(a.refs)+1]
-	return &a.refs[len(a.refs)-1]
+	*chunk = (*chunk)[:len(*chunk)+1]
+	return &(*chunk)[len(*chunk)-1]
 }
 
 // offs returns a message list of n entries (a long one is its own array).
