@@ -15,5 +15,6 @@ func createExcl(name string) (*os.File, error) {
 // rename moves a staged file into place.
 func rename(from, to string) error { return os.Rename(from, to) }
 
-// openRead opens name for reading.
-func openRead(name string) (io.ReadCloser, error) { return os.Open(name) }
+// openRead opens name for reading (size is used where the system allows,
+// see openfile_unix.go).
+func openRead(name string, size int64) (io.ReadCloser, error) { return os.Open(name) }

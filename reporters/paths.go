@@ -281,7 +281,7 @@ func (p *Paths) computeFile(file string) FileInfo {
 	case !st.Mode().IsRegular():
 		return FileInfo{Rel: rel, Reason: "its path is not a regular file"}
 	}
-	f, err := openRead(full)
+	f, err := openRead(full, st.Size())
 	if err != nil {
 		return FileInfo{Rel: rel, Reason: "its file cannot be read: " + err.Error()}
 	}
