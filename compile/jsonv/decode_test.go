@@ -10,6 +10,7 @@ var decodeSeeds = []string{
 	``, `plain`, `line\nbreak\nevery\nfew\nbytes\n`, `a \"quoted\" word`, `\\ \/ \b \f \r \t`,
 	`\u00e9t\u00e9 \ud83d\ude00 \ud83d alone \u0000`, `é and 日本 between \n escapes`, `long run without escapes then \n`,
 	`\\\\\\`, `x\`, // a lone final backslash: not scanned input, kept as it is
+	"bad \xff byte then \\n an escape", "\xe6\x97\xa5 valid then \xc3 cut\\t", "\\u00e9\xff", // invalid UTF-8
 }
 
 // FuzzAppendValid: AppendDecoded's path for valid UTF-8 without escape

@@ -424,17 +424,20 @@ func appendEscape(dst, raw []byte, i int) ([]byte, int) {
 // dst never grows.
 const DecodeSlack = 8
 
-// appendValid is AppendDecoded for a literal's content raw that is valid
-// UTF-8, when nobody asks where the escapes were. Exported bodies escape a
-// quote or a line break every 20 bytes or so, so the runs between escapes
-// are short: they are copied eight bytes at a time with no call (a word is
-// stored whole and the output advances to the backslash in it, so dst gets
-// eight bytes of room past the raw text; the decoded text is never longer
-// than the raw). FuzzAppendValid holds it to the general loop.
-func appendValid(dst, raw []byte) []byte {
+// appendValid is AppendDecoded for a literal's content raw when nobody
+// asks where the escapes were, for raw that is valid UTF-8; ascii reports
+// whether every byte of raw is below 0x80 (then it is valid). Exported
+// bodies escape a quote or a line break every 20 bytes or so, so the runs
+// between escapes are short: they are copied eight bytes at a time with no
+// call (a word is stored whole and the output advances to the backslash in
+// it, so dst gets eight bytes of room past the raw text; the decoded text
+// is never longer than the raw), and the commonest escapes are decoded in
+// the loop. FuzzAppendValid holds it to the general loop.
+func appendValid(dst, raw []byte) (out []byte, ascii bool) {
 	n := len(dst)
 	dst = slices.Grow(dst, len(raw)+DecodeSlack)
-	out := dst[:cap(dst)]
+	out = dst[:cap(dst)]
+	var seen uint64 // the bytes read, or-ed: their high bits
 	i := 0
 	for i < len(raw) {
 		for i+8 <= len(raw) {
@@ -443,24 +446,41 @@ func appendValid(dst, raw []byte) []byte {
 			x := w ^ (0x5C * swarLo)
 			if m := (x - swarLo) &^ x & swarHi; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
+				seen |= w & (1<<(8*k) - 1) // the bytes before the backslash
 				n, i = n+k, i+k
 				goto escape
 			}
+			seen |= w
 			n, i = n+8, i+8
 		}
 		for i < len(raw) && raw[i] != '\\' {
 			out[n] = raw[i]
+			seen |= uint64(raw[i])
 			n, i = n+1, i+1
 		}
 		if i == len(raw) {
 			break
 		}
 	escape:
+		if i+1 < len(raw) {
+			if c := simpleEscape[raw[i+1]]; c != 0 {
+				out[n] = c
+				n, i = n+1, i+2
+				continue
+			}
+		}
 		d, next := appendEscape(out[:n], raw, i)
+		for _, c := range raw[i:next] {
+			seen |= uint64(c)
+		}
 		out, n, i = d[:cap(d)], len(d), next
 	}
-	return out[:n]
+	return out[:n], seen&swarHi == 0
 }
+
+// simpleEscape is the byte a two-byte escape stands for (0: not one, or
+// "\u", which appendEscape decodes).
+var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // number scans a number starting at i and returns the offset after it.
 func (sc *scan) number(i int) (int, errKind) {
@@ -528,11 +548,17 @@ func AppendDecoded(dst, lit []byte, esc *[]Escape) []byte {
 	base := len(dst)
 	// One validity check of the whole literal (escapes are ASCII, so every
 	// run between them is then valid too) instead of one per run: a body
-	// has an escaped newline on every line.
-	valid := utf8.Valid(raw)
-	if valid && esc == nil {
-		return appendValid(dst, raw)
+	// has an escaped newline on every line. Without escape positions the
+	// text is copied first and checked after, only when it holds a byte
+	// past ASCII (most bodies hold none).
+	if esc == nil {
+		out, ascii := appendValid(dst, raw)
+		if ascii || utf8.Valid(raw) {
+			return out
+		}
+		dst = out[:base] // invalid UTF-8: decoded again below
 	}
+	valid := esc != nil && utf8.Valid(raw)
 	i := 0
 	for i < len(raw) {
 		c := raw[i]
