@@ -52,6 +52,7 @@ FUZZ_TARGETS := \
 	FuzzParseFast:./compile/subject \
 	FuzzOutlineLines:./compile/body \
 	FuzzGuard:./compile/body \
+	FuzzScanLineEnd:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \

@@ -85,42 +85,58 @@ func TestFastOutline(t *testing.T) {
 	}
 }
 
-// TestHasControl compares the word-at-a-time test with a byte loop for
-// every byte value at every place of a 17-byte line.
-func TestHasControl(t *testing.T) {
+// plainLineEnd is scanLineEnd as a byte loop.
+func plainLineEnd(s string, p int) (end int, ctl, tick bool) {
+	for i := p; i < len(s); i++ {
+		switch x := s[i]; {
+		case x == '\n':
+			return i, false, tick
+		case x < ' ' || x == 0x7f:
+			return i, true, tick
+		case x == '`':
+			tick = true
+		}
+	}
+	return len(s), false, tick
+}
+
+// TestScanLineEnd compares the word-at-a-time pass with the byte loop for every
+// byte value at every place of a 17-byte line, with and without a backtick
+// elsewhere, a line break after it and a line before it.
+func TestScanLineEnd(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		for at := 0; at < 17; at++ {
-			b := []byte("abcdefghijklmnopq")
-			b[at] = byte(c)
-			want := c < ' ' || c == 0x7f
-			if got := hasControl(string(b)); got != want {
-				t.Fatalf("hasControl with %#x at %d = %t", c, at, got)
+			for _, base := range []string{"abcdefghijklmnopq", "abcdefghijklmnop`", "a`cdefghijklmnopq\nrest`", "`"} {
+				for _, before := range []string{"", "x\n", "before\n"} {
+					b := []byte(base)
+					if at < len(b) {
+						b[at] = byte(c)
+					}
+					s := before + string(b)
+					e, ctl, tick := scanLineEnd(s, len(before))
+					we, wctl, wtick := plainLineEnd(s, len(before))
+					if e != we || ctl != wctl || tick != wtick {
+						t.Fatalf("scanLineEnd(%q, %d) = %d, %t, %t; want %d, %t, %t", s, len(before), e, ctl, tick, we, wctl, wtick)
+					}
+				}
 			}
 		}
 	}
 }
 
-// TestScanLine compares the word-at-a-time pass with a byte loop for every
-// byte value at every place of a 17-byte line, with and without a backtick
-// elsewhere.
-func TestScanLine(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for at := 0; at < 17; at++ {
-			for _, base := range []string{"abcdefghijklmnopq", "abcdefghijklmnop`"} {
-				b := []byte(base)
-				b[at] = byte(c)
-				wantCtl, wantTick := false, false
-				for _, x := range b {
-					wantCtl = wantCtl || x < ' ' || x == 0x7f
-					wantTick = wantTick || x == '`'
-				}
-				ctl, tick := scanLine(string(b))
-				if ctl != wantCtl || !ctl && tick != wantTick {
-					t.Fatalf("scanLine(%q) = %t, %t; want %t, %t", b, ctl, tick, wantCtl, wantTick)
-				}
+// FuzzScanLineEnd holds scanLineEnd to the byte loop at every line start.
+func FuzzScanLineEnd(f *testing.F) {
+	f.Add("# H\n\ntext `x` more\n```go\ncode\n```\n")
+	f.Add("a\rb\n\x7f\t`\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for p := 0; p <= len(s); p++ {
+			e, ctl, tick := scanLineEnd(s, p)
+			we, wctl, wtick := plainLineEnd(s, p)
+			if e != we || ctl != wctl || tick != wtick {
+				t.Fatalf("scanLineEnd(%q, %d) = %d, %t, %t; want %d, %t, %t", s, p, e, ctl, tick, we, wctl, wtick)
 			}
 		}
-	}
+	})
 }
 
 // outlineLines are the kinds of line FuzzOutlineLines builds bodies from:
