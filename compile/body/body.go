@@ -386,14 +386,6 @@ func firstWord(info string) string {
 	return info
 }
 
-// eol returns where the line starting at p ends: its "\n", or len(s).
-func eol(s string, p int) int {
-	if k := strings.IndexByte(s[p:], '\n'); k >= 0 {
-		return p + k
-	}
-	return len(s)
-}
-
 // lineAt returns the line starting at i (without its "\n") and the offset of
 // the next line, or -1 when the line is the last one.
 func lineAt(s string, i int) (string, int) {
