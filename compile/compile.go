@@ -329,6 +329,7 @@ func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Arti
 // research thread its KICKOFF seeds.
 func (t *Thread) newArtifact() *artifact.Artifact {
 	art := artifact.New(t.ID())
+	art.UseArena(t.arena)
 	if k, question, context := t.kickoffQuestion(); k != nil {
 		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
 	}

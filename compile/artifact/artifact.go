@@ -96,7 +96,16 @@ type Artifact struct {
 	// idTop is, per section, the highest item number among its first n
 	// items (nextID), so that adding an item scans only those added since.
 	idTop map[string]idTop
+	// arena holds the fields of the items ADDs create, as it holds the
+	// deltas' values they share (nil: the heap; see UseArena).
+	arena *jsonv.Arena
 }
+
+// UseArena has the merge take the fields of the items ADDs create from
+// arena, where the thread's delta values are: the artifact is then
+// invalid once the arena is reset, as those values are. Not for an
+// artifact that outlives its thread's work.
+func (a *Artifact) UseArena(arena *jsonv.Arena) { a.arena = arena }
 
 // idTop is what nextID has seen of a section: its first n items, the
 // last of them, and their highest number.
@@ -136,6 +145,7 @@ func (a *Artifact) EndRound() { a.round++ }
 func (a *Artifact) Clone() *Artifact {
 	c := *a
 	c.idTop = nil // rebuilt when first needed: never shared with a
+	c.arena = nil // an arena is not safe for concurrent use
 	c.Contributors = make([]*Contributor, len(a.Contributors))
 	for i, k := range a.Contributors {
 		kk := *k

@@ -247,7 +247,7 @@ func (m *merger) add() (string, bool) {
 	}
 	var fields *jsonv.Value
 	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
-		fields = jsonv.NewObjectCap(len(p.Keys))
+		fields = jsonv.NewObjectIn(m.a.arena, len(p.Keys))
 		for _, k := range p.Keys {
 			if stored(p, k) {
 				fields.Set(k, p.Get(k)) // shared with the payload: merged values are never changed in place

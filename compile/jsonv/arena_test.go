@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -89,5 +90,31 @@ func TestPoisonShows(t *testing.T) {
 	a.Reset()
 	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys) != 1 || v.Keys[0] != poisonText {
 		t.Fatalf("after Reset the value reads %+v", *v)
+	}
+}
+
+// TestNewObjectIn: an object taken from an arena holds what is set in it
+// like a heap one, and members past the room it was given move its lists
+// rather than write over the next value the arena hands out.
+func TestNewObjectIn(t *testing.T) {
+	var a Arena
+	o := NewObjectIn(&a, 2)
+	next := NewObjectIn(&a, 2)
+	next.Set("x", NewString("kept"))
+	for i, k := range []string{"a", "b", "c", "d"} {
+		o.Set(k, NewString(strings.Repeat(k, i+1)))
+	}
+	want := NewObjectCap(2)
+	for i, k := range []string{"a", "b", "c", "d"} {
+		want.Set(k, NewString(strings.Repeat(k, i+1)))
+	}
+	if !Equal(o, want) || len(o.Keys) != 4 {
+		t.Fatalf("arena object %v, want %v", o.Keys, want.Keys)
+	}
+	if s, _ := next.Get("x").AsString(); s != "kept" || len(next.Keys) != 1 {
+		t.Fatalf("the next arena object was overwritten: %v", next.Keys)
+	}
+	if h := NewObjectIn(nil, 3); h.Kind != Object || cap(h.Keys) != 3 {
+		t.Fatalf("nil arena: %+v", h)
 	}
 }

@@ -295,6 +295,20 @@ func NewObjectCap(n int) *Value {
 	return &Value{Kind: Object, Keys: make([]string, 0, n), Vals: make([]*Value, 0, n)}
 }
 
+// NewObjectIn is NewObjectCap with the object and its member lists taken
+// from arena (nil: the heap), so it is invalid once the arena is reset. A
+// member past the n it has room for moves the lists to the heap.
+func NewObjectIn(arena *Arena, n int) *Value {
+	if arena == nil {
+		return NewObjectCap(n)
+	}
+	v := &arena.vals.take(1, arena.heap)[0]
+	v.Kind = Object
+	v.Keys = arena.keys.take(n, arena.heap)[:0]
+	v.Vals = arena.ptrs.take(n, arena.heap)[:0]
+	return v
+}
+
 // NewString returns a string value.
 func NewString(s string) *Value { return &Value{Kind: String, Str: s} }
 
