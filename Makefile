@@ -53,6 +53,7 @@ FUZZ_TARGETS := \
 	FuzzOutlineLines:./compile/body \
 	FuzzGuard:./compile/body \
 	FuzzScanLineEnd:./compile/body \
+	FuzzParseGuarded:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzEvidencePack:./rules \

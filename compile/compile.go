@@ -180,16 +180,16 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, arena *jsonv.Ar
 		}
 		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
-			if why := body.Guard(m.Body, opt.Limits.Body()); why != "" {
+			// Only delta extraction reads code spans: the body of a message
+			// that is not a DELTA gets its outline.
+			doc, why := body.ParseGuarded(m.Body, opt.Limits.Body(), msg.Subject.Kind == subject.Delta)
+			if why != "" {
 				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
 					Hint:    "Split or simplify the body; such markdown makes parsers slow enough to stall a CI job.",
 					Pos:     m.Pos("body_md"), Thread: t.Key, MsgID: m.ID, Anchor: "unparsed body " + m.ID})
-			} else if msg.Subject.Kind == subject.Delta {
-				msg.Doc = body.Parse(m.Body)
-			} else {
-				msg.Doc = body.ParseOutline(m.Body) // only delta extraction reads code spans
 			}
+			msg.Doc = doc
 		}
 		t.Msgs[i] = msg
 	}

@@ -330,6 +330,12 @@ func ParseOutline(src string) *Doc {
 			return d
 		}
 	}
+	return outlineSlow(src, comment)
+}
+
+// outlineSlow is ParseOutline of a body the one-pass reader declined
+// (comment: it holds a "<!--").
+func outlineSlow(src string, comment bool) *Doc {
 	if comment || strings.Contains(src, ":::") {
 		return Parse(src)
 	}

@@ -27,6 +27,16 @@ func fastOutline(src string) (d *Doc, ok bool) { return fastDoc(src, false) }
 // spans too), and it answers only for a body without a backtick outside
 // its fences, which has none.
 func fastDoc(src string, spans bool) (d *Doc, ok bool) {
+	d, _, ok = readFast(src, spans, false)
+	return d, ok
+}
+
+// readFast is fastDoc; with guard it also applies Guard's test to each
+// line it reads (guardLine), and returns the first line's reason, with a
+// nil Doc and ok, as soon as one fails: ok then says every line before it
+// was read, so that reason is Guard's unless the size or the links stop
+// the body.
+func readFast(src string, spans, guard bool) (d *Doc, why string, ok bool) {
 	// Gathered on the stack, then copied to slices of their exact size.
 	var hbuf [48]Heading
 	var fbuf [8]Fence
@@ -34,26 +44,34 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 	for p := 0; p < len(src); {
 		end, ctl, tick := scanLineEnd(src, p)
 		if ctl || spans && tick && src[p] != '`' {
-			return nil, false
+			return nil, "", false
 		}
 		line := src[p:end]
+		// No line the reader accepts outside a fence nests or is indented
+		// far enough to fail Guard's test today; it is applied all the
+		// same, so that a reader that learns more lines stays guarded.
+		if guard {
+			if why := guardLine(line); why != "" {
+				return nil, why, true
+			}
+		}
 		switch {
 		case len(line) > 0 && line[0] == '#':
 			h, ok := atxHeading(line, p)
 			if !ok {
-				return nil, false
+				return nil, "", false
 			}
 			hs = append(hs, h)
 		case len(line) > 2 && (line[0] == '`' || line[0] == '~') && line[1] == line[0] && line[2] == line[0]:
-			f, next, ok := fastFence(src, p, end)
-			if !ok {
-				return nil, false
+			f, next, why, ok := fastFence(src, p, end, guard)
+			if !ok || why != "" {
+				return nil, why, ok
 			}
 			fences = append(fences, f)
 			p = next
 			continue
 		case !plainLine(line):
-			return nil, false
+			return nil, "", false
 		}
 		p = end + 1
 	}
@@ -71,7 +89,7 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 		}
 	}
 	sections(d.Headings, len(src))
-	return d, true
+	return d, "", true
 }
 
 // fastFence reads the fenced code block whose opening fence is the line
@@ -82,7 +100,10 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 // fence characters, then spaces only — and next is where the line after
 // the closing fence starts. A fence that is not closed, or holds a control
 // character, is left to goldmark (ok false).
-func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
+//
+// With guard, each content and closing line gets Guard's test: the first
+// reason is returned with ok (the lines before it were read).
+func fastFence(src string, p, end int, guard bool) (f Fence, next int, why string, ok bool) {
 	c := src[p]
 	n := 0
 	for p+n < end && src[p+n] == c {
@@ -91,7 +112,7 @@ func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
 	f = Fence{Char: c, FenceLen: n, Start: p, InfoStart: p + n, InfoEnd: p + n}
 	rest := src[p+n : end]
 	if c == '`' && strings.IndexByte(rest, '`') >= 0 || end == len(src) {
-		return Fence{}, 0, false
+		return Fence{}, 0, "", false
 	}
 	if t := strings.TrimRight(rest, " "); t != "" {
 		f.InfoStart += len(rest) - len(strings.TrimLeft(rest, " "))
@@ -103,18 +124,23 @@ func fastFence(src string, p, end int) (f Fence, next int, ok bool) {
 	for q := end + 1; q < len(src); {
 		le, ctl, _ := scanLineEnd(src, q)
 		if ctl {
-			return Fence{}, 0, false
+			return Fence{}, 0, "", false
 		}
 		line := src[q:le]
+		if guard {
+			if why := guardLine(line); why != "" {
+				return Fence{}, 0, why, true
+			}
+		}
 		if closesFence(line, c, n) {
 			f.Content = src[f.ContentStart:q]
 			f.End = le
 			f.Closed = true
-			return f, min(le+1, len(src)), true
+			return f, min(le+1, len(src)), "", true
 		}
 		q = le + 1
 	}
-	return Fence{}, 0, false
+	return Fence{}, 0, "", false
 }
 
 // closesFence reports whether line closes a fence of n characters c: up

@@ -24,8 +24,8 @@ const (
 // it is over maxBytes, or nests or leaves open too much. It is linear in
 // the size of src.
 func Guard(src string, maxBytes int) string {
-	if len(src) > maxBytes {
-		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), maxBytes)
+	if why := guardSize(src, maxBytes); why != "" {
+		return why
 	}
 	for i := 0; i < len(src); {
 		line := src[i:]
@@ -34,32 +34,83 @@ func Guard(src string, maxBytes int) string {
 		} else {
 			i = len(src)
 		}
-		// Only a line starting with white space, a block-quote marker or
-		// a list marker can nest anything; and each level a line opens
-		// takes a byte of it, as does each column of indentation, so a
-		// line of at most MaxNesting bytes is within both limits.
-		if len(line) <= MaxNesting || !nestStart[line[0]] {
-			continue
-		}
-		if d := markerDepth(line); d > MaxNesting {
-			return fmt.Sprintf("a line opens %d nested block quotes or list items, over the limit of %d", d, MaxNesting)
-		}
-		// Lists nested by indentation: a marker after 2*MaxNesting columns
-		// of indentation is more than MaxNesting levels deep.
-		if line[0] == ' ' || line[0] == '\t' {
-			ind := 1
-			for ind < len(line) && (line[ind] == ' ' || line[ind] == '\t') {
-				ind++
-			}
-			if ind >= 2*MaxNesting && markerDepth(line[ind:]) > 0 {
-				return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
-			}
+		if why := guardLine(line); why != "" {
+			return why
 		}
 	}
+	return guardLinks(src)
+}
+
+// guardSize is Guard's test of the body's size.
+func guardSize(src string, maxBytes int) string {
+	if len(src) > maxBytes {
+		return fmt.Sprintf("it is %d bytes, over the limit of %d", len(src), maxBytes)
+	}
+	return ""
+}
+
+// guardLine is Guard's test of one line (without its "\n").
+func guardLine(line string) string {
+	// Only a line starting with white space, a block-quote marker or a
+	// list marker can nest anything; and each level a line opens takes a
+	// byte of it, as does each column of indentation, so a line of at most
+	// MaxNesting bytes is within both limits.
+	if len(line) <= MaxNesting || !nestStart[line[0]] {
+		return ""
+	}
+	if d := markerDepth(line); d > MaxNesting {
+		return fmt.Sprintf("a line opens %d nested block quotes or list items, over the limit of %d", d, MaxNesting)
+	}
+	// Lists nested by indentation: a marker after 2*MaxNesting columns of
+	// indentation is more than MaxNesting levels deep.
+	if line[0] == ' ' || line[0] == '\t' {
+		ind := 1
+		for ind < len(line) && (line[ind] == ' ' || line[ind] == '\t') {
+			ind++
+		}
+		if ind >= 2*MaxNesting && markerDepth(line[ind:]) > 0 {
+			return fmt.Sprintf("a list item is indented %d columns, more than %d nesting levels", ind, MaxNesting)
+		}
+	}
+	return ""
+}
+
+// guardLinks is Guard's count of unclosed link destinations.
+func guardLinks(src string) string {
 	if open := strings.Count(src, "](") - strings.Count(src, ")"); open > MaxOpenLinks {
 		return fmt.Sprintf("it leaves %d link destinations \"](\" unclosed, over the limit of %d", open, MaxOpenLinks)
 	}
 	return ""
+}
+
+// ParseGuarded is Guard, then Parse (spans) or ParseOutline (not spans)
+// of a body Guard lets through; a body Guard stops gives nil and its
+// reason. For the commonest body the one-pass reader applies Guard's test
+// to each line as it reads it, so the body's lines are walked once, not
+// twice. FuzzParseGuarded holds it to Guard followed by the parse.
+func ParseGuarded(src string, maxBytes int, spans bool) (*Doc, string) {
+	if why := guardSize(src, maxBytes); why != "" {
+		return nil, why
+	}
+	comment := strings.Contains(src, "<!--")
+	if !comment {
+		if d, why, ok := readFast(src, spans, true); ok {
+			if why == "" {
+				why = guardLinks(src)
+			}
+			if why != "" {
+				return nil, why
+			}
+			return d, ""
+		}
+	}
+	if why := Guard(src, maxBytes); why != "" {
+		return nil, why
+	}
+	if spans {
+		return parseAt(src, 0), ""
+	}
+	return outlineSlow(src, comment), ""
 }
 
 // nestStart marks the bytes a line that opens a block quote or list item

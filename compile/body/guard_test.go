@@ -3,6 +3,7 @@ package body
 import (
 	"fmt"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -140,5 +141,65 @@ func FuzzGuard(f *testing.F) {
 		if got, want := Guard(src, limits.DefaultBodyBytes), guardPlain(src, limits.DefaultBodyBytes); got != want {
 			t.Fatalf("%q: Guard %q, every line looked at %q", src, got, want)
 		}
+	})
+}
+
+// guardThenParse is ParseGuarded as two steps: Guard, then the parse.
+func guardThenParse(src string, maxBytes int, spans bool) (*Doc, string) {
+	if why := Guard(src, maxBytes); why != "" {
+		return nil, why
+	}
+	if spans {
+		return Parse(src), ""
+	}
+	return ParseOutline(src), ""
+}
+
+// guardedLines are the lines TestParseGuarded and FuzzParseGuarded build
+// bodies from: Guard's pieces at and past its limits, and the lines the
+// one-pass reader answers for or declines, fences among them.
+var guardedLines = append(append([]string{}, outlineLines...),
+	strings.Repeat(">", MaxNesting+1), strings.Repeat("> ", MaxNesting+1)+"x",
+	strings.Repeat(" ", 2*MaxNesting)+"- x", strings.Repeat("- ", MaxNesting/2+1)+"x",
+	strings.Repeat("a", MaxNesting+5), strings.Repeat("[a](", MaxOpenLinks/4), "- "+strings.Repeat("[a](", 300))
+
+func checkParseGuarded(t *testing.T, src string) {
+	for _, spans := range []bool{false, true} {
+		for _, limit := range []int{limits.DefaultBodyBytes, len(src) - 1} {
+			d, why := ParseGuarded(src, limit, spans)
+			wd, wwhy := guardThenParse(src, limit, spans)
+			if why != wwhy || !reflect.DeepEqual(d, wd) {
+				t.Fatalf("%q (spans %t, limit %d): ParseGuarded %q %+v; Guard and parse %q %+v", src, spans, limit, why, d, wwhy, wd)
+			}
+		}
+	}
+}
+
+// TestParseGuarded holds ParseGuarded, whose one-pass reader applies
+// Guard's test line by line, to Guard followed by the parse, on bodies of
+// random guardedLines.
+func TestParseGuarded(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for round := 0; round < 4000; round++ {
+		var b strings.Builder
+		for n := rng.Intn(10); n >= 0; n-- {
+			b.WriteString(guardedLines[rng.Intn(len(guardedLines))])
+			b.WriteByte('\n')
+		}
+		checkParseGuarded(t, b.String())
+	}
+}
+
+// FuzzParseGuarded: each input byte picks a line of guardedLines.
+func FuzzParseGuarded(f *testing.F) {
+	f.Add([]byte{3, 25, 80, 26, 25})
+	f.Add([]byte{80, 81, 0, 84})
+	f.Fuzz(func(t *testing.T, picks []byte) {
+		var b strings.Builder
+		for _, p := range picks {
+			b.WriteString(guardedLines[int(p)%len(guardedLines)])
+			b.WriteByte('\n')
+		}
+		checkParseGuarded(t, b.String())
 	})
 }
