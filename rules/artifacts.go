@@ -39,7 +39,10 @@ func ArtifactPathThread(file string) string {
 // Artifacts whose thread is not an input are left out: the rules that use
 // this compare a file with its mailbox thread.
 func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)) {
-	threads := map[string]*ThreadResult{}
+	if len(b.Artifacts) == 0 {
+		return // no artifact to pair: the index of the threads would go unread
+	}
+	threads := make(map[string]*ThreadResult, 2*len(b.Threads))
 	for i := range b.Threads {
 		threads[b.Threads[i].Facts.Key] = &b.Threads[i]
 		if id := b.Threads[i].Facts.ThreadID; id != "" {

@@ -163,7 +163,7 @@ func (b *Batch) facts() []*Facts {
 }
 
 func newRefGraph(facts []*Facts) *refGraph {
-	g := &refGraph{sessions: map[string]*Facts{}, next: map[refNode][]refNode{}, edge: map[[2]refNode]*refEdge{}}
+	g := &refGraph{sessions: make(map[string]*Facts, 2*len(facts)), next: map[refNode][]refNode{}, edge: map[[2]refNode]*refEdge{}}
 	for _, f := range facts {
 		if f.Artifact == "" {
 			g.facts = append(g.facts, f)

@@ -107,7 +107,7 @@ func merge(results []*fileResult, jobs int) *Batch {
 	b := &Batch{}
 	// Group the packed records by thread key, in input order; Seq is the
 	// global input order.
-	threads := map[string][]member{}
+	threads := make(map[string][]member, len(results)) // most exports hold one thread a file
 	// Files whose content hash is known and whose messages all have one
 	// thread key: such a file is named by its hash in the cache key of its
 	// thread (ThreadRef.Digest).
