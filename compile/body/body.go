@@ -1069,8 +1069,21 @@ func sections(hs []Heading, n int) {
 // (fenced, indented or :::delta, fences included) or an inline code span
 // (backticks included).
 func (d *Doc) InCode(off int) bool {
+	_, in := d.CodeEnd(off)
+	return in
+}
+
+// CodeEnd reports whether off lies inside code (InCode) and, when it does,
+// where that code ends: every offset from off up to end is inside code too,
+// so a search for something outside code may go on from end.
+func (d *Doc) CodeEnd(off int) (end int, in bool) {
 	i := sort.Search(len(d.code), func(i int) bool { return d.code[i].start > off }) - 1
-	return i >= 0 && d.codeMax[i] > off
+	if i < 0 || d.codeMax[i] <= off {
+		return 0, false
+	}
+	// The range that reaches codeMax[i] starts at or before code[i], so at
+	// or before off: it covers all of [off, codeMax[i]).
+	return d.codeMax[i], true
 }
 
 // InComment reports whether byte offset off lies inside an HTML comment.

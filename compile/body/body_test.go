@@ -434,3 +434,41 @@ func BenchmarkParseOutline(b *testing.B) {
 		ParseOutline(src)
 	}
 }
+
+// TestCodeEnd: CodeEnd answers as InCode at every offset of bodies with
+// fences, indented code and code spans (nested and adjacent), and every
+// offset from one inside code up to the end it gives is inside code.
+func TestCodeEnd(t *testing.T) {
+	for _, src := range []string{
+		"text `a` and ``b`` then\n\n```go\nx := `y`\n```\n\n    indented\n    more\n\n- `in list` ```\n",
+		"> ```\n> quoted `fence`\n> ```\n\n`x``y` `z`\n~~~\n~~~\n",
+		"no code at all\n", "",
+	} {
+		d := Parse(src)
+		inPlain := func(off int) bool { // every range looked at
+			for _, c := range d.code {
+				if c.start <= off && off < c.end {
+					return true
+				}
+			}
+			return false
+		}
+		for off := 0; off <= len(src); off++ {
+			end, in := d.CodeEnd(off)
+			if in != inPlain(off) || d.InCode(off) != in {
+				t.Fatalf("%q at %d: CodeEnd says %t, the ranges %t", src, off, in, inPlain(off))
+			}
+			if !in {
+				continue
+			}
+			if end <= off {
+				t.Fatalf("%q at %d: code ends at %d", src, off, end)
+			}
+			for o := off; o < end; o++ {
+				if !inPlain(o) {
+					t.Fatalf("%q: CodeEnd(%d) = %d, but %d is not in code", src, off, end, o)
+				}
+			}
+		}
+	}
+}

@@ -142,7 +142,11 @@ func findInline(doc *body.Doc) []inlineJSON {
 		}
 		occ := i + k
 		i = occ + len(`"operation"`)
-		if doc.InCode(occ) || doc.InComment(occ) {
+		if end, in := doc.CodeEnd(occ); in {
+			i = max(i, end) // a delta block's key: nothing to find in the rest of it
+			continue
+		}
+		if doc.InComment(occ) {
 			continue
 		}
 		open, end := enclosingObject(src, occ)
