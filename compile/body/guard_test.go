@@ -122,11 +122,7 @@ var guardPieces = []string{
 func TestGuardSkipsShortLines(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for round := 0; round < 3000; round++ {
-		var b strings.Builder
-		for n := rng.Intn(8); n >= 0; n-- {
-			b.WriteString(guardPieces[rng.Intn(len(guardPieces))])
-		}
-		src := b.String()
+		src := randomBody(rng, guardPieces, 8, "")
 		if got, want := Guard(src, limits.DefaultBodyBytes), guardPlain(src, limits.DefaultBodyBytes); got != want {
 			t.Fatalf("%q: Guard %q, every line looked at %q", src, got, want)
 		}
@@ -181,13 +177,19 @@ func checkParseGuarded(t *testing.T, src string) {
 func TestParseGuarded(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	for round := 0; round < 4000; round++ {
-		var b strings.Builder
-		for n := rng.Intn(10); n >= 0; n-- {
-			b.WriteString(guardedLines[rng.Intn(len(guardedLines))])
-			b.WriteByte('\n')
-		}
-		checkParseGuarded(t, b.String())
+		checkParseGuarded(t, randomBody(rng, guardedLines, 10, "\n"))
 	}
+}
+
+// randomBody joins one to most+1 pieces picked at random, each followed by
+// end.
+func randomBody(rng *rand.Rand, pieces []string, most int, end string) string {
+	var b strings.Builder
+	for n := rng.Intn(most); n >= 0; n-- {
+		b.WriteString(pieces[rng.Intn(len(pieces))])
+		b.WriteString(end)
+	}
+	return b.String()
 }
 
 // FuzzParseGuarded: each input byte picks a line of guardedLines.
