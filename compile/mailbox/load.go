@@ -41,10 +41,13 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	t.bodies = getSlab()
 	ld.bodies = t.bodies
 	defer ld.release()
+	// The field regions and body maps of the messages Load's shortcut
+	// fills, one array each for the thread (fillScanned).
+	ld.slots = make([]loadSlot, len(t.Messages))
 	for i, cp := range t.Messages {
 		switch cp.Src.kind {
 		case srcMem:
-			if err := ld.fillJSON(cp, cp.Src.mem[cp.Src.off:cp.Src.end]); err != nil {
+			if err := ld.fillJSON(cp, cp.Src.mem[cp.Src.off:cp.Src.end], nil); err != nil {
 				return nil, err
 			}
 		case srcArchive:
@@ -94,7 +97,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 			for k := i; k <= j; k++ {
 				w := ws[k]
 				t.Messages[w.i].Src.held = h
-				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base]); err != nil {
+				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base], &ld.slots[w.i]); err != nil {
 					f.Close()
 					return nil, err
 				}
@@ -116,7 +119,8 @@ type loader struct {
 	p       jparser
 	lm      diag.LineIndex
 	scratch []byte
-	bodies  *slab // the loaded thread's (Thread.bodies)
+	bodies  *slab      // the loaded thread's (Thread.bodies)
+	slots   []loadSlot // the loaded thread's, by message index
 }
 
 // held is a range of a file that Load read for a thread. Its loaded
@@ -231,15 +235,23 @@ func (ld *loader) release() {
 		ld.scratch = nil
 	}
 	ld.lm.Reset(nil)
-	ld.bodies = nil
+	ld.bodies, ld.slots = nil, nil
 	loaderPool.Put(ld)
 }
 
+// loadSlot holds what fillScanned makes for one message: its field
+// regions and its body map.
+type loadSlot struct {
+	fields lazyFields
+	bm     bodyMap
+}
+
 // fillJSON decodes message object src (at m.Src.off of the file, which is at
-// m.Src.Line:Col) and fills Body, Fields and the body mapping.
-func (ld *loader) fillJSON(m *Message, src []byte) error {
-	if m.Src.kind == srcJSON && m.Src.sum != 0 && loadShortcut {
-		return ld.fillScanned(m, src)
+// m.Src.Line:Col) and fills Body, Fields and the body mapping; the shortcut
+// (fillScanned) puts the last two in slot.
+func (ld *loader) fillJSON(m *Message, src []byte, slot *loadSlot) error {
+	if m.Src.kind == srcJSON && m.Src.sum != 0 && loadShortcut && slot != nil {
+		return ld.fillScanned(m, src, slot)
 	}
 	if m.Src.kind != srcMem {
 		src = bytes.Clone(src) // kept by the body map and the fields: not the reused buffer
@@ -296,7 +308,7 @@ var loadShortcut = true
 // Scan recorded: when the bytes are the ones Scan read (their CRC-32C is
 // the same), everything Scan derived from them holds, so the body is
 // decoded from where Scan saw it, without tokenising the object again.
-func (ld *loader) fillScanned(m *Message, src []byte) error {
+func (ld *loader) fillScanned(m *Message, src []byte, slot *loadSlot) error {
 	s := &m.Src
 	if crc32.Checksum(src, castagnoli) != s.sum {
 		return changed(m)
@@ -304,7 +316,8 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	// src is in a buffer the thread holds until it is released: the fields
 	// and the body map read the object again through s (Src.reread) when a
 	// position is first asked for (a few messages in a hundred).
-	m.fields = &lazyFields{from: s, depth: ld.p.MaxDepth}
+	slot.fields.from, slot.fields.depth = s, ld.p.MaxDepth
+	m.fields = &slot.fields
 	if !m.HasBody {
 		return nil
 	}
@@ -324,7 +337,8 @@ func (ld *loader) fillScanned(m *Message, src []byte) error {
 	} else {
 		m.Body = ld.bodies.take(append(ld.bodies.room(len(body)), body...))
 	}
-	s.bm = &bodyMap{line: int(s.litLine), col: int(s.litCol) + 1, from: s}
+	slot.bm.line, slot.bm.col, slot.bm.from = int(s.litLine), int(s.litCol)+1, s
+	s.bm = &slot.bm
 	return nil
 }
 

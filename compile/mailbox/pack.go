@@ -385,16 +385,16 @@ func (u *unpacker) pos() diag.Pos {
 	return diag.Pos{File: u.shared(), Line: int(u.Varint()), Col: int(u.Varint()), EndLine: int(u.Varint()), EndCol: int(u.Varint())}
 }
 
-// rec unpacks the record at ref. The packed form is written by add in the
-// same process (or read from a checksummed scan cache entry, which
-// decodeScan checks with source first), so a decoding failure is a bug; it
-// panics, which the thread's task turns into an internal-error finding.
-func (ref msgRef) rec() *rec {
-	r := &rec{m: &Message{}}
-	if !ref.decode(decodeFull, r) {
+// recInto unpacks the message of the record at ref into m. The packed
+// form is written by add in the same process (or read from a checksummed
+// scan cache entry, which decodeScan checks with source first), so a
+// decoding failure is a bug; it panics, which the thread's task turns into
+// an internal-error finding.
+func (ref msgRef) recInto(m *Message) {
+	r := rec{m: m}
+	if !ref.decode(decodeFull, &r) {
 		panic("mailbox: corrupt packed message record")
 	}
-	return r
 }
 
 // source is where the record's message is (its Src and whether it has a

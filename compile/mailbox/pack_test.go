@@ -298,3 +298,52 @@ func TestSetMsgsForms(t *testing.T) {
 		}
 	}
 }
+
+// rec unpacks the whole record at ref (the message and what only the scan
+// reads), as merge does; it panics when the record does not unpack.
+func (ref msgRef) rec() *rec {
+	r := &rec{m: &Message{}}
+	if !ref.decode(decodeFull, r) {
+		panic("mailbox: corrupt packed message record")
+	}
+	return r
+}
+
+// TestMessagesUnpackAsRecords holds Messages (one array for the thread,
+// each message unpacked in place) to its messages as their records unpack
+// one by one, with the body's source taken from the copy that has it: on
+// every export shape, and on a message whose body only a second copy has.
+func TestMessagesUnpackAsRecords(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	const msg = `{"id": 7, "thread_id": "T", "subject": "s", "from": "A", "to": ["B", "C"], "created_ts": "2026-01-02T03:04:05Z"%s}`
+	write(t, filepath.Join(dir, "a.json"), "["+fmt.Sprintf(msg, "")+"]")
+	write(t, filepath.Join(dir, "b.json"), "["+fmt.Sprintf(msg, `, "body_md": "x\ny"`)+"]")
+	copies := 0
+	for _, b := range []*Batch{scanT(t, "testdata/ingest"), scanT(t, dir)} {
+		for _, r := range b.Threads {
+			got := r.Messages()
+			if len(got) != r.Len() {
+				t.Fatalf("%s: %d messages, want %d", r.Key, len(got), r.Len())
+			}
+			for i, m := range got {
+				e := r.entry(i)
+				want := e.meta.rec().m
+				if e.src != e.meta {
+					copies++
+					want.HasBody, want.Src = true, e.src.rec().m.Src
+				}
+				want.Seq = e.seq
+				if !reflect.DeepEqual(m, want) {
+					t.Errorf("%s message %d:\n got %+v\nwant %+v", r.Key, i, m, want)
+				}
+				if m.Src.File == "" || (r.Key == "T" && (!m.HasBody || filepath.Base(m.Src.File) != "b.json")) {
+					t.Errorf("%s message %d: body source %q, has body %t", r.Key, i, m.Src.File, m.HasBody)
+				}
+			}
+		}
+	}
+	if copies == 0 {
+		t.Error("no message took its body from another copy: the test checks less than it says")
+	}
+}

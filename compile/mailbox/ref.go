@@ -126,12 +126,23 @@ func (r *ThreadRef) entry(i int) msgEntry {
 }
 
 func (e msgEntry) message() *Message {
-	m := e.meta.rec().m
+	m := new(Message)
+	e.messageInto(m)
+	return m
+}
+
+// messageInto unpacks the message into m (the zero Message): its record,
+// and where its body is when another copy of it has the body.
+func (e msgEntry) messageInto(m *Message) {
+	e.meta.recInto(m)
 	if e.src != e.meta {
-		m.HasBody, m.Src = true, e.src.rec().m.Src
+		src, _, ok := e.src.source()
+		if !ok {
+			panic("mailbox: corrupt packed message record")
+		}
+		m.HasBody, m.Src = true, src
 	}
 	m.Seq = e.seq
-	return m
 }
 
 // Len is the number of messages of the thread (0 once released).
@@ -143,9 +154,13 @@ func (r *ThreadRef) Messages() []*Message {
 	if r.n() == 0 {
 		return nil
 	}
-	out := make([]*Message, r.n())
+	// One array holds the thread's messages: they are loaded, checked
+	// and dropped together.
+	msgs := make([]Message, r.n())
+	out := make([]*Message, len(msgs))
 	for i := range out {
-		out[i] = r.entry(i).message()
+		r.entry(i).messageInto(&msgs[i])
+		out[i] = &msgs[i]
 	}
 	return out
 }
