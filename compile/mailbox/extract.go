@@ -143,6 +143,8 @@ func (s *scanner) keep(m *Message, r *recInfo) {
 	if res.pk == nil {
 		kept := &rec{m: new(Message), recInfo: *r}
 		*kept.m = *m
+		// views of the file's bytes (jdoc.view), which the next read reuses
+		kept.m.Subject, kept.m.CreatedRaw = strings.Clone(m.Subject), strings.Clone(m.CreatedRaw)
 		res.recs = append(res.recs, kept)
 		return
 	}
@@ -173,7 +175,7 @@ func (s *scanner) metadata(d *jdoc, f msgNodes, c ctx, m *Message) {
 		m.ThreadID = c.threadID
 	}
 	if f.subj >= 0 && d.kind(f.subj) == jStr {
-		m.Subject = d.text(f.subj)
+		m.Subject = d.view(f.subj)
 	}
 	for _, fn := range f.from {
 		if fn >= 0 && d.kind(fn) == jStr {
@@ -233,7 +235,7 @@ func timestamp(d *jdoc, f msgNodes, c ctx, m *Message, r *recInfo, msgPos diag.P
 	switch {
 	case tsN >= 0 && d.kind(tsN) != jNull:
 		if d.kind(tsN) == jStr {
-			m.CreatedRaw = d.text(tsN)
+			m.CreatedRaw = d.view(tsN)
 		} else {
 			m.CreatedRaw = string(d.raw(tsN))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -172,6 +173,21 @@ func (d *jdoc) text(n int32) string {
 	}
 	*d.buf = decodeString((*d.buf)[:0], raw, nil)
 	return string(*d.buf)
+}
+
+// view is text without a copy when the literal needs no decoding: the
+// string shares d.src's bytes, so it is valid only while they are. The
+// scanner packs a message, whose subject and time text are views, before
+// it reads on; keep clones them for the records it holds unpacked.
+func (d *jdoc) view(n int32) string {
+	nd := &d.nodes[n]
+	if !nd.Esc {
+		inner := d.src[nd.Start+1 : nd.End-1]
+		if isASCII(inner) || utf8.Valid(inner) {
+			return unsafe.String(unsafe.SliceData(inner), len(inner))
+		}
+	}
+	return d.text(n)
 }
 
 // keyIs reports whether key node k equals s.
