@@ -277,14 +277,11 @@ func countEntries(text string) int {
 }
 
 func checkCompiledArtifactPath(c *Ctx) {
-	want := "artifacts/" + c.T.ID() + ".md"
 	m := c.M
-	if m.Subject.Kind != subject.Compiled {
+	if m.Subject.Kind != subject.Compiled || m.Doc == nil {
 		return
 	}
-	if m.Doc == nil {
-		return
-	}
+	want := "artifacts/" + c.T.ID() + ".md"
 	v, s, e, ok := c.metaField(m, "Artifact Path")
 	if !ok {
 		c.report(m, bodyStart(m), "COMPILED body has no \"**Artifact Path**:\" line.",
