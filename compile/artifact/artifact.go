@@ -89,7 +89,7 @@ type Artifact struct {
 	Items map[string][]*Item
 
 	// writes remembers the last EDIT of each field, for conflict detection.
-	writes map[string]fieldWrite
+	writes map[fieldKey]fieldWrite
 	// round counts the rounds ended by EndRound (one per COMPILED
 	// message): two EDITs of one field conflict only within a round.
 	round int
@@ -114,6 +114,10 @@ type idTop struct {
 	last   *Item
 }
 
+// fieldKey names a field an EDIT writes: the item's section and id, the
+// field, and the sub-key of an object field ("" for the whole field).
+type fieldKey struct{ section, id, field, sub string }
+
 // fieldWrite is one EDIT's write of one field.
 type fieldWrite struct {
 	Agent    string
@@ -130,7 +134,7 @@ type fieldWrite struct {
 
 // New returns an empty artifact for a session.
 func New(sessionID string) *Artifact {
-	return &Artifact{SessionID: sessionID, Items: map[string][]*Item{}, writes: map[string]fieldWrite{}}
+	return &Artifact{SessionID: sessionID, Items: map[string][]*Item{}, writes: map[fieldKey]fieldWrite{}}
 }
 
 // Clone returns a deep copy: the snapshot taken at each COMPILED message.
@@ -162,7 +166,7 @@ func (a *Artifact) Clone() *Artifact {
 		}
 		c.Items[s] = cs
 	}
-	c.writes = make(map[string]fieldWrite, len(a.writes))
+	c.writes = make(map[fieldKey]fieldWrite, len(a.writes))
 	for k, w := range a.writes {
 		w.Value = w.Value.Clone()
 		w.Tied = append([]tiedValue(nil), w.Tied...)
@@ -212,6 +216,17 @@ func (a *Artifact) Active(section string) []*Item {
 		}
 	}
 	return out
+}
+
+// activeCount is len(a.Active(section)), without the list.
+func (a *Artifact) activeCount(section string) int {
+	n := 0
+	for _, it := range a.Section(section) {
+		if !it.Killed {
+			n++
+		}
+	}
+	return n
 }
 
 // Counts returns, per section id, the number of active and of killed items.

@@ -144,7 +144,7 @@ func (a *Artifact) Apply(d Applied) (applied bool, events []Event) {
 		a.Items = map[string][]*Item{}
 	}
 	if a.writes == nil {
-		a.writes = map[string]fieldWrite{}
+		a.writes = map[fieldKey]fieldWrite{}
 	}
 	m := &merger{a: a, d: d}
 	var id string
@@ -234,7 +234,7 @@ func (m *merger) add() (string, bool) {
 		return "", false
 	}
 	if sec == delta.HypothesisSlate {
-		if n := len(m.a.Active(sec)); n >= MaxHypotheses {
+		if n := m.a.activeCount(sec); n >= MaxHypotheses {
 			anchor := "ADD " + sec
 			if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
 				anchor += " " + oneLine(name)
@@ -386,10 +386,7 @@ func (m *merger) edit() (string, bool) {
 // by their blocks.
 func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.Value {
 	nv := in // never changed in place, like every merged value
-	name, key := k, it.Section+"\x00"+it.ID+"\x00"+k
-	if sk != "" {
-		name, key = k+"."+sk, key+"\x00"+sk
-	}
+	key := fieldKey{it.Section, it.ID, k, sk}
 	nw := fieldWrite{Agent: m.d.Agent, Value: nv, Round: m.a.round, Msg: m.d.Msg, Block: m.d.Block, At: m.d.At, Priority: m.d.Priority}
 	w, ok := m.a.writes[key]
 	if !ok || w.Round != m.a.round {
@@ -398,6 +395,10 @@ func (m *merger) write(it *Item, anchor, k, sk string, in *jsonv.Value) *jsonv.V
 	}
 	tied := !w.At.IsZero() && w.At.Equal(m.d.At) && w.Msg != m.d.Msg
 	same := jsonv.Equal(w.Value, nv)
+	name := k // the field as findings name it
+	if sk != "" {
+		name = k + "." + sk
+	}
 	switch {
 	case tied && w.Priority == m.d.Priority && (!same || len(w.Tied) > 0):
 		nw.Tied = append([]tiedValue(nil), w.Tied...)
@@ -504,7 +505,8 @@ func list(v *jsonv.Value) []*jsonv.Value {
 // union returns old ∪ in in insertion order, without duplicates; references
 // are the same when session, item and relation are.
 func union(old, in *jsonv.Value, refs bool) *jsonv.Value {
-	out := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	olds, ins := list(old), list(in)
+	out := &jsonv.Value{Kind: jsonv.Array, Arr: make([]*jsonv.Value, 0, len(olds)+len(ins))}
 	add := func(e *jsonv.Value) {
 		for _, x := range out.Arr {
 			if sameElem(x, e, refs) {
@@ -513,10 +515,10 @@ func union(old, in *jsonv.Value, refs bool) *jsonv.Value {
 		}
 		out.Arr = append(out.Arr, e)
 	}
-	for _, e := range list(old) {
+	for _, e := range olds {
 		add(e)
 	}
-	for _, e := range list(in) {
+	for _, e := range ins {
 		add(e)
 	}
 	return out
@@ -640,7 +642,7 @@ var minimums = func() []*schema.Section {
 func (a *Artifact) Check() []Event {
 	var out []Event
 	for _, mn := range minimums {
-		n := len(a.Active(mn.ID))
+		n := a.activeCount(mn.ID)
 		var msg string
 		switch {
 		case mn.ID == delta.ResearchThread:
@@ -677,7 +679,7 @@ func (a *Artifact) Check() []Event {
 			Anchor: "BELOW_MINIMUM " + mn.ID, Applied: true,
 		})
 	}
-	if n := len(a.Active(delta.AdversarialCritique)); n > 0 && !a.HasAlternativeFraming() {
+	if n := a.activeCount(delta.AdversarialCritique); n > 0 && !a.HasAlternativeFraming() {
 		msg := fmt.Sprintf("None of the %d active critiques offers a specific alternative framing.", n)
 		if n == 1 {
 			msg = "The active critique does not offer a specific alternative framing."

@@ -197,3 +197,38 @@ func TestTiedEdits(t *testing.T) {
 		t.Errorf("equal values: %+v", ev)
 	}
 }
+
+// TestConflictFieldsApart: conflicts are between writes of one field. A
+// field whose name holds a NUL byte is not an object field's sub-key, and
+// the active counts the slate limit, the minimums and the render read agree
+// with Active.
+func TestConflictFieldsApart(t *testing.T) {
+	s := newSeq(t)
+	for _, n := range []string{"a", "b", "c"} {
+		s.add(delta.HypothesisSlate, hyp(n))
+	}
+	s.add(delta.PredictionsTable, `{"condition":"c","predictions":{"H1":"up","H2":"down"}}`)
+	edit := func(agent string, msg int, payload string) []Event {
+		d := &delta.Delta{Op: delta.OpEdit, Section: delta.PredictionsTable, Target: "P1", Payload: obj(t, payload)}
+		_, ev := s.a.Apply(Applied{Delta: d, Agent: agent, At: t0.Add(time.Hour), Msg: msg})
+		return ev
+	}
+	if ev := edit("A", 20, `{"predictions":{"H1":"flat"}}`); len(ev) != 0 {
+		t.Fatalf("first write: %+v", ev)
+	}
+	if ev := edit("B", 21, `{"predictions\u0000H1":"other"}`); len(ev) != 0 {
+		t.Errorf("a write of another field conflicts with predictions.H1: %+v", ev)
+	}
+	if ev := edit("B", 22, `{"predictions":{"H1":"down"}}`); len(ev) != 1 || ev[0].Rule != RuleUnresolved {
+		t.Errorf("a tied write of predictions.H1 itself: %+v", ev)
+	}
+	s.do("B", delta.OpKill, delta.HypothesisSlate, "H2", `{"reason":"r"}`)
+	for _, sec := range delta.Sections {
+		if got, want := s.a.activeCount(sec), len(s.a.Active(sec)); got != want {
+			t.Errorf("%s: activeCount %d, Active %d", sec, got, want)
+		}
+	}
+	if s.a.activeCount(delta.HypothesisSlate) != 2 {
+		t.Errorf("active hypotheses %d, want 2", s.a.activeCount(delta.HypothesisSlate))
+	}
+}

@@ -118,7 +118,7 @@ func (a *Artifact) Render() []byte {
 				a.renderItem(w, it)
 			}
 		case delta.AnomalyRegister:
-			if len(a.Active(s)) == 0 {
+			if a.activeCount(s) == 0 {
 				w.add(NoneRegistered, "")
 			}
 			for _, it := range a.Items[s] {
