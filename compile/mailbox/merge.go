@@ -214,7 +214,7 @@ func mergeThread(k string, members []member, packs []*packed, sums map[string]st
 			// Ids are unique per Agent Mail database; exports of
 			// different servers reuse them, so a clash only counts
 			// within one thread of one project.
-			key := m.Project + "\x00" + m.ID
+			key := idKey{m.Project, m.ID}
 			if prev, ok := byID[key]; ok {
 				pm := prev.m
 				if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
@@ -233,7 +233,7 @@ func mergeThread(k string, members []member, packs []*packed, sums map[string]st
 					Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
 					Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
 					Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
-					Thread:  m.ThreadKey, MsgID: m.ID, Anchor: "duplicate id " + m.ID,
+					Thread:  m.ThreadKey, MsgID: strings.Clone(m.ID), Anchor: "duplicate id " + m.ID,
 				}
 			} else {
 				byID[key] = r
@@ -263,10 +263,13 @@ type mergeBufs struct {
 	msgs []Message
 	recs []*rec
 	dups []*diag.Finding
-	byID map[string]*rec
+	byID map[idKey]*rec
 }
 
-var mergeBufsPool = sync.Pool{New: func() any { return &mergeBufs{byID: map[string]*rec{}} }}
+// idKey is a message id within its project: ids clash only there.
+type idKey struct{ project, id string }
+
+var mergeBufsPool = sync.Pool{New: func() any { return &mergeBufs{byID: map[idKey]*rec{}} }}
 
 // maxPooledMerge bounds the records a pooled mergeBufs keeps between
 // threads; a longer thread's arrays go to the collector.
@@ -274,7 +277,7 @@ const maxPooledMerge = 4096
 
 // take returns zeroed records and messages for n members, and an empty
 // list, finding list and map.
-func (w *mergeBufs) take(n int) ([]rec, []Message, []*rec, []*diag.Finding, map[string]*rec) {
+func (w *mergeBufs) take(n int) ([]rec, []Message, []*rec, []*diag.Finding, map[idKey]*rec) {
 	if cap(w.slab) < n {
 		w.slab, w.msgs = make([]rec, n), make([]Message, n)
 	}
@@ -361,7 +364,7 @@ func splitByProject(key string, recs []*rec, dups []*diag.Finding) []projectGrou
 					key, len(names), strings.Join(names, ", "), gk, key),
 				Hint:   "Check one project's export at a time, or give the threads distinct ids.",
 				Pos:    diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
-				Thread: gk, MsgID: m.ID, Anchor: "thread in projects " + gk,
+				Thread: gk, MsgID: strings.Clone(m.ID), Anchor: "thread in projects " + gk,
 			})
 		}
 		g.recs = append(g.recs, r)
@@ -485,7 +488,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc)
 				Rule: ruleid.IN002, Code: "MISSING_BODY", Severity: diag.Error, Message: msg,
 				Hint:   hint,
 				Pos:    diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
-				Thread: key, MsgID: m.ID, Anchor: "missing body " + m.ID,
+				Thread: key, MsgID: strings.Clone(m.ID), Anchor: "missing body " + m.ID,
 			})
 		}
 		switch r.tsIssue {
@@ -501,14 +504,14 @@ func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc)
 				Rule: ruleid.IN005, Code: "INVALID_TIMESTAMP", Severity: diag.Error,
 				Message: fmt.Sprintf("Message %s has no created_ts, so its place in the thread is unknown; it is kept in input order.", m.ID),
 				Hint:    "Export messages with created_ts (RFC 3339, e.g. 2026-01-14T15:09:41Z).",
-				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "missing timestamp " + m.ID,
+				Pos:     r.tsPos, Thread: key, MsgID: strings.Clone(m.ID), Anchor: "missing timestamp " + m.ID,
 			})
 		default:
 			findings = append(findings, diag.Finding{
 				Rule: ruleid.IN005, Code: "INVALID_TIMESTAMP", Severity: diag.Error,
 				Message: fmt.Sprintf("Message %s has an invalid %s %s, so its place in the thread is unknown; it is kept in input order.", m.ID, r.tsKey, quoteShort(m.CreatedRaw)),
 				Hint:    "Use an RFC 3339 timestamp such as 2026-01-14T15:09:41Z (or epoch seconds).",
-				Pos:     r.tsPos, Thread: key, MsgID: m.ID, Anchor: "invalid timestamp " + m.ID,
+				Pos:     r.tsPos, Thread: key, MsgID: strings.Clone(m.ID), Anchor: "invalid timestamp " + m.ID,
 			})
 		}
 	}
@@ -523,7 +526,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc)
 			Rule: ruleid.IN004, Code: "MIXED_TIMESTAMP_FORMATS", Severity: diag.Note,
 			Message: fmt.Sprintf("Thread %s mixes timestamp formats (%s), so lexical and chronological order can differ; messages are ordered by instant.", key, strings.Join(list, ", ")),
 			Hint:    "Export the whole thread from one surface so every timestamp has the same format.",
-			Pos:     differs.tsPos, Thread: key, MsgID: differs.m.ID,
+			Pos:     differs.tsPos, Thread: key, MsgID: strings.Clone(differs.m.ID),
 			Anchor: "mixed timestamps " + strings.Join(list, ","),
 		})
 	}

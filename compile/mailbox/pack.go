@@ -354,6 +354,23 @@ func (u *unpacker) text(keep bool) string {
 	return u.Str()
 }
 
+// own reads the id or the time text of the record as the mode wants it:
+// skipped (decodeLite), a copy (decodeFull), or for merge a view of the
+// pack's bytes, which are never changed once packed: the merged records
+// live only while their thread is merged, and what merge keeps of the id
+// (in findings) it copies.
+func (u *unpacker) own() string {
+	switch u.mode {
+	case decodeLite:
+		u.Bytes()
+		return ""
+	case decodeMerge:
+		b := u.Bytes()
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return u.Str()
+}
+
 func (u *unpacker) shared() string {
 	i := u.Uvarint()
 	if i >= uint64(u.p.nstrs()) {
@@ -413,7 +430,7 @@ func (ref msgRef) source() (src Src, hasBody, ok bool) {
 func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	u := ref.unpack(mode)
 	m := r.m
-	m.ID = u.text(mode != decodeLite)
+	m.ID = u.own()
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
 	m.ThreadKey = u.shared()
@@ -428,7 +445,7 @@ func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	m.AckSet = fl&flAckSet != 0
 	m.HasBody = fl&flHasBody != 0
 	m.Importance = u.shared()
-	m.CreatedRaw = u.text(mode != decodeLite)
+	m.CreatedRaw = u.own()
 	if fl&flCreated != 0 {
 		sec := u.Varint()
 		m.Created = time.Unix(sec, int64(u.Uvarint())).UTC()
