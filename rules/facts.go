@@ -132,6 +132,11 @@ func refFields(r *jsonv.Value) (session, item, relation string) {
 // items). visit, when set, is called for every item of every section in
 // that order.
 func itemFacts(a *artifact.Artifact, visit func(it *artifact.Item)) (items []ItemFact, claims []string) {
+	n := 1 // the research thread
+	for _, sec := range delta.Sections {
+		n += len(a.Section(sec))
+	}
+	items, claims = make([]ItemFact, 0, n), make([]string, 0, n)
 	if a.RT != nil {
 		items = append(items, ItemFact{ID: "RT", Section: "research_thread"})
 		claims = append(claims, "")
