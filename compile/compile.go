@@ -123,10 +123,11 @@ type Thread struct {
 	priority map[string]int
 	// deltas are the valid deltas in merge order (VersionArtifact replays them).
 	deltas []pending
-	// arena holds the delta blocks' JSON values when the thread is
-	// compiled by EachWith, which resets it when work returns; nil (Compile):
-	// they are on the heap.
+	// arena holds the delta blocks' JSON values, and docs the parsed
+	// bodies, when the thread is compiled by EachWith, which resets them
+	// when work returns; nil (Compile): they are on the heap.
 	arena *jsonv.Arena
+	docs  *body.Arena
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -158,9 +159,12 @@ func Compile(mt *mailbox.Thread, opt Options) *Thread { return compile(mt, opt, 
 func (t *Thread) Stopped() bool { return t.stop != nil && t.stop.Load() }
 
 // compile is Compile, stopping early when stop is set (nil: never), with
-// the delta blocks' values in arena (nil: the heap).
-func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, arena *jsonv.Arena) *Thread {
-	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop, arena: arena}
+// the delta blocks' values and the parsed bodies in w (nil: the heap).
+func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *Thread {
+	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop}
+	if w != nil {
+		t.arena, t.docs = &w.values, &w.docs
+	}
 	t.Findings = append(t.Findings, mt.Findings...)
 	msgs := mt.Messages
 	maxMsgs := cmp.Or(opt.MaxMessages, DefaultMaxMessages)
@@ -182,7 +186,7 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, arena *jsonv.Ar
 		if m.HasBody {
 			// Only delta extraction reads code spans: the body of a message
 			// that is not a DELTA gets its outline.
-			doc, why := body.ParseGuarded(m.Body, opt.Limits.Body(), msg.Subject.Kind == subject.Delta)
+			doc, why := body.ParseGuardedIn(t.docs, m.Body, opt.Limits.Body(), msg.Subject.Kind == subject.Delta)
 			if why != "" {
 				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sourcegraph/conc/stream"
 
+	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -61,17 +62,18 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 						var zero R
 						return zero, err
 					}
-					arena := arenas.Get().(*jsonv.Arena)
+					arena := arenas.Get().(*workArena)
 					t := compile(mt, opt, stop, arena)
 					r := work(t)
 					// Its read buffers go to the next thread's Load (a
 					// position asked for later reads the file again), its
-					// values' memory to the next thread's delta blocks:
-					// work's result holds neither (it is the thread's
+					// values' and Docs' memory to the next thread's:
+					// work's result holds none of them (it is the thread's
 					// findings, facts and rendered artifact).
 					mt.Release()
-					t.arena = nil
-					arena.Reset()
+					t.arena, t.docs = nil, nil
+					arena.values.Reset()
+					arena.docs.Reset()
 					arenas.Put(arena)
 					return r, nil
 				})
@@ -89,8 +91,15 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	s.Wait()
 }
 
-// arenas are the workers' jsonv arenas (see Thread.arena).
-var arenas = sync.Pool{New: func() any { return new(jsonv.Arena) }}
+// workArena is what a worker compiles a thread in: its delta blocks'
+// values and its bodies' Docs (see Thread.arena, Thread.docs).
+type workArena struct {
+	values jsonv.Arena
+	docs   body.Arena
+}
+
+// arenas are the workers' arenas.
+var arenas = sync.Pool{New: func() any { return new(workArena) }}
 
 // TimeoutError says a thread went past its time budget, or (Run) past the
 // end of the run's.

@@ -27,7 +27,7 @@ func fastOutline(src string) (d *Doc, ok bool) { return fastDoc(src, false) }
 // spans too), and it answers only for a body without a backtick outside
 // its fences, which has none.
 func fastDoc(src string, spans bool) (d *Doc, ok bool) {
-	d, _, ok = readFast(src, spans, false)
+	d, _, ok = readFast(nil, src, spans, false)
 	return d, ok
 }
 
@@ -36,7 +36,7 @@ func fastDoc(src string, spans bool) (d *Doc, ok bool) {
 // nil Doc and ok, as soon as one fails: ok then says every line before it
 // was read, so that reason is Guard's unless the size or the links stop
 // the body.
-func readFast(src string, spans, guard bool) (d *Doc, why string, ok bool) {
+func readFast(a *Arena, src string, spans, guard bool) (d *Doc, why string, ok bool) {
 	// Gathered on the stack, then copied to slices of their exact size.
 	var hbuf [48]Heading
 	var fbuf [8]Fence
@@ -75,14 +75,15 @@ func readFast(src string, spans, guard bool) (d *Doc, why string, ok bool) {
 		}
 		p = end + 1
 	}
-	d = &Doc{Src: src, Fences: []Fence{}, code: []span{}}
+	d = a.newDoc()
+	d.Src, d.Fences, d.code = src, []Fence{}, []span{}
 	if len(hs) > 0 {
-		d.Headings = append([]Heading(nil), hs...) // nil without headings, as the walker leaves it
+		d.Headings = a.headings(hs) // nil without headings, as the walker leaves it
 	}
 	if len(fences) > 0 {
-		d.Fences = append([]Fence(nil), fences...)
-		d.code = make([]span, len(fences))
-		d.codeMax = make([]int, len(fences))
+		d.Fences = a.fenceList(fences)
+		d.code = a.spanList(len(fences))
+		d.codeMax = a.intList(len(fences))
 		for i, f := range fences {
 			d.code[i] = span{f.Start, f.End}
 			d.codeMax[i] = f.End // fences do not overlap: ends grow

@@ -89,12 +89,18 @@ func guardLinks(src string) string {
 // to each line as it reads it, so the body's lines are walked once, not
 // twice. FuzzParseGuarded holds it to Guard followed by the parse.
 func ParseGuarded(src string, maxBytes int, spans bool) (*Doc, string) {
+	return ParseGuardedIn(nil, src, maxBytes, spans)
+}
+
+// ParseGuardedIn is ParseGuarded with the Doc in a (nil: the heap) when the
+// one-pass reader reads the body; goldmark's Docs are on the heap.
+func ParseGuardedIn(a *Arena, src string, maxBytes int, spans bool) (*Doc, string) {
 	if why := guardSize(src, maxBytes); why != "" {
 		return nil, why
 	}
 	comment := strings.Contains(src, "<!--")
 	if !comment {
-		if d, why, ok := readFast(src, spans, true); ok {
+		if d, why, ok := readFast(a, src, spans, true); ok {
 			if why == "" {
 				why = guardLinks(src)
 			}

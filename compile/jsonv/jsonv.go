@@ -302,10 +302,10 @@ func NewObjectIn(arena *Arena, n int) *Value {
 	if arena == nil {
 		return NewObjectCap(n)
 	}
-	v := &arena.vals.take(1, arena.heap)[0]
+	v := &take(&arena.vals, 1, arena.heap)[0]
 	v.Kind = Object
-	v.Keys = arena.keys.take(n, arena.heap)[:0]
-	v.Vals = arena.ptrs.take(n, arena.heap)[:0]
+	v.Keys = take(&arena.keys, n, arena.heap)[:0]
+	v.Vals = take(&arena.ptrs, n, arena.heap)[:0]
 	return v
 }
 
@@ -485,13 +485,13 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 	if a == nil {
 		a = &heapArena
 	}
-	vals := a.vals.take(int(nv), a.heap)
-	infos := a.infos.take(objects, a.heap)
+	vals := take(&a.vals, int(nv), a.heap)
+	infos := take(&a.infos, objects, a.heap)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
-	ptrs := a.ptrs.take(members+elems, a.heap)
-	keys := a.keys.take(members, a.heap)
-	offs := a.offs.take(members, a.heap)
+	ptrs := take(&a.ptrs, members+elems, a.heap)
+	keys := take(&a.keys, members, a.heap)
+	offs := take(&a.offs, members, a.heap)
 	var buf []byte
 	valid := utf8.ValidString(src) // once, not once per string (most are short)
 	str := func(n *Node) string {

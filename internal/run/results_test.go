@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
@@ -92,22 +93,23 @@ func TestSpilledResultsMatch(t *testing.T) {
 	}
 }
 
-// TestArenaReuseIsInvisible: the delta blocks' values live in a worker's
-// arena, reset when each thread's results are made (compile.Each), and the
-// bodies in a slab that the next thread loads into. With the arenas
+// TestArenaReuseIsInvisible: the delta blocks' values and the parsed
+// bodies' Docs live in a worker's arenas, reset when each thread's results
+// are made (compile.Each), and the bodies in a slab that the next thread
+// loads into. With the arenas
 // poisoned on reset and the slabs on release, anything that read a
 // thread's values or bodies after that (a result, a report, an artifact
 // written later, a suppression comment read by the pipeline) would show
 // the poison or panic: the reports of check and the output of compile are
 // those of a run without poison, with one worker and with two.
 func TestArenaReuseIsInvisible(t *testing.T) {
-	defer func() { jsonv.PoisonOnReset, mailbox.PoisonOnRelease = false, false }()
+	defer func() { jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = false, false, false }()
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	for _, root := range bigRunRoots(t) {
 		for _, jobs := range []int{1, 2} {
-			jsonv.PoisonOnReset, mailbox.PoisonOnRelease = false, false
+			jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = false, false, false
 			plain, plainCompiled := checkReports(t, root, jobs), compileOutput(t, root, jobs)
-			jsonv.PoisonOnReset, mailbox.PoisonOnRelease = true, true
+			jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = true, true, true
 			if poisoned := checkReports(t, root, jobs); !bytes.Equal(plain, poisoned) {
 				t.Errorf("check %s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
 			}

@@ -1,0 +1,54 @@
+// Package chunk hands out slices of one reused backing array: the arenas a
+// worker keeps from thread to thread (jsonv.Arena for delta-block values,
+// body.Arena for parsed bodies) are built of Chunks. What a Chunk handed out
+// is valid until Reset; Reset clears it (so the arena keeps nothing of a
+// thread alive) or fills it with poison (tests: a value read after its
+// arena was reset then shows in a report).
+package chunk
+
+// MaxKept is the most elements a Chunk keeps across Reset: a thread with far
+// more (a pathological one) does not leave its arena that large in the pool.
+const MaxKept = 1 << 16
+
+// Chunk hands out slices of one backing array; when it is full, a larger one
+// takes its place (slices handed out keep the old one alive until Reset).
+// The zero Chunk is ready to use. Not safe for concurrent use.
+type Chunk[T any] struct {
+	buf      []T
+	poisoned bool // Reset filled buf with poison: Take clears what it hands out
+}
+
+// Take returns n zero elements (len and cap n).
+func (c *Chunk[T]) Take(n int) []T {
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, max(2*cap(c.buf), n, 256))
+	}
+	s := c.buf[len(c.buf) : len(c.buf)+n : len(c.buf)+n]
+	c.buf = c.buf[:len(c.buf)+n]
+	if c.poisoned {
+		clear(s)
+	}
+	return s
+}
+
+// Reset takes back what the chunk handed out: cleared, or, with poison set,
+// every element of the backing array set to p.
+func (c *Chunk[T]) Reset(poison bool, p T) {
+	if cap(c.buf) > MaxKept {
+		c.buf = nil
+		return
+	}
+	if poison {
+		c.buf = c.buf[:cap(c.buf)]
+		for i := range c.buf {
+			c.buf[i] = p
+		}
+		c.poisoned = true
+	} else if c.poisoned {
+		clear(c.buf[:cap(c.buf)])
+		c.poisoned = false
+	} else {
+		clear(c.buf)
+	}
+	c.buf = c.buf[:0]
+}

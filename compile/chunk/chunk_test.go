@@ -1,0 +1,47 @@
+package chunk
+
+import "testing"
+
+// TestResetClears: after Reset nothing the chunk handed out is reachable
+// through it, a poisoned chunk shows the poison and hands out zero
+// elements again, and a chunk grown past MaxKept is dropped.
+func TestResetClears(t *testing.T) {
+	var c Chunk[*int]
+	x := 1
+	for i, p := range c.Take(300) {
+		if p != nil {
+			t.Fatalf("element %d handed out non-zero", i)
+		}
+	}
+	s := c.Take(2)
+	s[0], s[1] = &x, &x
+	c.Reset(false, nil)
+	for _, p := range c.buf[:cap(c.buf)] {
+		if p != nil {
+			t.Fatal("a pointer survives Reset")
+		}
+	}
+	if got := c.Take(1); &got[0] != &c.buf[0] {
+		t.Error("Reset did not take the memory back")
+	}
+	c.Reset(true, &x)
+	for _, p := range c.buf[:cap(c.buf)] {
+		if p != &x {
+			t.Fatal("poison not set")
+		}
+	}
+	if p := c.Take(5); p[0] != nil || p[4] != nil {
+		t.Error("a poisoned chunk handed out poison")
+	}
+	c.Reset(false, nil)
+	for _, p := range c.buf[:cap(c.buf)] {
+		if p != nil {
+			t.Fatal("poison survives a clearing Reset")
+		}
+	}
+	c.Take(MaxKept + 1)
+	c.Reset(false, nil)
+	if c.buf != nil {
+		t.Errorf("a chunk of %d elements was kept", MaxKept+1)
+	}
+}
