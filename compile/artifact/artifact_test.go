@@ -456,6 +456,15 @@ func TestCompiledBody(t *testing.T) {
 	if !strings.Contains(first, "## Changes\n- Initial version\n- **Added**: H1, H2\n") || strings.Contains(first, "Previous Version") {
 		t.Errorf("initial body:\n%s", first)
 	}
+	// The artifact the caller rendered already is the one embedded.
+	info := CompiledInfo{LintErrors: 1, LintWarnings: 2, GitCommit: "abc1234", Status: "Pending", Rendered: s.a.Render()}
+	if again := string(RenderCompiledBody(s.a, v1, info)); again != body {
+		t.Errorf("with the artifact rendered by the caller:\n%s\nwant\n%s", again, body)
+	}
+	info.Rendered = []byte("line one\n\n```\nline four\n")
+	if got := string(RenderCompiledBody(s.a, v1, info)); !strings.HasSuffix(got, "## Full Artifact\n\n````markdown\nline one\n\n```\nline four\n````\n") {
+		t.Errorf("Rendered is not what the body embeds:\n%s", got)
+	}
 }
 
 func TestUnknownAndNonStringFields(t *testing.T) {

@@ -23,6 +23,9 @@ type CompiledInfo struct {
 	ArtifactPath string // defaults to "artifacts/{thread_id}.md"
 	GitCommit    string // optional
 	Status       string // Persisted | Pending | Draft; defaults to "Draft"
+	// Rendered is cur.Render(), when the caller has it already (compile
+	// --out writes it as the artifact too); nil: it is rendered here.
+	Rendered []byte
 }
 
 // Changes lists the item ids that differ between two versions, in section
@@ -190,10 +193,14 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	}
 	w.add("- **Status**: "+oneLine(status), "")
 
-	art := string(cur.Render())
+	rendered := info.Rendered
+	if rendered == nil {
+		rendered = cur.Render()
+	}
+	art := string(rendered)
 	fence := strings.Repeat("`", max(3, longestRun(art, '`')+1))
 	w.add("## Full Artifact", "", fence+"markdown")
-	w.add(strings.Split(strings.TrimSuffix(art, "\n"), "\n")...)
+	w.add(strings.TrimSuffix(art, "\n")) // its lines, as they are
 	w.add(fence)
 	return w.bytes()
 }

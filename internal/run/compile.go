@@ -165,15 +165,17 @@ func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 		o.err = fmt.Sprintf("%s: not written: %v", t.Key, err)
 		return o
 	}
-	o.files = map[string][]byte{"artifacts/" + name: t.Current.Render()}
+	rendered := t.Current.Render()
+	o.files = map[string][]byte{"artifacts/" + name: rendered}
 	if c.CompiledBody {
-		o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = compiledBody(t, id, name)
+		o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = compiledBody(t, id, name, rendered)
 	}
 	return o
 }
 
-// compiledBody is the COMPILED message body of t's current version.
-func compiledBody(t *compile.Thread, id, name string) []byte {
+// compiledBody is the COMPILED message body of t's current version, whose
+// artifact renders as rendered.
+func compiledBody(t *compile.Thread, id, name string, rendered []byte) []byte {
 	var prev *artifact.Artifact
 	if n := len(t.Versions); n > 0 {
 		prev = t.VersionArtifact(n - 1)
@@ -193,7 +195,7 @@ func compiledBody(t *compile.Thread, id, name string) []byte {
 		}
 	}
 	return artifact.RenderCompiledBody(t.Current, prev, artifact.CompiledInfo{ThreadID: id, Compiler: "brenner-ci", SchemaPass: errs == 0,
-		LintWarnings: warns, LintErrors: errs, ArtifactPath: "artifacts/" + name, Status: "Pending"})
+		LintWarnings: warns, LintErrors: errs, ArtifactPath: "artifacts/" + name, Status: "Pending", Rendered: rendered})
 }
 
 // writeFiles writes a thread's files under --out in name order and returns
