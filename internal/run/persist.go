@@ -14,7 +14,7 @@ import (
 )
 
 // safeDirs are the output folders checked in this run: real folders, not
-// links.
+// links. The value is true for a folder this run made itself.
 var safeDirs sync.Map
 
 // writeUnder writes data to dir/rel atomically. It refuses a relative path
@@ -39,7 +39,7 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		safeDirs.Store(dir, true) // made: no stat of it for every file
+		safeDirs.Store(dir, false) // made or found: no stat of it for every file
 	}
 	// Walk the components below dir: every existing one must be a real
 	// directory (or, for the last, a regular file), never a link. A folder
@@ -54,6 +54,11 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 			if _, ok := safeDirs.Load(cur); ok {
 				continue
 			}
+		} else if made, _ := safeDirs.Load(filepath.Dir(cur)); made == true {
+			// In a folder this run made, the file is new or this run's
+			// own (and a link put there meanwhile is replaced by the
+			// rename, not followed): no stat of each file.
+			continue
 		}
 		fi, err := os.Lstat(cur)
 		if os.IsNotExist(err) {
@@ -82,7 +87,7 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 			return fmt.Errorf("refusing to write %s: %s is not a directory", filepath.Join(dir, clean), cur)
 		}
 		if !last {
-			safeDirs.Store(cur, true)
+			safeDirs.Store(cur, false)
 		}
 	}
 	return reporters.WriteFileAtomic(filepath.Join(dir, clean), write)

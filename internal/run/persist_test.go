@@ -62,3 +62,34 @@ func TestWriteUnder(t *testing.T) {
 		return nil
 	})
 }
+
+// TestWriteUnderMadeFolder: in a folder the run made itself, files are not
+// stat'ed one by one; a link put there meanwhile is replaced by the
+// artifact, never written through.
+func TestWriteUnderMadeFolder(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	victim := filepath.Join(elsewhere, "victim.md")
+	os.WriteFile(victim, []byte("keep"), 0o644)
+	if err := writeUnder(out, "made/first.md", bytesWriter([]byte("one"))); err != nil {
+		t.Fatal(err)
+	}
+	if made, _ := safeDirs.Load(filepath.Join(out, "made")); made != true {
+		t.Fatalf("the folder the run made is not known as made: %v", made)
+	}
+	if err := os.Symlink(victim, filepath.Join(out, "made", "second.md")); err != nil {
+		t.Skip(err)
+	}
+	if err := writeUnder(out, "made/second.md", bytesWriter([]byte("two"))); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep" {
+		t.Errorf("written through a link: %q", data)
+	}
+	fi, err := os.Lstat(filepath.Join(out, "made", "second.md"))
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by the artifact: %v %v", fi, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "made", "second.md")); string(data) != "two" {
+		t.Errorf("artifact %q", data)
+	}
+}
