@@ -52,8 +52,14 @@ var temps = struct {
 	interrupted bool
 }{files: map[string]bool{}}
 
+// tempFile is a staged file being written (createExcl).
+type tempFile interface {
+	io.WriteCloser
+	Name() string
+}
+
 // createTemp creates and tracks a temporary file next to path.
-func createTemp(path string) (*os.File, error) {
+func createTemp(path string) (tempFile, error) {
 	dir := filepath.Dir(path)
 	// The file is created and tracked under the lock: Interrupt, which
 	// the signal handler calls before the process exits, either removes it

@@ -8,8 +8,12 @@ import (
 )
 
 // createExcl creates name for writing, failing when it exists.
-func createExcl(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+func createExcl(name string) (tempFile, error) {
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err // not a nil *os.File in an interface
+	}
+	return f, nil
 }
 
 // rename moves a staged file into place.

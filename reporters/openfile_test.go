@@ -3,7 +3,10 @@
 package reporters
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -76,5 +79,36 @@ func TestOpenReadSized(t *testing.T) {
 		if err != nil || string(got) != string(data) {
 			t.Fatalf("stat size %d: read %q (%v), want the whole file", size, got, err)
 		}
+	}
+}
+
+// TestCreateExcl: the staged file is created only when absent, takes every
+// byte written to it (a large write and empty ones), and is closed once.
+func TestCreateExcl(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "staged")
+	f, err := createExcl(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name() != name {
+		t.Errorf("name %q", f.Name())
+	}
+	want := bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
+	for _, p := range [][]byte{nil, want[:5], {}, want[5:]} {
+		if n, err := f.Write(p); n != len(p) || err != nil {
+			t.Fatalf("write of %d bytes: %d, %v", len(p), n, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err == nil {
+		t.Error("a second Close did not fail")
+	}
+	if got, _ := os.ReadFile(name); !bytes.Equal(got, want) {
+		t.Errorf("read back %d bytes, want %d", len(got), len(want))
+	}
+	if _, err := createExcl(name); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("creating it again: %v, want it to exist", err)
 	}
 }

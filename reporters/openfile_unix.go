@@ -11,9 +11,10 @@ import (
 // createExcl creates name for writing, failing when it exists. os.OpenFile
 // would also offer the file to the network poller, which refuses regular
 // files: four fcntl calls and an epoll_ctl per file, for each of the
-// thousands of artifacts compile --out writes. os.NewFile wraps the
-// descriptor as the blocking file it is either way.
-func createExcl(name string) (*os.File, error) {
+// thousands of artifacts compile --out writes. The descriptor is written
+// with write(2) itself (fdWriter): os.NewFile would still ask with an fcntl
+// whether it is non-blocking.
+func createExcl(name string) (tempFile, error) {
 	for {
 		fd, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
 		if err == syscall.EINTR {
@@ -22,7 +23,7 @@ func createExcl(name string) (*os.File, error) {
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
-		return os.NewFile(uintptr(fd), name), nil
+		return &fdWriter{fdFile{fd: fd, name: name}}, nil
 	}
 }
 
@@ -40,7 +41,7 @@ func openRead(name string, size int64) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
-		return &fdReader{fd: fd, name: name, left: size}, nil
+		return &fdReader{fdFile: fdFile{fd: fd, name: name}, left: size}, nil
 	}
 }
 
@@ -53,9 +54,48 @@ func openRead(name string, size int64) (io.ReadCloser, error) {
 // (as the scan's sizedReader does). A file that grew or shrank since the
 // stat is read to its end.
 type fdReader struct {
+	fdFile
+	left int64
+}
+
+// fdFile is an open descriptor and the name it was opened by.
+type fdFile struct {
 	fd   int
 	name string
-	left int64
+}
+
+func (f *fdFile) Name() string { return f.name }
+
+func (f *fdFile) Close() error {
+	if f.fd < 0 {
+		return &os.PathError{Op: "close", Path: f.name, Err: os.ErrClosed}
+	}
+	err := syscall.Close(f.fd)
+	f.fd = -1
+	if err != nil {
+		return &os.PathError{Op: "close", Path: f.name, Err: err}
+	}
+	return nil
+}
+
+// fdWriter writes a descriptor with write(2) itself (see createExcl).
+type fdWriter struct{ fdFile }
+
+func (w *fdWriter) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := syscall.Write(w.fd, p[done:min(len(p), done+1<<30)])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return done, &os.PathError{Op: "write", Path: w.name, Err: err}
+		case n == 0:
+			return done, &os.PathError{Op: "write", Path: w.name, Err: io.ErrShortWrite}
+		}
+		done += n
+	}
+	return done, nil
 }
 
 func (r *fdReader) Read(p []byte) (int, error) {
@@ -78,18 +118,6 @@ func (r *fdReader) Read(p []byte) (int, error) {
 		}
 		return n, nil
 	}
-}
-
-func (r *fdReader) Close() error {
-	if r.fd < 0 {
-		return &os.PathError{Op: "close", Path: r.name, Err: os.ErrClosed}
-	}
-	err := syscall.Close(r.fd)
-	r.fd = -1
-	if err != nil {
-		return &os.PathError{Op: "close", Path: r.name, Err: err}
-	}
-	return nil
 }
 
 // rename moves a staged file into place. os.Rename first stats the target
