@@ -56,6 +56,7 @@ FUZZ_TARGETS := \
 	FuzzParseGuarded:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
+	FuzzOneLine:./compile/artifact \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
 	FuzzClaimKey:./rules \

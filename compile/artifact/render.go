@@ -408,13 +408,13 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 	if empty(v) {
 		return nil
 	}
-	head := "**" + label + "**:"
 	switch kind {
 	case kJoin:
-		return []string{head + " " + strike(joinList(v), killed)}
+		return []string{"**" + label + "**: " + strike(joinList(v), killed)}
 	case kRefs:
-		return []string{head + " " + strike(refsList(v), killed)}
+		return []string{"**" + label + "**: " + strike(refsList(v), killed)}
 	case kOutline:
+		head := "**" + label + "**:"
 		switch v.Kind {
 		case jsonv.Object:
 			out := []string{head}
@@ -432,7 +432,7 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 			return out
 		}
 	}
-	return []string{head + " " + strike(inlineValue(v), killed)}
+	return []string{"**" + label + "**: " + strike(inlineValue(v), killed)}
 }
 
 // inlineValue renders a value on one line: strings as text, everything else
@@ -499,9 +499,28 @@ func text(s string) string {
 	return strings.ReplaceAll(s, "\n", "<br>")
 }
 
-// oneLine trims a string and joins its lines with spaces (headings, labels).
+// oneLine trims a string and joins its lines with spaces (headings, labels):
+// its fields (strings.Fields) joined by one space. Most names already are
+// that, and come back as they are.
 func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine reports whether s is ASCII without white space other than
+// single spaces between other bytes: what oneLine would return unchanged.
+func isOneLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // cell renders a table cell: pipes escaped, line breaks as <br>.

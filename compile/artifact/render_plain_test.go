@@ -48,3 +48,25 @@ func TestRenderHelpersMatchPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestOneLine holds oneLine's shortcut (a string already on one line comes
+// back as it is) to the fields joined by single spaces.
+func TestOneLine(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\n", "a\u00a0b", "a\u0085b", "é b", "H1: x — y", "\v", "x\fy"} {
+		checkOneLine(t, s)
+	}
+}
+
+func checkOneLine(t *testing.T, s string) {
+	t.Helper()
+	if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+		t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+	}
+}
+
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"a b", " a  b ", "a\u2003b", "x\ty"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkOneLine)
+}
