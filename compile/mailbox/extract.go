@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -143,8 +144,10 @@ func (s *scanner) keep(m *Message, r *recInfo) {
 	if res.pk == nil {
 		kept := &rec{m: new(Message), recInfo: *r}
 		*kept.m = *m
-		// views of the file's bytes (jdoc.view), which the next read reuses
+		// views of the file's bytes (jdoc.view), which the next read reuses,
+		// and the scanner's recipient arrays, which the next message reuses
 		kept.m.Subject, kept.m.CreatedRaw = strings.Clone(m.Subject), strings.Clone(m.CreatedRaw)
+		kept.m.To, kept.m.CC, kept.m.BCC = ownList(m.To), ownList(m.CC), ownList(m.BCC)
 		res.recs = append(res.recs, kept)
 		return
 	}
@@ -186,7 +189,10 @@ func (s *scanner) metadata(d *jdoc, f msgNodes, c ctx, m *Message) {
 		}
 	}
 	for i, rn := range [3]int32{f.to, f.cc, f.bcc} {
-		list, ok := s.recipients(d, rn)
+		list, ok := s.recipients(d, rn, s.lists[i][:0])
+		if cap(list) > cap(s.lists[i]) {
+			s.lists[i] = list[:0] // grown: reused from now on
+		}
 		if !ok {
 			continue
 		}
@@ -373,9 +379,20 @@ func (s *scanner) internText(d *jdoc, n int32) string {
 	return v
 }
 
-// recipients reads to/cc/bcc: an array of names or a comma-joined string.
-// ok is false when the field is absent or null.
-func (s *scanner) recipients(d *jdoc, n int32) (list []string, ok bool) {
+// ownList copies a recipient list out of the scanner's arrays (nil when
+// empty, as a list unpacked from a record is).
+func ownList(l []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	return slices.Clone(l)
+}
+
+// recipients reads to/cc/bcc, an array of names or a comma-joined string,
+// appended to list (the scanner's own array for the field: the message is
+// packed before the next one is read, and keep copies the lists of records
+// it holds unpacked). ok is false when the field is absent or null.
+func (s *scanner) recipients(d *jdoc, n int32, list []string) ([]string, bool) {
 	if n < 0 {
 		return nil, false
 	}

@@ -688,7 +688,8 @@ type scanner struct {
 	intern map[string]string
 	br     *bufio.Reader
 	line   []byte
-	fbuf   []byte // file contents, reused (nothing retains it after the file is scanned)
+	fbuf   []byte      // file contents, reused (nothing retains it after the file is scanned)
+	lists  [3][]string // a message's to, cc and bcc until it is packed (recipients)
 	// tooLarge is the file's size when it is over the limit: only JSON
 	// Lines are read then, a line at a time, each line within the limit.
 	tooLarge int64
@@ -726,6 +727,9 @@ func scan(f *inFile, pack bool) *fileResult {
 		res.sum = f.sum // a scan cache's own hash replaces it (scanCached)
 	}
 	clear(s.intern)
+	for i := range s.lists {
+		clear(s.lists[i][:cap(s.lists[i])]) // no file's names kept alive by the pool
+	}
 	s.f, s.res, s.tooLarge, s.longLine = nil, nil, 0, false
 	s.br.Reset(nil)
 	if cap(s.line) > 1<<20 {
