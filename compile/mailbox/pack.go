@@ -345,30 +345,28 @@ const (
 	decodeLite
 )
 
-// text reads a string of the record itself, or skips it ("").
-func (u *unpacker) text(keep bool) string {
-	if !keep {
-		u.Bytes()
-		return ""
-	}
-	return u.Str()
-}
-
-// own reads the id or the time text of the record as the mode wants it:
-// skipped (decodeLite), a copy (decodeFull), or for merge a view of the
-// pack's bytes, which are never changed once packed: the merged records
-// live only while their thread is merged, and what merge keeps of the id
-// (in findings) it copies.
-func (u *unpacker) own() string {
+// strs sets the record's own strings (id, subject, time text) from their
+// packed bytes as the mode wants them: none (decodeLite); for merge, the id
+// and time text as views of the pack's bytes, which never change once
+// packed (the merged records live only while their thread is merged, and
+// what merge keeps of an id, in findings, it copies); else copies, the
+// three in one allocation.
+func (u *unpacker) strs(m *Message, id, subject, created []byte) {
 	switch u.mode {
 	case decodeLite:
-		u.Bytes()
-		return ""
 	case decodeMerge:
-		b := u.Bytes()
-		return unsafe.String(unsafe.SliceData(b), len(b))
+		m.ID = unsafe.String(unsafe.SliceData(id), len(id))
+		m.CreatedRaw = unsafe.String(unsafe.SliceData(created), len(created))
+	default:
+		n := len(id) + len(subject) + len(created)
+		if n == 0 {
+			return
+		}
+		b := append(append(append(make([]byte, 0, n), id...), subject...), created...)
+		all := unsafe.String(unsafe.SliceData(b), n)
+		i, j := len(id), len(id)+len(subject)
+		m.ID, m.Subject, m.CreatedRaw = all[:i], all[i:j], all[j:]
 	}
-	return u.Str()
 }
 
 func (u *unpacker) shared() string {
@@ -430,11 +428,11 @@ func (ref msgRef) source() (src Src, hasBody, ok bool) {
 func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	u := ref.unpack(mode)
 	m := r.m
-	m.ID = u.own()
+	id := u.Bytes()
 	m.Project = u.shared()
 	m.ThreadID = u.shared()
 	m.ThreadKey = u.shared()
-	m.Subject = u.text(mode == decodeFull)
+	subject := u.Bytes()
 	m.From = u.shared()
 	m.To = u.list(mode == decodeFull)
 	m.CC = u.list(mode == decodeFull)
@@ -445,7 +443,7 @@ func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	m.AckSet = fl&flAckSet != 0
 	m.HasBody = fl&flHasBody != 0
 	m.Importance = u.shared()
-	m.CreatedRaw = u.own()
+	created := u.Bytes()
 	if fl&flCreated != 0 {
 		sec := u.Varint()
 		m.Created = time.Unix(sec, int64(u.Uvarint())).UTC()
@@ -471,6 +469,7 @@ func (ref msgRef) decode(mode decodeMode, r *rec) bool {
 	r.tsIssue = u.shared()
 	r.bodyIssue = u.shared()
 	r.meta = u.U64()
+	u.strs(m, id, subject, created)
 	return !u.Bad
 }
 
