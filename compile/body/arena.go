@@ -16,7 +16,11 @@ type Arena struct {
 	fences chunk.Chunk[Fence]
 	spans  chunk.Chunk[span]
 	ints   chunk.Chunk[int]
+	heap   bool // heapArena: every slice from the heap, nothing kept
 }
+
+// heapArena stands for a nil *Arena: it keeps nothing, so parses share it.
+var heapArena = &Arena{heap: true}
 
 // PoisonOnReset is for tests: Reset fills what it takes back with values
 // that show wherever they are read, so that a Doc used after its arena was
@@ -40,45 +44,4 @@ func (a *Arena) Reset() {
 	a.fences.Reset(p, poisonFence)
 	a.spans.Reset(p, span{-7, -7})
 	a.ints.Reset(p, -7)
-}
-
-// newDoc returns a zero Doc, and copies of headings, fences and code
-// ranges of exact length, from a or (a nil) the heap.
-func (a *Arena) newDoc() *Doc {
-	if a == nil {
-		return new(Doc)
-	}
-	return &a.docs.Take(1)[0]
-}
-
-func (a *Arena) headings(hs []Heading) []Heading {
-	if a == nil {
-		return append([]Heading(nil), hs...)
-	}
-	out := a.heads.Take(len(hs))
-	copy(out, hs)
-	return out
-}
-
-func (a *Arena) fenceList(fs []Fence) []Fence {
-	if a == nil {
-		return append([]Fence(nil), fs...)
-	}
-	out := a.fences.Take(len(fs))
-	copy(out, fs)
-	return out
-}
-
-func (a *Arena) spanList(n int) []span {
-	if a == nil {
-		return make([]span, n)
-	}
-	return a.spans.Take(n)
-}
-
-func (a *Arena) intList(n int) []int {
-	if a == nil {
-		return make([]int, n)
-	}
-	return a.ints.Take(n)
 }

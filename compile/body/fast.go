@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strings"
 	"unsafe"
+
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 )
 
 // fastOutline is ParseOutline for the commonest message body: ATX headings
@@ -75,15 +77,18 @@ func readFast(a *Arena, src string, spans, guard bool) (d *Doc, why string, ok b
 		}
 		p = end + 1
 	}
-	d = a.newDoc()
+	if a == nil {
+		a = heapArena
+	}
+	d = &chunk.Take(&a.docs, 1, a.heap)[0]
 	d.Src, d.Fences, d.code = src, []Fence{}, []span{}
 	if len(hs) > 0 {
-		d.Headings = a.headings(hs) // nil without headings, as the walker leaves it
+		d.Headings = chunk.Copy(&a.heads, hs, a.heap) // nil without headings, as the walker leaves it
 	}
 	if len(fences) > 0 {
-		d.Fences = a.fenceList(fences)
-		d.code = a.spanList(len(fences))
-		d.codeMax = a.intList(len(fences))
+		d.Fences = chunk.Copy(&a.fences, fences, a.heap)
+		d.code = chunk.Take(&a.spans, len(fences), a.heap)
+		d.codeMax = chunk.Take(&a.ints, len(fences), a.heap)
 		for i, f := range fences {
 			d.code[i] = span{f.Start, f.End}
 			d.codeMax[i] = f.End // fences do not overlap: ends grow

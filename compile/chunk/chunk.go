@@ -18,8 +18,24 @@ type Chunk[T any] struct {
 	poisoned bool // Reset filled buf with poison: Take clears what it hands out
 }
 
-// Take returns n zero elements (len and cap n).
-func (c *Chunk[T]) Take(n int) []T {
+// Take returns n zero elements (len and cap n) from c, or from the heap
+// when heap is set: an arena that keeps nothing, which parses without an
+// arena of their own share.
+func Take[T any](c *Chunk[T], n int, heap bool) []T {
+	if heap {
+		return make([]T, n)
+	}
+	return c.take(n)
+}
+
+// Copy returns a copy of s of its exact length, from c or (heap) the heap.
+func Copy[T any](c *Chunk[T], s []T, heap bool) []T {
+	out := Take(c, len(s), heap)
+	copy(out, s)
+	return out
+}
+
+func (c *Chunk[T]) take(n int) []T {
 	if cap(c.buf)-len(c.buf) < n {
 		c.buf = make([]T, 0, max(2*cap(c.buf), n, 256))
 	}

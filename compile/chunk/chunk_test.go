@@ -8,12 +8,12 @@ import "testing"
 func TestResetClears(t *testing.T) {
 	var c Chunk[*int]
 	x := 1
-	for i, p := range c.Take(300) {
+	for i, p := range c.take(300) {
 		if p != nil {
 			t.Fatalf("element %d handed out non-zero", i)
 		}
 	}
-	s := c.Take(2)
+	s := c.take(2)
 	s[0], s[1] = &x, &x
 	c.Reset(false, nil)
 	for _, p := range c.buf[:cap(c.buf)] {
@@ -21,7 +21,7 @@ func TestResetClears(t *testing.T) {
 			t.Fatal("a pointer survives Reset")
 		}
 	}
-	if got := c.Take(1); &got[0] != &c.buf[0] {
+	if got := c.take(1); &got[0] != &c.buf[0] {
 		t.Error("Reset did not take the memory back")
 	}
 	c.Reset(true, &x)
@@ -30,7 +30,7 @@ func TestResetClears(t *testing.T) {
 			t.Fatal("poison not set")
 		}
 	}
-	if p := c.Take(5); p[0] != nil || p[4] != nil {
+	if p := c.take(5); p[0] != nil || p[4] != nil {
 		t.Error("a poisoned chunk handed out poison")
 	}
 	c.Reset(false, nil)
@@ -39,7 +39,7 @@ func TestResetClears(t *testing.T) {
 			t.Fatal("poison survives a clearing Reset")
 		}
 	}
-	c.Take(MaxKept + 1)
+	c.take(MaxKept + 1)
 	c.Reset(false, nil)
 	if c.buf != nil {
 		t.Errorf("a chunk of %d elements was kept", MaxKept+1)

@@ -33,14 +33,6 @@ var PoisonOnReset bool
 
 const poisonText = "☠ arena reset ☠"
 
-// take returns n zero elements of c, or of the heap for heapArena.
-func take[T any](c *chunk.Chunk[T], n int, heap bool) []T {
-	if heap {
-		return make([]T, n)
-	}
-	return c.Take(n)
-}
-
 // Reset makes the arena's memory available again; every Value parsed into
 // it is invalid from then on.
 func (a *Arena) Reset() {

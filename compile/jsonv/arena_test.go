@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 )
 
 // TestArenaMatchesHeap: documents parsed into an arena, one after another
@@ -30,7 +32,7 @@ func TestArenaMatchesHeap(t *testing.T) {
 func TestArenaResetTakesAllBack(t *testing.T) {
 	a := &Arena{}
 	takes := func() []any {
-		return []any{&a.vals.Take(1)[0], &a.infos.Take(1)[0], &a.ptrs.Take(1)[0], &a.keys.Take(1)[0], &a.offs.Take(1)[0]}
+		return []any{&chunk.Take(&a.vals, 1, false)[0], &chunk.Take(&a.infos, 1, false)[0], &chunk.Take(&a.ptrs, 1, false)[0], &chunk.Take(&a.keys, 1, false)[0], &chunk.Take(&a.offs, 1, false)[0]}
 	}
 	start := takes()
 	if _, err := ParseStringIn(a, `{"k": ["x", {"y": 1}], "z": "w"}`, 0); err != nil {

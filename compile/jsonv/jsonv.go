@@ -15,6 +15,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 )
 
 // Kind of a JSON value.
@@ -302,10 +304,10 @@ func NewObjectIn(arena *Arena, n int) *Value {
 	if arena == nil {
 		return NewObjectCap(n)
 	}
-	v := &take(&arena.vals, 1, arena.heap)[0]
+	v := &chunk.Take(&arena.vals, 1, arena.heap)[0]
 	v.Kind = Object
-	v.Keys = take(&arena.keys, n, arena.heap)[:0]
-	v.Vals = take(&arena.ptrs, n, arena.heap)[:0]
+	v.Keys = chunk.Take(&arena.keys, n, arena.heap)[:0]
+	v.Vals = chunk.Take(&arena.ptrs, n, arena.heap)[:0]
 	return v
 }
 
@@ -485,13 +487,13 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 	if a == nil {
 		a = &heapArena
 	}
-	vals := take(&a.vals, int(nv), a.heap)
-	infos := take(&a.infos, objects, a.heap)
+	vals := chunk.Take(&a.vals, int(nv), a.heap)
+	infos := chunk.Take(&a.infos, objects, a.heap)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
-	ptrs := take(&a.ptrs, members+elems, a.heap)
-	keys := take(&a.keys, members, a.heap)
-	offs := take(&a.offs, members, a.heap)
+	ptrs := chunk.Take(&a.ptrs, members+elems, a.heap)
+	keys := chunk.Take(&a.keys, members, a.heap)
+	offs := chunk.Take(&a.offs, members, a.heap)
 	var buf []byte
 	valid := utf8.ValidString(src) // once, not once per string (most are short)
 	str := func(n *Node) string {
