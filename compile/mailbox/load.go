@@ -43,7 +43,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	defer ld.release()
 	// The field regions and body maps of the messages Load's shortcut
 	// fills, one array each for the thread (fillScanned).
-	ld.slots = make([]loadSlot, len(t.Messages))
+	slots := make([]loadSlot, len(t.Messages))
 	for i, cp := range t.Messages {
 		switch cp.Src.kind {
 		case srcMem:
@@ -97,7 +97,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 			for k := i; k <= j; k++ {
 				w := ws[k]
 				t.Messages[w.i].Src.held = h
-				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base], &ld.slots[w.i]); err != nil {
+				if err := ld.fillJSON(t.Messages[w.i], buf[w.off-base:w.end-base:w.end-base], &slots[w.i]); err != nil {
 					f.Close()
 					return nil, err
 				}
@@ -119,8 +119,7 @@ type loader struct {
 	p       jparser
 	lm      diag.LineIndex
 	scratch []byte
-	bodies  *slab      // the loaded thread's (Thread.bodies)
-	slots   []loadSlot // the loaded thread's, by message index
+	bodies  *slab // the loaded thread's (Thread.bodies)
 }
 
 // held is a range of a file that Load read for a thread. Its loaded
@@ -235,7 +234,7 @@ func (ld *loader) release() {
 		ld.scratch = nil
 	}
 	ld.lm.Reset(nil)
-	ld.bodies, ld.slots = nil, nil
+	ld.bodies = nil
 	loaderPool.Put(ld)
 }
 
