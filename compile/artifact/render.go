@@ -408,22 +408,18 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 	if empty(v) {
 		return nil
 	}
+	var value string
 	switch kind {
 	case kJoin:
-		return []string{"**" + label + "**: " + strike(joinList(v), killed)}
+		value = joinList(v)
 	case kRefs:
-		return []string{"**" + label + "**: " + strike(refsList(v), killed)}
+		value = refsList(v)
 	case kOutline:
-		head := "**" + label + "**:"
-		switch v.Kind {
-		case jsonv.Object:
-			out := []string{head}
+		if v.Kind == jsonv.Object || v.Kind == jsonv.Array {
+			out := []string{"**" + label + "**:"}
 			for _, k := range v.Keys {
 				out = append(out, "- "+oneLine(k)+": "+strike(inlineValue(v.Get(k)), killed))
 			}
-			return out
-		case jsonv.Array:
-			out := []string{head}
 			for _, e := range v.Arr {
 				if !empty(e) {
 					out = append(out, "- "+strike(inlineValue(e), killed))
@@ -431,8 +427,11 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 			}
 			return out
 		}
+		value = inlineValue(v)
+	default:
+		value = inlineValue(v)
 	}
-	return []string{"**" + label + "**: " + strike(inlineValue(v), killed)}
+	return []string{"**" + label + "**: " + strike(value, killed)}
 }
 
 // inlineValue renders a value on one line: strings as text, everything else
