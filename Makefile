@@ -45,6 +45,7 @@ FUZZ_TARGETS := \
 	FuzzParse:./compile/jsonv \
 	FuzzArenaParse:./compile/jsonv \
 	FuzzAppendValid:./compile/jsonv \
+	FuzzRawOffsets:./compile/jsonv \
 	FuzzScanner:./compile/mailbox \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -640,3 +641,68 @@ func Escapes(lit []byte, esc *[]Escape) {
 }
 
 var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// RawOffset maps decoded offset dec of a literal to an offset in its raw
+// content with the literal's escape table esc (Escapes): an offset inside a
+// multi-byte escape maps to the escape's first raw byte, or, for an end
+// offset, past its last.
+func RawOffset(esc []Escape, dec int, end bool) int {
+	i := sort.Search(len(esc), func(i int) bool { return esc[i].Dec > dec }) - 1
+	if i < 0 {
+		return dec
+	}
+	e := esc[i]
+	switch {
+	case dec == e.Dec:
+		return e.Raw
+	case dec < e.Dec+e.DecN: // inside a multi-byte escape
+		if end {
+			return e.Raw + e.RawN
+		}
+		return e.Raw
+	}
+	return e.Raw + e.RawN + dec - (e.Dec + e.DecN)
+}
+
+// RawOffsets maps decoded offsets start <= end of the scanned string
+// literal lit (quotes included) to offsets in its raw content (the bytes
+// between the quotes), as a lookup in the escape table AppendDecoded
+// records would (RawOffset): an offset inside a multi-byte escape maps to the escape's
+// first raw byte for start and past its last for end. It walks the
+// literal once and builds no table, for a caller that wants one or two
+// positions in a long text. ok is false when the content is not valid
+// UTF-8: its invalid bytes are escapes of their own, which only the table
+// knows (build it with Escapes).
+func RawOffsets(lit []byte, start, end int) (rawStart, rawEnd int, ok bool) {
+	raw := lit[1 : len(lit)-1]
+	if !utf8.Valid(raw) {
+		return 0, 0, false
+	}
+	var tmp [utf8.UTFMax]byte
+	want, isEnd := start, false
+	i, d := 0, 0 // raw and decoded offsets after the last escape
+	for {
+		run := bytes.IndexByte(raw[i:], '\\')
+		last := run < 0 // no escape after i
+		if last {
+			run = len(raw) - i
+		}
+		for last || want <= d+run { // want is in the verbatim run before the escape
+			r := i + want - d
+			if isEnd {
+				return rawStart, r, true
+			}
+			rawStart, want, isEnd = r, end, true
+		}
+		// The escape at raw[at]: want is inside it or after it.
+		at := i + run
+		dec, next := appendEscape(tmp[:0], raw, at)
+		for want < d+run+len(dec) {
+			if isEnd {
+				return rawStart, next, true
+			}
+			rawStart, want, isEnd = at, end, true
+		}
+		i, d = next, d+run+len(dec)
+	}
+}

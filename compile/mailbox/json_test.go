@@ -90,8 +90,16 @@ func checkBodyMap(t *testing.T, lit []byte, body string) {
 		}
 	}
 	for dec := 0; dec <= len(body); dec++ {
-		r := bm.rawOff(dec, false)
-		re := bm.rawOff(dec, true)
+		r := jsonv.RawOffset(bm.esc, dec, false)
+		re := jsonv.RawOffset(bm.esc, dec, true)
+		// The walk that BodyPos uses first finds the same offsets, for
+		// two offsets of one walk too.
+		if ws, we, ok := jsonv.RawOffsets(lit, dec, dec); ok != utf8.Valid(raw) || ok && (ws != r || we != re) {
+			t.Fatalf("%q: RawOffsets(%d, %d) = %d, %d, %v; the table gives %d, %d", lit, dec, dec, ws, we, ok, r, re)
+		}
+		if ws, we, ok := jsonv.RawOffsets(lit, dec, len(body)); ok && (ws != r || we != jsonv.RawOffset(bm.esc, len(body), true)) {
+			t.Fatalf("%q: RawOffsets(%d, %d) = %d, %d; the table disagrees", lit, dec, len(body), ws, we)
+		}
 		if r < 0 || r > len(raw) || re < r || re > len(raw) {
 			t.Fatalf("%q: rawOff(%d) = %d, %d out of range", lit, dec, r, re)
 		}

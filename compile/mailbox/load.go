@@ -551,12 +551,48 @@ func (m *Message) BodyPos(start, end int) diag.Pos {
 			p.EndCol += bm.col - 1
 		}
 	default:
-		bm.once.Do(bm.build)
 		p.Line, p.EndLine = bm.line, bm.line
-		p.Col = bm.col + bm.rawCols(bm.rawOff(start, false))
-		p.EndCol = bm.col + bm.rawCols(bm.rawOff(end, true))
+		cs, ce, ok := bm.walk(start, end)
+		if !ok {
+			bm.once.Do(bm.build)
+			cs = bm.rawCols(jsonv.RawOffset(bm.esc, start, false))
+			ce = bm.rawCols(jsonv.RawOffset(bm.esc, end, true))
+		}
+		p.Col, p.EndCol = bm.col+cs, bm.col+ce
 	}
 	return p.Normalize()
+}
+
+// maxWalks is how many positions of one body BodyPos finds by walking its
+// literal (jsonv.RawOffsets) before it builds the escape table: most
+// bodies with a finding have one or two, and a table costs an entry per
+// escaped line break; a body with many findings gets the table, so that
+// finding their positions stays linear.
+const maxWalks = 4
+
+// walk returns the columns of decoded offsets start <= end, found by
+// walking the literal, while the literal is at hand without reading the
+// file and the body has had fewer than maxWalks positions; ok is false
+// otherwise (use the table).
+func (bm *bodyMap) walk(start, end int) (cs, ce int, ok bool) {
+	if bm.walks.Add(1) > maxWalks {
+		return 0, 0, false
+	}
+	lit := bm.lit
+	if s := bm.from; lit == nil && s != nil {
+		if h := s.held; h != nil && !h.released {
+			lit = h.buf[s.off-h.base : s.end-h.base][s.lit0:s.lit1]
+		}
+	}
+	if len(lit) < 2 {
+		return 0, 0, false
+	}
+	rs, re, ok := jsonv.RawOffsets(lit, start, end)
+	if !ok {
+		return 0, 0, false
+	}
+	raw := lit[1 : len(lit)-1]
+	return utf8.RuneCount(raw[:rs]), utf8.RuneCount(raw[:re]), true
 }
 
 // build computes the escape table of a JSON body literal.
@@ -575,26 +611,6 @@ func (bm *bodyMap) build() {
 	if bytes.IndexByte(bm.lit, '\\') >= 0 || !bm.ascii {
 		jsonv.Escapes(bm.lit, &bm.esc) // the table only, not a decoded copy
 	}
-}
-
-// rawOff maps a decoded body offset to an offset in the raw literal.
-func (bm *bodyMap) rawOff(dec int, isEnd bool) int {
-	esc := bm.esc
-	i := sort.Search(len(esc), func(i int) bool { return esc[i].Dec > dec }) - 1
-	if i < 0 {
-		return dec
-	}
-	e := esc[i]
-	switch {
-	case dec == e.Dec:
-		return e.Raw
-	case dec < e.Dec+e.DecN: // inside a multi-byte escape
-		if isEnd {
-			return e.Raw + e.RawN
-		}
-		return e.Raw
-	}
-	return e.Raw + e.RawN + dec - (e.Dec + e.DecN)
 }
 
 // rawCols counts the code points of the first n raw bytes.

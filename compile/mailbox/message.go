@@ -9,6 +9,7 @@ package mailbox
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -137,6 +138,7 @@ type bodyMap struct {
 	idx      *diag.LineIndex
 	approx   bool // body came from JSON text embedded in a string: only its line is known
 
+	walks atomic.Int32 // positions asked for (BodyPos walks the literal for the first few)
 	once  sync.Once
 	ascii bool     // JSON: the literal is pure ASCII, so columns equal byte offsets
 	esc   []escape // JSON: escapes in document order

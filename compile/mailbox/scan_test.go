@@ -400,8 +400,13 @@ func TestPositionsJSON(t *testing.T) {
 		if s == 0 && e == 0 {
 			s, e = at(c.text)
 		}
-		if got, want := m.BodyPos(s, e), pos(f, 19, c.col, 19, c.ecol); got != want {
-			t.Errorf("BodyPos(%q [%d,%d)) = %+v, want %+v", c.text, s, e, got, want)
+		// Found by walking the literal (the first few of a body), and
+		// with the escape table.
+		for _, walks := range []int32{0, maxWalks} {
+			m.Src.bm.walks.Store(walks)
+			if got, want := m.BodyPos(s, e), pos(f, 19, c.col, 19, c.ecol); got != want {
+				t.Errorf("BodyPos(%q [%d,%d)) after %d walks = %+v, want %+v", c.text, s, e, walks, got, want)
+			}
 		}
 	}
 	// the whole body ends at the closing quote
