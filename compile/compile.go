@@ -123,11 +123,13 @@ type Thread struct {
 	priority map[string]int
 	// deltas are the valid deltas in merge order (VersionArtifact replays them).
 	deltas []pending
-	// arena holds the delta blocks' JSON values, and docs the parsed
-	// bodies, when the thread is compiled by EachWith, which resets them
-	// when work returns; nil (Compile): they are on the heap.
-	arena *jsonv.Arena
-	docs  *body.Arena
+	// arena holds the delta blocks' JSON values, blocks the blocks and
+	// their Deltas, and docs the parsed bodies, when the thread is compiled
+	// by EachWith, which resets them when work returns; nil (Compile): they
+	// are on the heap.
+	arena  *jsonv.Arena
+	blocks *delta.Arena
+	docs   *body.Arena
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -163,7 +165,7 @@ func (t *Thread) Stopped() bool { return t.stop != nil && t.stop.Load() }
 func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *Thread {
 	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop}
 	if w != nil {
-		t.arena, t.docs = &w.values, &w.docs
+		t.arena, t.blocks, t.docs = &w.values, &w.blocks, &w.docs
 	}
 	t.Findings = append(t.Findings, mt.Findings...)
 	msgs := mt.Messages
@@ -251,7 +253,7 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 		t.Stats.DeltaMsgs++
 		m.agent = agentOf(m)
 		m.agentKey = strings.ToLower(m.agent)
-		blocks, problems := delta.AnalyzeIn(t.arena, m.Doc, lim)
+		blocks, problems := delta.AnalyzeIn(t.arena, t.blocks, m.Doc, lim)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
 			t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN011, Severity: diag.Error,

@@ -11,6 +11,7 @@ import (
 	"github.com/sourcegraph/conc/stream"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -71,8 +72,9 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 					// work's result holds none of them (it is the thread's
 					// findings, facts and rendered artifact).
 					mt.Release()
-					t.arena, t.docs = nil, nil
+					t.arena, t.blocks, t.docs = nil, nil, nil
 					arena.values.Reset()
+					arena.blocks.Reset()
 					arena.docs.Reset()
 					arenas.Put(arena)
 					return r, nil
@@ -91,10 +93,12 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	s.Wait()
 }
 
-// workArena is what a worker compiles a thread in: its delta blocks'
-// values and its bodies' Docs (see Thread.arena, Thread.docs).
+// workArena is what a worker compiles a thread in: its delta blocks,
+// their values and its bodies' Docs (see Thread.arena, Thread.blocks,
+// Thread.docs).
 type workArena struct {
 	values jsonv.Arena
+	blocks delta.Arena
 	docs   body.Arena
 }
 

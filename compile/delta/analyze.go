@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -22,15 +23,17 @@ import (
 // inline). Report both lists; nothing appears in both. problems are in body
 // order. Block JSON nested deeper than lim.Depth() is a syntax error.
 func Analyze(doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
-	return AnalyzeIn(nil, doc, lim)
+	return AnalyzeIn(nil, nil, doc, lim)
 }
 
-// AnalyzeIn is Analyze with the blocks' JSON values parsed into a (nil:
-// the heap); they are valid until a is reset.
-func AnalyzeIn(a *jsonv.Arena, doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
-	blocks = Extract(doc)
+// AnalyzeIn is Analyze with the blocks' JSON values parsed into values, and
+// the blocks and their Deltas made in da (nil: the heap); they are valid
+// until the arenas are reset.
+func AnalyzeIn(values *jsonv.Arena, da *Arena, doc *body.Doc, lim limits.Parse) (blocks []Block, problems []diag.Local) {
+	da = da.orHeap()
+	blocks = extractIn(da, doc)
 	for i := range blocks {
-		validate(&blocks[i], lim, a)
+		validate(&blocks[i], lim, values, da)
 	}
 	var ignored []*body.Fence
 	for i := range doc.Fences {
@@ -337,7 +340,10 @@ func noBlocks(doc *body.Doc, ignored []*body.Fence, inline []inlineJSON) diag.Lo
 // Extract returns the delta blocks of a body: its fences whose language is
 // exactly "delta" (```, ~~~ or :::), in document order, skipping blocks whose
 // content is empty or white space. Blocks are not validated.
-func Extract(doc *body.Doc) []Block {
+func Extract(doc *body.Doc) []Block { return extractIn(heapArena, doc) }
+
+// extractIn is Extract with the blocks made in a.
+func extractIn(a *Arena, doc *body.Doc) []Block {
 	n := 0
 	for i := range doc.Fences {
 		if isBlock(&doc.Fences[i]) {
@@ -347,7 +353,7 @@ func Extract(doc *body.Doc) []Block {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Block, 0, n) // a Block is 200 bytes: no growing copies
+	out := chunk.Take(&a.blocks, n, a.heap)[:0] // a Block is 200 bytes: no growing copies
 	for _, f := range doc.Fences {
 		if isBlock(&f) {
 			out = append(out, Block{Index: len(out), Fence: f, Raw: f.Content})

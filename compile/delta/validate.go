@@ -50,7 +50,8 @@ type checker struct {
 	b      *Block
 	anchor string
 	probs  []diag.Local
-	bad    bool // an error-level problem was reported
+	bad    bool   // an error-level problem was reported
+	da     *Arena // where its Delta is made
 }
 
 // report records a problem at Raw offsets [start, end).
@@ -94,12 +95,13 @@ func (c *checker) replaceValue(v *jsonv.Value, text, desc string) *diag.LocalFix
 // stays nil). Problems are ordered errors first, in upstream's check order (so
 // Problems[0] is the error upstream would report), then warnings, then notes.
 // JSON nested deeper than lim.Depth() is a syntax error.
-func Validate(b *Block, lim limits.Parse) { validate(b, lim, nil) }
+func Validate(b *Block, lim limits.Parse) { validate(b, lim, nil, heapArena) }
 
-// validate is Validate with the block's values parsed into a.
-func validate(b *Block, lim limits.Parse, a *jsonv.Arena) {
+// validate is Validate with the block's values parsed into a and its Delta
+// made in da.
+func validate(b *Block, lim limits.Parse, a *jsonv.Arena, da *Arena) {
 	b.Delta = nil
-	c := &checker{b: b, anchor: strings.TrimSpace(b.Raw)}
+	c := &checker{b: b, anchor: strings.TrimSpace(b.Raw), da: da}
 	c.fenceForm()
 	v, err := jsonv.ParseStringIn(a, b.Raw, lim.Depth())
 	if err != nil {
@@ -319,8 +321,10 @@ func (c *checker) check(v *jsonv.Value) {
 	if c.bad || op == "" || sec == "" {
 		return
 	}
-	c.b.Delta = &Delta{Op: op, Section: sec, Target: target, Payload: pv, Rationale: rationale, Value: v,
+	d := c.da.newDelta()
+	*d = Delta{Op: op, Section: sec, Target: target, Payload: pv, Rationale: rationale, Value: v,
 		References: refs, Defaulted: defaulted}
+	c.b.Delta = d
 }
 
 // ForbiddenKeys are payload keys the merge drops from every ADD and EDIT

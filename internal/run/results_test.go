@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
@@ -93,7 +94,7 @@ func TestSpilledResultsMatch(t *testing.T) {
 	}
 }
 
-// TestArenaReuseIsInvisible: the delta blocks' values and the parsed
+// TestArenaReuseIsInvisible: the delta blocks, their values and the parsed
 // bodies' Docs live in a worker's arenas, reset when each thread's results
 // are made (compile.Each), and the bodies in a slab that the next thread
 // loads into. With the arenas
@@ -103,13 +104,16 @@ func TestSpilledResultsMatch(t *testing.T) {
 // the poison or panic: the reports of check and the output of compile are
 // those of a run without poison, with one worker and with two.
 func TestArenaReuseIsInvisible(t *testing.T) {
-	defer func() { jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = false, false, false }()
+	poison := func(on bool) {
+		jsonv.PoisonOnReset, delta.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = on, on, on, on
+	}
+	defer poison(false)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	for _, root := range bigRunRoots(t) {
 		for _, jobs := range []int{1, 2} {
-			jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = false, false, false
+			poison(false)
 			plain, plainCompiled := checkReports(t, root, jobs), compileOutput(t, root, jobs)
-			jsonv.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = true, true, true
+			poison(true)
 			if poisoned := checkReports(t, root, jobs); !bytes.Equal(plain, poisoned) {
 				t.Errorf("check %s, %d jobs: a thread's values were read after its arena was reset", root, jobs)
 			}
