@@ -208,7 +208,27 @@ func (li *LineIndex) LineCol(off int) (line, col int) {
 	if isASCII(seg) {
 		return i + 1, len(seg) + 1
 	}
-	return i + 1, utf8.RuneCount(seg) + 1
+	return i + 1, RuneCount(seg) + 1
+}
+
+// RuneCount counts the code points of b as utf8.RuneCount does (an
+// invalid byte counts as one), without the copy utf8.RuneCount makes of
+// any text past ASCII (it counts a string conversion of it): columns are
+// counted on every line of a report's regions.
+func RuneCount(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		switch {
+		case i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0:
+			i, n = i+8, n+8 // eight ASCII bytes
+		case b[i] < utf8.RuneSelf:
+			i, n = i+1, n+1
+		default:
+			_, size := utf8.DecodeRune(b[i:])
+			i, n = i+size, n+1
+		}
+	}
+	return n
 }
 
 func isASCII(b []byte) bool {

@@ -1,8 +1,10 @@
 package diag
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestLineCol(t *testing.T) {
@@ -153,5 +155,25 @@ func TestLineColCostIndependentOfLineLength(t *testing.T) {
 	}
 	if limit := int64(len(src)) + 1000*2*runeBlock; n > limit {
 		t.Fatalf("1,000 queries counted %d bytes, more than %d", n, limit)
+	}
+}
+
+// TestRuneCount: RuneCount counts as utf8.RuneCount does, invalid and cut
+// sequences included, and allocates nothing.
+func TestRuneCount(t *testing.T) {
+	pieces := []string{"a", "é", "漢", "😀", "\xff", "\xe6\x97", "\xf0\x9f", "\r\n", " "}
+	r := rand.New(rand.NewPCG(5, 8))
+	for range 2000 {
+		var b []byte
+		for range r.IntN(60) {
+			b = append(b, pieces[r.IntN(len(pieces))]...)
+		}
+		if got, want := RuneCount(b), utf8.RuneCount(b); got != want {
+			t.Fatalf("RuneCount(%q) = %d, want %d", b, got, want)
+		}
+	}
+	long := []byte(strings.Repeat("é and ascii ", 50))
+	if n := testing.AllocsPerRun(10, func() { RuneCount(long) }); n != 0 {
+		t.Errorf("RuneCount allocates %v times", n)
 	}
 }

@@ -311,7 +311,7 @@ func countLines(data []byte) (lines, lastEnd int) {
 	}
 	last := body[bytes.LastIndexByte(body, '\n')+1:]
 	last = bytes.TrimSuffix(last, []byte{'\r'})
-	return lines, utf8.RuneCount(last) + 1
+	return lines, diag.RuneCount(last) + 1
 }
 
 var lineBufs = sync.Pool{New: func() any { return new([]byte) }}
@@ -360,7 +360,7 @@ func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
 		seg := data[:cut]
 		if last := bytes.LastIndexByte(seg, '\n'); last < 0 {
 			if len(seg) > 0 {
-				cur += utf8.RuneCount(seg)
+				cur += diag.RuneCount(seg)
 				curCR = seg[len(seg)-1] == '\r'
 			}
 		} else {
@@ -368,7 +368,7 @@ func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
 			before := seg[:last] // the line the last "\n" ends, from this chunk on
 			k := bytes.LastIndexByte(before, '\n')
 			part := before[k+1:]
-			n, cr := utf8.RuneCount(part), len(part) > 0 && part[len(part)-1] == '\r'
+			n, cr := diag.RuneCount(part), len(part) > 0 && part[len(part)-1] == '\r'
 			if k < 0 { // the line started in an earlier chunk
 				n += cur
 				if len(part) == 0 {
@@ -380,7 +380,7 @@ func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
 				prev--
 			}
 			tail := seg[last+1:]
-			cur, curCR = utf8.RuneCount(tail), len(tail) > 0 && tail[len(tail)-1] == '\r'
+			cur, curCR = diag.RuneCount(tail), len(tail) > 0 && tail[len(tail)-1] == '\r'
 		}
 		carry = copy(buf, data[cut:])
 		if eof {

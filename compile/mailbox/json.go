@@ -125,7 +125,7 @@ func (d *jdoc) lineCol(off int) (line, col int) {
 	case isASCII(text):
 		return c.breaks + 1, len(text) + 1
 	}
-	return c.breaks + 1, utf8.RuneCount(text) + 1
+	return c.breaks + 1, diag.RuneCount(text) + 1
 }
 
 var newline = []byte{'\n'}
@@ -155,7 +155,7 @@ func (d *jdoc) span(start, end int) diag.Pos {
 	// from the beginning of the line.
 	seg := d.src[start:end]
 	if bytes.IndexByte(seg, '\n') < 0 {
-		return diag.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c + utf8.RuneCount(seg)}
+		return diag.Pos{File: d.file, Line: l, Col: c, EndLine: l, EndCol: c + diag.RuneCount(seg)}
 	}
 	el, ec := d.pos(end)
 	return diag.Pos{File: d.file, Line: l, Col: c, EndLine: el, EndCol: ec}

@@ -592,7 +592,7 @@ func (bm *bodyMap) walk(start, end int) (cs, ce int, ok bool) {
 		return 0, 0, false
 	}
 	raw := lit[1 : len(lit)-1]
-	return utf8.RuneCount(raw[:rs]), utf8.RuneCount(raw[:re]), true
+	return diag.RuneCount(raw[:rs]), diag.RuneCount(raw[:re]), true
 }
 
 // build computes the escape table of a JSON body literal.
@@ -622,7 +622,7 @@ func (bm *bodyMap) rawCols(n int) int {
 	if n > len(raw) {
 		n = len(raw)
 	}
-	return utf8.RuneCount(raw[:n])
+	return diag.RuneCount(raw[:n])
 }
 
 // BodyEncoding says how a message body's bytes are written in its file,
