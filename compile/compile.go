@@ -121,6 +121,9 @@ type Thread struct {
 	Known map[string]bool
 	// priority ranks agents by config agents: order (see agentPriority).
 	priority map[string]int
+	// agentKeys are the agents of DELTA messages with their keys
+	// (agentKeyOf).
+	agentKeys [][2]string
 	// deltas are the valid deltas in merge order (VersionArtifact replays them).
 	deltas []pending
 	// arena holds the delta blocks' JSON values, blocks the blocks and
@@ -252,7 +255,7 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 		}
 		t.Stats.DeltaMsgs++
 		m.agent = agentOf(m)
-		m.agentKey = strings.ToLower(m.agent)
+		m.agentKey = t.agentKeyOf(m.agent)
 		blocks, problems := delta.AnalyzeIn(t.arena, t.blocks, m.Doc, lim)
 		if len(blocks) > maxBlocks {
 			b := blocks[maxBlocks]
@@ -282,14 +285,25 @@ func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
 		}
 	}
 	// Messages are already in protocol order (instant, then input order), so
-	// (message index, block index) is the merge order.
-	sort.SliceStable(deltas, func(a, b int) bool {
-		if deltas[a].msg != deltas[b].msg {
-			return deltas[a].msg < deltas[b].msg
-		}
-		return deltas[a].block < deltas[b].block
-	})
+	// (message index, block index), the order deltas were appended in, is the
+	// merge order.
 	return deltas
+}
+
+// agentKeyOf returns strings.ToLower(agent), from the thread's few agents
+// already seen when it can (a thread's DELTA messages come from a handful
+// of agents whose names have capitals).
+func (t *Thread) agentKeyOf(agent string) string {
+	for _, k := range t.agentKeys {
+		if k[0] == agent {
+			return k[1]
+		}
+	}
+	key := strings.ToLower(agent)
+	if len(t.agentKeys) < 16 {
+		t.agentKeys = append(t.agentKeys, [2]string{agent, key})
+	}
+	return key
 }
 
 // merge applies the deltas in order, snapshotting the artifact at every
@@ -527,6 +541,9 @@ func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 // artifact_delta_spec_v0.1.md): the first listed agent has the highest
 // priority. Agents not listed have priority 0.
 func agentPriority(agents []string) map[string]int {
+	if len(agents) == 0 {
+		return nil // every agent has priority 0
+	}
 	p := map[string]int{}
 	for i, a := range agents {
 		if k := strings.ToLower(strings.TrimSpace(a)); k != "" && p[k] == 0 {
@@ -547,6 +564,10 @@ func orderTies(msgs []*Msg, priority map[string]int) {
 		j := i + 1
 		for j < len(msgs) && !msgs[i].Created.IsZero() && msgs[j].Created.Equal(msgs[i].Created) {
 			j++
+		}
+		if j-i < 2 {
+			i = j // a message alone at its instant: nothing to order
+			continue
 		}
 		var places []int
 		var tied []*Msg

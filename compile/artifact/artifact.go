@@ -295,8 +295,8 @@ func IsScaleCheck(it *Item) bool {
 
 // HasThirdAlternative reports whether an active hypothesis is a third alternative.
 func (a *Artifact) HasThirdAlternative() bool {
-	for _, it := range a.Active(delta.HypothesisSlate) {
-		if IsThirdAlternative(it) {
+	for _, it := range a.Section(delta.HypothesisSlate) {
+		if !it.Killed && IsThirdAlternative(it) {
 			return true
 		}
 	}
@@ -305,8 +305,8 @@ func (a *Artifact) HasThirdAlternative() bool {
 
 // HasScaleCheck reports whether an active assumption is a scale/physics check.
 func (a *Artifact) HasScaleCheck() bool {
-	for _, it := range a.Active(delta.AssumptionLedger) {
-		if IsScaleCheck(it) {
+	for _, it := range a.Section(delta.AssumptionLedger) {
+		if !it.Killed && IsScaleCheck(it) {
 			return true
 		}
 	}

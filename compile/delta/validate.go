@@ -517,8 +517,8 @@ func (c *checker) target(v *jsonv.Value, op, sec string, opV *jsonv.Value) strin
 		}
 		return "RT"
 	}
-	where := ""
-	if sec != "" {
+	var where string // " on <section>" in the findings below
+	if sec != "" && (tv == nil || tv.Kind != jsonv.String || strings.TrimSpace(tv.Str) == "") {
 		where = " on " + sec
 	}
 	const fm3 = " EDIT and KILL must name the item they change (failure mode 3: missing target_id on EDIT/KILL). The block is rejected."

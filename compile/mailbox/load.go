@@ -2,12 +2,13 @@ package mailbox
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -68,7 +69,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	const gap = 64 << 10 // read neighbouring ranges closer than this together
 	for _, name := range files {
 		ws := byFile[name]
-		sort.Slice(ws, func(a, b int) bool { return ws[a].off < ws[b].off })
+		slices.SortFunc(ws, func(a, b want) int { return cmp.Compare(a.off, b.off) })
 		f, err := openInput(filepath.FromSlash(name))
 		if err != nil {
 			return nil, err
