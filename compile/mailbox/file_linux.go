@@ -3,6 +3,9 @@ package mailbox
 import (
 	"io"
 	"io/fs"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -94,4 +97,72 @@ func (f *rawFile) Close() error {
 		return &fs.PathError{Op: "close", Path: f.path, Err: err}
 	}
 	return nil
+}
+
+// A scanned file is kept open for the Load of its messages (keep), so that
+// Load reads it without opening it again: a system call costs 1–10 µs on a
+// CI runner's virtual machine, and Load opened every thread file a second
+// time. At most keptMax files are kept at once; past that Load opens the
+// file by its path, as it does for a kept file whose descriptor another
+// Load took first.
+type keptFile struct {
+	fd   *atomic.Int32 // the descriptor; -1 once taken or closed
+	path string
+}
+
+// keptOpen counts the kept descriptors not yet taken or closed.
+var keptOpen atomic.Int64
+
+// keptMax is half the process's limit of open files (Go raises the soft
+// limit to the hard one), at most 32,768: the other half stays for
+// reports, caches, temporary files and git.
+var keptMax = sync.OnceValue(func() int64 {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		return 0
+	}
+	return int64(min(rl.Cur/2, 1<<15))
+})
+
+// keep moves f's descriptor into a keptFile, or returns nil (f is not a
+// rawFile, or keptMax are kept already) and leaves f as it was. A kept
+// file nobody takes is closed once it is unreachable (a thread that was
+// never loaded: another shard's, a cache hit's).
+func keep(f inputFile) *keptFile {
+	rf, ok := f.(*rawFile)
+	if !ok || rf.fd < 0 {
+		return nil
+	}
+	if keptOpen.Add(1) > keptMax() {
+		keptOpen.Add(-1)
+		return nil
+	}
+	box := new(atomic.Int32)
+	box.Store(int32(rf.fd))
+	k := &keptFile{fd: box, path: rf.path}
+	rf.fd = -1 // k owns the descriptor now
+	runtime.AddCleanup(k, closeKept, box)
+	return k
+}
+
+// closeKept closes a kept descriptor nobody took.
+func closeKept(box *atomic.Int32) {
+	if fd := box.Swap(-1); fd >= 0 {
+		syscall.Close(int(fd))
+		keptOpen.Add(-1)
+	}
+}
+
+// take returns the kept file, open at its scan's descriptor, to the first
+// caller; nil to the others, and for a nil k. The caller closes it.
+func (k *keptFile) take() inputFile {
+	if k == nil {
+		return nil
+	}
+	fd := k.fd.Swap(-1)
+	if fd < 0 {
+		return nil
+	}
+	keptOpen.Add(-1)
+	return &rawFile{fd: int(fd), path: k.path}
 }

@@ -37,6 +37,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	}
 	var files []string
 	byFile := map[string][]want{}
+	kept := map[string]*keptFile{} // the scan's open descriptor of a file, when it kept one
 	ld := loaderPool.Get().(*loader)
 	ld.p.MaxDepth = r.maxDepth
 	t.bodies = getSlab()
@@ -62,6 +63,7 @@ func (r *ThreadRef) Load() (*Thread, error) {
 		default:
 			if _, ok := byFile[cp.Src.File]; !ok {
 				files = append(files, cp.Src.File)
+				kept[cp.Src.File] = r.entry(i).src.p.file
 			}
 			byFile[cp.Src.File] = append(byFile[cp.Src.File], want{i, cp.Src.off, cp.Src.end})
 		}
@@ -70,9 +72,12 @@ func (r *ThreadRef) Load() (*Thread, error) {
 	for _, name := range files {
 		ws := byFile[name]
 		slices.SortFunc(ws, func(a, b want) int { return cmp.Compare(a.off, b.off) })
-		f, err := openInput(filepath.FromSlash(name))
-		if err != nil {
-			return nil, err
+		f := kept[name].take()
+		if f == nil {
+			var err error
+			if f, err = openInput(filepath.FromSlash(name)); err != nil {
+				return nil, err
+			}
 		}
 		for i := 0; i < len(ws); {
 			j, end := i, ws[i].end

@@ -42,6 +42,12 @@ type packed struct {
 	// users counts the threads holding records of the pack until they are
 	// released (ThreadRef.Release evicts a spilled pack with the last).
 	users atomic.Int32
+	// file is the file's descriptor, kept open by the scan for the first
+	// Load that reads records of the pack from it (keptFile.take), or nil.
+	file *keptFile
+	// preads is set when a record of the pack is a JSON object Load reads
+	// back from the file at its offset (srcJSON): only then is the file kept.
+	preads bool
 }
 
 // view returns the pack's records and shared strings (tab), read back from
@@ -231,6 +237,7 @@ func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 	pk.varint(int64(s.Line))
 	pk.varint(int64(s.Col))
 	pk.buf = append(pk.buf, byte(s.kind))
+	pk.p.preads = pk.p.preads || s.kind == srcJSON
 	pk.varint(s.off)
 	pk.varint(s.end)
 	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, s.hash)

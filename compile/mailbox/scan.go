@@ -749,6 +749,18 @@ func scan(f *inFile, pack bool) *fileResult {
 	return res
 }
 
+// keepOrClose keeps the scanned file open for the Load of its JSON
+// records (packed.file), when it has some and the budget of kept files
+// allows; else it closes it.
+func (s *scanner) keepOrClose(fh inputFile) {
+	if pk := s.res.pk; pk != nil && pk.p != nil && pk.p.preads && pk.p.file == nil {
+		if pk.p.file = keep(fh); pk.p.file != nil {
+			return
+		}
+	}
+	fh.Close()
+}
+
 func (s *scanner) run() {
 	f := s.f
 	if diag.HasControl(f.disp) {
@@ -788,7 +800,7 @@ func (s *scanner) run() {
 			"Check that the file exists and is readable.")
 		return
 	}
-	defer fh.Close()
+	defer s.keepOrClose(fh)
 	s.fh, s.pos = fh, 0
 	defer func() { s.fh = nil }()
 	var size int64 // the size stat gave before the file was opened (a hint: the file is read to its end)
