@@ -58,6 +58,7 @@ FUZZ_TARGETS := \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzOneLine:./compile/artifact \
+	FuzzAppendQuoted:./reporters/jsonreport \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
 	FuzzClaimKey:./rules \

@@ -284,7 +284,7 @@ func Write(w io.Writer, r *diag.Report) error {
 	if f.Findings == nil {
 		sw.field("findings", f.Findings)
 	} else {
-		sw.array("findings", len(f.Findings), func(i int) any { return &f.Findings[i] })
+		sw.findings(f.Findings)
 	}
 	sw.field("notifications", f.Notifications)
 	sw.field("config", f.Config)
@@ -350,32 +350,9 @@ func (s *streamWriter) field(n string, v any) {
 	s.end()
 }
 
-// array writes a non-nil slice of n elements, elem(i) being the i-th.
-func (s *streamWriter) array(n string, count int, elem func(int) any) {
-	s.name(n)
-	if count == 0 {
-		s.raw("[]")
-		s.end()
-		return
-	}
-	s.raw("[\n")
-	for i := 0; i < count; i++ {
-		s.raw("    ")
-		s.value(elem(i), 2)
-		if i < count-1 {
-			s.raw(",\n")
-		} else {
-			s.raw("\n")
-		}
-	}
-	s.raw("  ]")
-	s.end()
-}
-
-// threads writes the threads array as array would, each entry appended
+// threads writes the threads array as the encoder would, each entry appended
 // by hand (one per thread: at 10,000 threads, encoding them by reflection
-// was most of the report's time); a key or path that is not plain
-// printable ASCII is quoted by encoding/json.
+// was most of the report's time).
 func (s *streamWriter) threads(ts []Thread) {
 	s.name("threads")
 	if len(ts) == 0 {
@@ -388,11 +365,11 @@ func (s *streamWriter) threads(ts []Thread) {
 	for i := range ts {
 		t := &ts[i]
 		b = append(b[:0], "    {\n      \"key\": "...)
-		b = s.appendString(b, t.Key)
+		b = appendQuoted(b, t.Key)
 		b = append(b, ",\n      \"kind\": "...)
-		b = s.appendString(b, t.Kind)
+		b = appendQuoted(b, t.Kind)
 		b = append(b, ",\n      \"file\": "...)
-		b = s.appendString(b, t.File)
+		b = appendQuoted(b, t.File)
 		for _, f := range [...]struct {
 			name string
 			v    int
@@ -417,23 +394,30 @@ func (s *streamWriter) threads(ts []Thread) {
 	s.end()
 }
 
-// appendString appends str as a JSON string, as the encoder writes it.
-func (s *streamWriter) appendString(b []byte, str string) []byte {
-	for i := 0; i < len(str); i++ {
-		if c := str[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			var q bytes.Buffer
-			enc := json.NewEncoder(&q)
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(str); err != nil {
-				s.err = err
-				return b
-			}
-			return append(b, bytes.TrimSuffix(q.Bytes(), []byte("\n"))...)
+// findings writes the findings array as the encoder would, each element
+// appended by hand (appendFinding).
+func (s *streamWriter) findings(fs []Finding) {
+	s.name("findings")
+	if len(fs) == 0 {
+		s.raw("[]")
+		s.end()
+		return
+	}
+	s.raw("[\n")
+	var b []byte
+	for i := range fs {
+		b = appendFinding(append(b[:0], "    "...), &fs[i])
+		if i < len(fs)-1 {
+			b = append(b, ",\n"...)
+		} else {
+			b = append(b, '\n')
+		}
+		if s.err == nil {
+			_, s.err = s.w.Write(b)
 		}
 	}
-	b = append(b, '"')
-	b = append(b, str...)
-	return append(b, '"')
+	s.raw("  ]")
+	s.end()
 }
 
 // Read decodes a JSON report. It accepts unknown fields (written by a newer
