@@ -598,6 +598,7 @@ func (bm *bodyMap) walk(start, end int) (cs, ce int, ok bool) {
 		return 0, 0, false
 	}
 	raw := lit[1 : len(lit)-1]
+	rs, re = min(rs, len(raw)), min(re, len(raw)) // as rawCols clamps: never past the literal
 	return diag.RuneCount(raw[:rs]), diag.RuneCount(raw[:re]), true
 }
 
