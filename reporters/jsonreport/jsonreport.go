@@ -13,7 +13,6 @@ import (
 	"io"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -279,12 +278,12 @@ func Write(w io.Writer, r *diag.Report) error {
 	if f.Threads == nil {
 		sw.field("threads", f.Threads)
 	} else {
-		sw.threads(f.Threads)
+		sw.array("threads", len(f.Threads), func(b []byte, i int) []byte { return appendThread(b, &f.Threads[i]) })
 	}
 	if f.Findings == nil {
 		sw.field("findings", f.Findings)
 	} else {
-		sw.findings(f.Findings)
+		sw.array("findings", len(f.Findings), func(b []byte, i int) []byte { return appendFinding(b, &f.Findings[i]) })
 	}
 	sw.field("notifications", f.Notifications)
 	sw.field("config", f.Config)
@@ -350,64 +349,22 @@ func (s *streamWriter) field(n string, v any) {
 	s.end()
 }
 
-// threads writes the threads array as the encoder would, each entry appended
-// by hand (one per thread: at 10,000 threads, encoding them by reflection
-// was most of the report's time).
-func (s *streamWriter) threads(ts []Thread) {
-	s.name("threads")
-	if len(ts) == 0 {
+// array writes a non-empty or empty (not nil) array of n elements as the
+// encoder would, element i appended by hand by elem (each on its own line
+// at depth 2): the threads and findings, one per thread or finding, whose
+// encoding by reflection was most of the report's time.
+func (s *streamWriter) array(name string, n int, elem func(b []byte, i int) []byte) {
+	s.name(name)
+	if n == 0 {
 		s.raw("[]")
 		s.end()
 		return
 	}
 	s.raw("[\n")
 	var b []byte
-	for i := range ts {
-		t := &ts[i]
-		b = append(b[:0], "    {\n      \"key\": "...)
-		b = appendQuoted(b, t.Key)
-		b = append(b, ",\n      \"kind\": "...)
-		b = appendQuoted(b, t.Kind)
-		b = append(b, ",\n      \"file\": "...)
-		b = appendQuoted(b, t.File)
-		for _, f := range [...]struct {
-			name string
-			v    int
-		}{{"messages", t.Messages}, {"blocks", t.Blocks}, {"valid", t.Valid}, {"invalid", t.Invalid},
-			{"applied", t.Applied}, {"version", t.Version}, {"rule_set", t.RuleSet}} {
-			b = append(b, ",\n      \""...)
-			b = append(b, f.name...)
-			b = append(b, "\": "...)
-			b = strconv.AppendInt(b, int64(f.v), 10)
-		}
-		b = append(b, "\n    }"...)
-		if i < len(ts)-1 {
-			b = append(b, ",\n"...)
-		} else {
-			b = append(b, '\n')
-		}
-		if s.err == nil {
-			_, s.err = s.w.Write(b)
-		}
-	}
-	s.raw("  ]")
-	s.end()
-}
-
-// findings writes the findings array as the encoder would, each element
-// appended by hand (appendFinding).
-func (s *streamWriter) findings(fs []Finding) {
-	s.name("findings")
-	if len(fs) == 0 {
-		s.raw("[]")
-		s.end()
-		return
-	}
-	s.raw("[\n")
-	var b []byte
-	for i := range fs {
-		b = appendFinding(append(b[:0], "    "...), &fs[i])
-		if i < len(fs)-1 {
+	for i := range n {
+		b = elem(append(b[:0], "    "...), i)
+		if i < n-1 {
 			b = append(b, ",\n"...)
 		} else {
 			b = append(b, '\n')
