@@ -753,7 +753,7 @@ func scan(f *inFile, pack bool) *fileResult {
 // records (packed.file), when it has some and the budget of kept files
 // allows; else it closes it.
 func (s *scanner) keepOrClose(fh inputFile) {
-	if pk := s.res.pk; pk != nil && pk.p != nil && pk.p.preads && pk.p.file == nil {
+	if pk := s.res.pk; pk != nil && pk.p != nil && pk.p.preads {
 		if pk.p.file = keep(fh); pk.p.file != nil {
 			return
 		}
