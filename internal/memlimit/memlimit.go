@@ -21,6 +21,17 @@
 // alternated runs; docs/performance.md, thirteenth round). Past about
 // 150 MB live the limit, not the percentage, decides when the collector
 // runs.
+//
+// Each page of the peak costs a fault because the heap is backed by 4 KiB
+// pages: a fault cost 7-14 µs on the machine measured (a virtual machine), and a
+// check of 10,000 threads took 30,000 of them, 12% of its CPU time. Linux
+// backs memory with 2 MiB pages where the process asks for them with
+// madvise (the default setting on most machines, "madvise" in
+// /sys/kernel/mm/transparent_hugepage/enabled), and the Go runtime asks
+// only for some of its own metadata. So the first Start of a process asks
+// for them for the first Hint bytes of heap (adviseHugePages): the same
+// check then took 3,500 faults and 13% less CPU time, with the same peak
+// RSS (docs/performance.md, seventeenth round).
 package memlimit
 
 import (
@@ -28,6 +39,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -39,10 +51,22 @@ const Default = 448 << 20
 // GCPercent is the GC percentage used when GOGC is not set.
 const GCPercent = 200
 
+// Hint is how much of the heap the first Start of a process asks to have
+// backed by huge pages: half the default limit, or half of GOMEMLIMIT when
+// that is lower. It is address space, not memory: pages count only once
+// they are touched.
+func Hint() int {
+	return int(min(Default, debug.SetMemoryLimit(-1)) / 2)
+}
+
+var hugeOnce sync.Once
+
 // Start sets the limit and watches the live heap until stop is called. It
-// does nothing (and stop is a no-op) when GOMEMLIMIT is set: the user's
-// limit stands (and so does the GC percentage).
+// sets no limit (and stop is a no-op) when GOMEMLIMIT is set: the user's
+// limit stands (and so does the GC percentage). The first Start of a
+// process also asks for huge pages (see the package comment).
 func Start() (stop func()) {
+	hugeOnce.Do(func() { adviseHugePages(Hint()) })
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}

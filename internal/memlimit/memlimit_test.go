@@ -60,3 +60,15 @@ func TestStartRespectsGOMEMLIMIT(t *testing.T) {
 		t.Errorf("GC percent %d with GOGC=50 set, want it untouched", got)
 	}
 }
+
+func TestHint(t *testing.T) {
+	before := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(before)
+	if got := Hint(); got != Default/2 {
+		t.Errorf("Hint() = %d with no limit, want %d", got, Default/2)
+	}
+	debug.SetMemoryLimit(100 << 20)
+	if got := Hint(); got != 50<<20 {
+		t.Errorf("Hint() = %d under a 100 MiB limit, want %d", got, 50<<20)
+	}
+}
