@@ -124,3 +124,123 @@ func TestLoadTakesKeptFile(t *testing.T) {
 		t.Error("a kept descriptor was never closed after its batch was dropped")
 	}
 }
+
+// TestDirectReadsMatchOrdinary holds the direct system calls (rawFile.direct)
+// to the ordinary ones: the same bytes from Read and ReadAt at every size
+// around directMax, the same end of file, and the same error on a closed
+// file.
+func TestDirectReadsMatchOrdinary(t *testing.T) {
+	data := make([]byte, directMax+5000)
+	for i := range data {
+		data[i] = byte(i*7 + i>>9)
+	}
+	p := filepath.Join(t.TempDir(), "f.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func(direct bool) *rawFile {
+		t.Helper()
+		f, err := openInput(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf := f.(*rawFile)
+		rf.direct = direct
+		return rf
+	}
+	type got struct {
+		b   []byte
+		err string
+	}
+	read := func(direct bool, off int64, n int) got {
+		f := open(direct)
+		defer f.Close()
+		b := make([]byte, n)
+		var k int
+		var err error
+		if off < 0 {
+			k, err = f.Read(b)
+		} else {
+			k, err = f.ReadAt(b, off)
+		}
+		g := got{b: b[:k]}
+		if err != nil {
+			g.err = err.Error()
+		}
+		return g
+	}
+	for _, c := range []struct {
+		off int64
+		n   int
+	}{
+		{-1, 10}, {-1, directMax}, {-1, directMax + 1}, {-1, len(data) + 10},
+		{0, 10}, {123, directMax}, {5, directMax + 1}, {int64(len(data)) - 3, 10}, {int64(len(data)), 4}, {1, 0},
+	} {
+		d, o := read(true, c.off, c.n), read(false, c.off, c.n)
+		if string(d.b) != string(o.b) || d.err != o.err {
+			t.Errorf("off %d, %d bytes: direct read %d bytes (%q), ordinary %d bytes (%q)", c.off, c.n, len(d.b), d.err, len(o.b), o.err)
+		}
+		if want := len(data); c.off < 0 && len(d.b) != min(c.n, want) {
+			t.Errorf("Read of %d bytes returned %d", c.n, len(d.b))
+		}
+	}
+	// A descriptor that is not open: the same error (EBADF) both ways.
+	for _, direct := range []bool{true, false} {
+		f := open(direct)
+		f.Close()
+		f.fd = 1 << 30 // past any open-file limit
+		_, err1 := f.Read(make([]byte, 8))
+		_, err2 := f.ReadAt(make([]byte, 8), 0)
+		for _, err := range []error{err1, err2} {
+			if err == nil || !strings.Contains(err.Error(), "bad file descriptor") || !strings.Contains(err.Error(), p) {
+				t.Errorf("direct %t: read of a descriptor that is not open: %v, want the path and EBADF", direct, err)
+			}
+		}
+	}
+}
+
+// TestOpenInputDirectOnLocalFS: a file in the test's temporary folder (on
+// a local file system here and on CI runners) is read directly, and so is
+// the scan's kept descriptor of it once Load takes it.
+func TestOpenInputDirectOnLocalFS(t *testing.T) {
+	dir := t.TempDir()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil || !localFS(uint32(st.Type)) {
+		t.Skipf("skipping: %s is not on a file system localFS knows (type %#x, %v)", dir, uint32(st.Type), err)
+	}
+	p := filepath.Join(dir, "t.json")
+	if err := os.WriteFile(p, []byte(`{"thread_id": "T-1", "messages": [{"id": 1, "subject": "KICKOFF: t", "from": "A", "to": ["B"], "created_ts": "2026-01-14T10:00:00Z", "body_md": "x"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := openInput(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.(*rawFile).direct {
+		t.Error("a file on a local file system is not read directly")
+	}
+	f.Close()
+	b, err := Scan([]string{p}, ScanOptions{Jobs: 1})
+	if err != nil || len(b.Threads) != 1 {
+		t.Fatalf("scan: %v", err)
+	}
+	k := b.Threads[0].entry(0).src.p.file.take()
+	if k == nil {
+		t.Fatal("the scan kept no descriptor")
+	}
+	defer k.Close()
+	if !k.(*rawFile).direct {
+		t.Error("the kept descriptor lost direct")
+	}
+}
+
+func TestLocalFS(t *testing.T) {
+	for magic, want := range map[uint32]bool{
+		0xEF53: true, 0x01021994: true, 0x794C7630: true, 0x58465342: true, 0x9123683E: true,
+		0x6969: false, 0x65735546: false, 0xFF534D42: false, 0x01021997: false, 0: false,
+	} {
+		if got := localFS(magic); got != want {
+			t.Errorf("localFS(%#x) = %t, want %t", magic, got, want)
+		}
+	}
+}
