@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sourcegraph/conc/stream"
-
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -45,10 +43,10 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	s := stream.New().WithMaxGoroutines(jobs)
+	s := newOrdered(jobs, 32*jobs)
 	for _, ref := range b.Threads {
 		ref := ref
-		s.Go(func() stream.Callback {
+		s.Go(func() func() {
 			budget, run := opt.budget()
 			stop := new(atomic.Bool)
 			r, err := withBudget(budget, run, stop, func() (R, error) {

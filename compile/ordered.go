@@ -1,0 +1,56 @@
+package compile
+
+import (
+	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/pool"
+)
+
+// ordered runs tasks on at most jobs goroutines and calls the callback each
+// returns one at a time, in the order the tasks were given (conc's stream,
+// with more room). A callback waits here until every earlier one has run,
+// and the tasks given after it run meanwhile while at most window callbacks
+// wait. conc's stream keeps room for jobs+1: one thread that took long held
+// back every worker that finished after it, and a check of 10,000 threads
+// ran on 1.4-1.6 of its 2 processors for the first fifth of its compile
+// phase (docs/performance.md, seventeenth round).
+type ordered struct {
+	pool  *pool.Pool
+	queue chan chan func()
+	calls conc.WaitGroup
+}
+
+// newOrdered starts the goroutine that calls the callbacks.
+func newOrdered(jobs, window int) *ordered {
+	o := &ordered{pool: pool.New().WithMaxGoroutines(jobs), queue: make(chan chan func(), window)}
+	o.calls.Go(func() {
+		for ch := range o.queue {
+			(<-ch)()
+		}
+	})
+	return o
+}
+
+// Go runs task on the pool; its callback is called in turn. It blocks
+// while window callbacks wait, or while jobs tasks run.
+func (o *ordered) Go(task func() func()) {
+	ch := make(chan func(), 1)
+	o.queue <- ch
+	o.pool.Go(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- func() {} // the later callbacks still run; Wait re-panics
+				panic(r)
+			}
+		}()
+		ch <- task()
+	})
+}
+
+// Wait waits for every task and callback; a task's panic is re-panicked.
+func (o *ordered) Wait() {
+	defer func() {
+		close(o.queue)
+		o.calls.Wait()
+	}()
+	o.pool.Wait()
+}

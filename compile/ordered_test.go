@@ -1,0 +1,104 @@
+package compile
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestOrderedCallsInOrder: callbacks run one at a time in the order the
+// tasks were given, whatever order the tasks finish in, and at most jobs
+// tasks run at once.
+func TestOrderedCallsInOrder(t *testing.T) {
+	const n, jobs = 300, 3
+	o := newOrdered(jobs, 8)
+	var running, most, inCall atomic.Int32
+	var got []int
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range n {
+		d := time.Duration(r.IntN(300)) * time.Microsecond
+		o.Go(func() func() {
+			k := running.Add(1)
+			for m := most.Load(); k > m && !most.CompareAndSwap(m, k); m = most.Load() {
+			}
+			time.Sleep(d)
+			running.Add(-1)
+			return func() {
+				if inCall.Add(1) != 1 {
+					t.Error("two callbacks ran at once")
+				}
+				got = append(got, i)
+				inCall.Add(-1)
+			}
+		})
+	}
+	o.Wait()
+	if len(got) != n {
+		t.Fatalf("%d callbacks ran, want %d", len(got), n)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("callback %d ran in place %d", v, i)
+		}
+	}
+	if m := most.Load(); m > jobs {
+		t.Errorf("%d tasks ran at once, want at most %d", m, jobs)
+	}
+}
+
+// TestOrderedRunsAheadOfSlowTask: while the first task runs, the tasks
+// after it run and finish, their callbacks waiting, up to the window (with
+// conc's stream, room for jobs+1, this waits for ever).
+func TestOrderedRunsAheadOfSlowTask(t *testing.T) {
+	const jobs, window, after = 2, 16, 12
+	o := newOrdered(jobs, window)
+	var later sync.WaitGroup
+	later.Add(after)
+	done := make(chan bool, 1)
+	go func() {
+		o.Go(func() func() {
+			ok := make(chan struct{})
+			go func() { later.Wait(); close(ok) }()
+			select {
+			case <-ok:
+				done <- true
+			case <-time.After(10 * time.Second):
+				done <- false
+			}
+			return func() {}
+		})
+		for range after {
+			o.Go(func() func() { later.Done(); return func() {} })
+		}
+		o.Wait()
+	}()
+	if !<-done {
+		t.Fatalf("the %d tasks after a slow one did not run while it ran", after)
+	}
+}
+
+// TestOrderedPanic: a task's panic comes back from Wait, after every other
+// callback has run.
+func TestOrderedPanic(t *testing.T) {
+	o := newOrdered(2, 4)
+	var calls atomic.Int32
+	for i := range 10 {
+		o.Go(func() func() {
+			if i == 3 {
+				panic("boom")
+			}
+			return func() { calls.Add(1) }
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Wait did not re-panic the task's panic")
+		}
+		if c := calls.Load(); c != 9 {
+			t.Errorf("%d callbacks ran, want the other 9", c)
+		}
+	}()
+	o.Wait()
+}
