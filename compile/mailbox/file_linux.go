@@ -3,6 +3,7 @@ package mailbox
 import (
 	"io"
 	"io/fs"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -53,20 +54,31 @@ func localFS(magic uint32) bool {
 	return false
 }
 
-// onLocalFS reports whether the open file fd is on a local file system, on
-// a 64-bit system (where a pread's offset is one argument).
-func onLocalFS(fd int) bool {
+// localDirs caches, by folder, whether a file there is on a local file
+// system (inLocalDir).
+var localDirs sync.Map // folder → bool
+
+// inLocalDir reports whether the file at path is on a local file system,
+// on a 64-bit system (where a pread's offset is one argument). It asks of
+// the file's folder, once per folder: a file an input names is never a
+// symbolic link (links are named, not read), so it lies on its folder's
+// file system, unless something is mounted on the file itself.
+func inLocalDir(path string) bool {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		return false
 	}
-	var st syscall.Statfs_t
-	for {
-		err := syscall.Fstatfs(fd, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		return err == nil && localFS(uint32(st.Type))
+	dir := filepath.Dir(path)
+	if v, ok := localDirs.Load(dir); ok {
+		return v.(bool)
 	}
+	var st syscall.Statfs_t
+	err := syscall.Statfs(dir, &st)
+	for err == syscall.EINTR {
+		err = syscall.Statfs(dir, &st)
+	}
+	local := err == nil && localFS(uint32(st.Type))
+	localDirs.Store(dir, local)
+	return local
 }
 
 // openInput opens path for reading. It never blocks: a named pipe opens
@@ -81,7 +93,7 @@ func openInput(path string) (inputFile, error) {
 		case err != nil:
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
-		return &rawFile{fd: fd, path: path, direct: onLocalFS(fd)}, nil
+		return &rawFile{fd: fd, path: path, direct: inLocalDir(path)}, nil
 	}
 }
 
