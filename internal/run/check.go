@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -683,6 +684,43 @@ func summaryPath(mdPath string) string {
 // writeReports writes every requested report file and standard output; it
 // returns the write errors. With the run cache recording, what it writes
 // is also given to the recorder.
+// warmPaths resolves the paths the reports will ask reporters.Paths for,
+// on jobs goroutines: how each is shown (Display: every thread's file and
+// every finding's) and, for the SARIF report (lines), what File says of a
+// finding's file (a few system calls and a read of the file). The reports
+// then find them cached; they asked one path at a time, and the reporting
+// of 10,000 threads ran on one of its two processors (docs/performance.md,
+// seventeenth round).
+func warmPaths(r *diag.Report, jobs int, lines bool) {
+	p := reporters.PathsFor(r)
+	seen := map[string]bool{}
+	var files []string
+	for i := range r.Threads {
+		if f := r.Threads[i].File; f != "" && !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	for i := range r.Findings {
+		if f := r.Findings[i].Pos.File; f != "" && !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	found := map[string]bool{}
+	if lines {
+		for i := range r.Findings {
+			found[r.Findings[i].Pos.File] = true
+		}
+	}
+	iter.Iterator[string]{MaxGoroutines: jobs}.ForEach(files, func(f *string) {
+		p.Display(*f)
+		if found[*f] {
+			p.File(*f)
+		}
+	})
+}
+
 func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
@@ -713,6 +751,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	// interrupted run leaves the previous run's set whole, and a report
 	// that cannot be written does not leave the previous run's version
 	// beside this run's others. Every report carries the run id.
+	warmPaths(r, c.Jobs, targets[0].path != "" || c.Format == "sarif")
 	var set reporters.Set
 	written := map[string]string{}
 	// The reports are written concurrently (they only read r); errors are
