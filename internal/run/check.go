@@ -690,33 +690,26 @@ func summaryPath(mdPath string) string {
 // finding's file (a few system calls and a read of the file). The reports
 // then find them cached; they asked one path at a time, and the reporting
 // of 10,000 threads ran on one of its two processors (docs/performance.md,
-// seventeenth round).
+// seventeenth round). The findings are sorted by file, so their files are
+// listed once each without a set: a set of 200,000 files held through the
+// reports of a nightly audit cost it collections.
 func warmPaths(r *diag.Report, jobs int, lines bool) {
 	p := reporters.PathsFor(r)
-	seen := map[string]bool{}
-	var files []string
-	for i := range r.Threads {
-		if f := r.Threads[i].File; f != "" && !seen[f] {
-			seen[f] = true
-			files = append(files, f)
-		}
-	}
+	var found []string // the findings' files, each once
 	for i := range r.Findings {
-		if f := r.Findings[i].Pos.File; f != "" && !seen[f] {
-			seen[f] = true
-			files = append(files, f)
+		if f := r.Findings[i].Pos.File; f != "" && (len(found) == 0 || found[len(found)-1] != f) {
+			found = append(found, f)
 		}
 	}
-	found := map[string]bool{}
-	if lines {
-		for i := range r.Findings {
-			found[r.Findings[i].Pos.File] = true
-		}
-	}
-	iter.Iterator[string]{MaxGoroutines: jobs}.ForEach(files, func(f *string) {
+	iter.Iterator[string]{MaxGoroutines: jobs}.ForEach(found, func(f *string) {
 		p.Display(*f)
-		if found[*f] {
+		if lines {
 			p.File(*f)
+		}
+	})
+	iter.Iterator[diag.Thread]{MaxGoroutines: jobs}.ForEach(r.Threads, func(t *diag.Thread) {
+		if t.File != "" {
+			p.Display(t.File)
 		}
 	})
 }
