@@ -53,7 +53,7 @@ func (r *ThreadRef) setMsgs(es []msgEntry, a *refAlloc) {
 	}
 	p := es[0].meta.p
 	for _, e := range es {
-		if e.meta.p != p || e.src.p != p || e.seq < 0 || e.seq > math.MaxUint32 {
+		if e.meta.p != p || e.src.p != p || e.seq < 0 || int64(e.seq) > math.MaxUint32 {
 			r.msgs = es
 			r.eachPack(func(p *packed) { p.users.Add(1) })
 			return

@@ -195,7 +195,8 @@ func TestWriteMatchesEncoder(t *testing.T) {
 	one.Threads = append(one.Threads, one.Threads[0], one.Threads[0], one.Threads[0])
 	one.Threads[1].Key, one.Threads[1].File = `odd \u003c "key" <&>`, "dir/\x01\t\n\u2029\xfe.json"
 	one.Threads[2].Key, one.Threads[2].File = "é~\x7f", "plain/path.json"
-	one.Threads[3].Key, one.Threads[3].Messages, one.Threads[3].Version = "", -1, 1<<40
+	big := int64(1) << 40 // past 32 bits (a variable, so that the test builds where int has 32)
+	one.Threads[3].Key, one.Threads[3].Messages, one.Threads[3].Version = "", -1, int(big)
 	for _, k := range []string{`back\slash`, `quote"only`, "ctl\x01only", "del\x7fonly", "\u2028only", "\xffonly", "<tag>&amp"} {
 		th := one.Threads[0]
 		th.Key, th.File = k, k+".json"
