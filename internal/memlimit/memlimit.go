@@ -29,8 +29,8 @@
 // madvise (the default setting on most machines, "madvise" in
 // /sys/kernel/mm/transparent_hugepage/enabled), and the Go runtime asks
 // only for some of its own metadata. So the first Start of a process asks
-// for them for the first Hint bytes of heap (adviseHugePages): the same
-// check then took 3,500 faults and 13% less CPU time, with the same peak
+// for them for the first hint() bytes of heap (adviseHugePages): the same
+// check then took 3,500 faults and 10-13% less CPU time, with the same peak
 // RSS (docs/performance.md, seventeenth round).
 package memlimit
 
@@ -51,11 +51,11 @@ const Default = 448 << 20
 // GCPercent is the GC percentage used when GOGC is not set.
 const GCPercent = 200
 
-// Hint is how much of the heap the first Start of a process asks to have
+// hint is how much of the heap the first Start of a process asks to have
 // backed by huge pages: half the default limit, or half of GOMEMLIMIT when
 // that is lower. It is address space, not memory: pages count only once
 // they are touched.
-func Hint() int {
+func hint() int {
 	return int(min(Default, debug.SetMemoryLimit(-1)) / 2)
 }
 
@@ -66,7 +66,7 @@ var hugeOnce sync.Once
 // limit stands (and so does the GC percentage). The first Start of a
 // process also asks for huge pages (see the package comment).
 func Start() (stop func()) {
-	hugeOnce.Do(func() { adviseHugePages(Hint()) })
+	hugeOnce.Do(func() { adviseHugePages(hint()) })
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}

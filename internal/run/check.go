@@ -681,9 +681,6 @@ func summaryPath(mdPath string) string {
 	return ""
 }
 
-// writeReports writes every requested report file and standard output; it
-// returns the write errors. With the run cache recording, what it writes
-// is also given to the recorder.
 // warmPaths resolves the paths the reports will ask reporters.Paths for,
 // on jobs goroutines: how each is shown (Display: every thread's file and
 // every finding's) and, for the SARIF report (lines), what File says of a
@@ -714,6 +711,9 @@ func warmPaths(r *diag.Report, jobs int, lines bool) {
 	})
 }
 
+// writeReports writes every requested report file and standard output; it
+// returns the write errors. With the run cache recording, what it writes
+// is also given to the recorder.
 func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	var werrs []string
 	targets := c.reportTargets()
@@ -739,12 +739,13 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 		"json":     func(w io.Writer) error { return jsonreport.Write(w, r) },
 		"baseline": func(w io.Writer) error { return jsonreport.WriteFingerprints(w, r) },
 	}
+	sarifOut := targets[0].path != "" || c.Format == "sarif" // a SARIF log is prepared (file or standard output)
+	warmPaths(r, c.Jobs, sarifOut)
 	// The report files are one set (reporters.Set): each is written to a
 	// temporary file, then all are renamed into place together, so an
 	// interrupted run leaves the previous run's set whole, and a report
 	// that cannot be written does not leave the previous run's version
 	// beside this run's others. Every report carries the run id.
-	warmPaths(r, c.Jobs, targets[0].path != "" || c.Format == "sarif")
 	var set reporters.Set
 	written := map[string]string{}
 	// The reports are written concurrently (they only read r); errors are
@@ -753,7 +754,7 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 	errs := make([]error, len(targets))
 	writeAll := func(first bool) {
 		var wg conc.WaitGroup
-		if first && (targets[0].path != "" || c.Format == "sarif") {
+		if first && sarifOut {
 			wg.Go(func() {
 				prepare()
 				if targets[0].path != "" {
