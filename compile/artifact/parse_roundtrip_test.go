@@ -231,8 +231,8 @@ func normItem(a *Artifact, it *Item) *Item {
 			if sec == delta.DiscriminativeTests && fs.Key == "feasibility" {
 				plain := *it
 				plain.Killed = false
-				if g := scoreLine(&plain); g != nil {
-					fields = append(fields, rf{label: "Evidence-per-week score", inline: strings.TrimPrefix(g[0], "**Evidence-per-week score**: ")})
+				if g := scoreLine(&plain); g != "" {
+					fields = append(fields, rf{label: "Evidence-per-week score", inline: strings.TrimPrefix(g, "**Evidence-per-week score**: ")})
 				}
 			}
 		}

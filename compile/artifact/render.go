@@ -59,6 +59,9 @@ func FormatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 // quote renders s as a JSON double-quoted string without HTML escaping (a
 // valid YAML double-quoted scalar).
 func quote(s string) string {
+	if plainQuoted(s) {
+		return `"` + s + `"`
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -66,46 +69,88 @@ func quote(s string) string {
 	return strings.TrimRight(buf.String(), "\n")
 }
 
+// plainQuoted reports whether JSON quotes s as it is: printable ASCII
+// without a quote or a backslash (most ids, names and times).
+// FuzzQuote holds quote's shortcut to the encoder.
+func plainQuoted(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 var digits = regexp.MustCompile(`^[0-9]+$`)
 
-type lines struct{ l []string }
+// lines is a text being rendered, one line at a time, in one growing
+// buffer: a line is written in parts (put, then end; or line), so that a
+// rendered line is not first built as a string of its own.
+type lines struct {
+	b     []byte
+	start int // where the line being written begins in b
+	n     int // lines ended
+	trail int // of them, the empty lines at the end
+}
 
-func (w *lines) add(s ...string) { w.l = append(w.l, s...) }
-
-// blank adds an empty line unless the last line is already empty.
-func (w *lines) blank() {
-	if len(w.l) > 0 && w.l[len(w.l)-1] != "" {
-		w.l = append(w.l, "")
+// put writes parts of the current line.
+func (w *lines) put(parts ...string) {
+	for _, p := range parts {
+		w.b = append(w.b, p...)
 	}
 }
 
-// bytes is the lines joined, each ending with a newline, trailing empty
-// lines left out: one allocation.
+// end ends the current line.
+func (w *lines) end() {
+	if len(w.b) == w.start {
+		w.trail++
+	} else {
+		w.trail = 0
+	}
+	w.b = append(w.b, '\n')
+	w.start = len(w.b)
+	w.n++
+}
+
+// line writes one line made of parts.
+func (w *lines) line(parts ...string) {
+	w.put(parts...)
+	w.end()
+}
+
+// add writes each of ls as a line (a string with line breaks is several
+// lines, written as they are).
+func (w *lines) add(ls ...string) {
+	for _, l := range ls {
+		w.line(l)
+	}
+}
+
+// blank adds an empty line unless the last line is already empty.
+func (w *lines) blank() {
+	if w.n > 0 && w.trail == 0 {
+		w.end()
+	}
+}
+
+// bytes is the lines, each ending with a newline, trailing empty lines left
+// out (a text of no other line is one newline).
 func (w *lines) bytes() []byte {
-	for len(w.l) > 0 && w.l[len(w.l)-1] == "" {
-		w.l = w.l[:len(w.l)-1]
+	if w.n == w.trail {
+		return []byte{'\n'}
 	}
-	n := len(w.l)
-	for _, l := range w.l {
-		n += len(l)
-	}
-	out := make([]byte, 0, max(n, 1))
-	for _, l := range w.l {
-		out = append(append(out, l...), '\n')
-	}
-	if len(w.l) == 0 {
-		out = append(out, '\n')
-	}
-	return out
+	return w.b[:len(w.b)-w.trail]
 }
 
 // Render returns the persisted artifact markdown: YAML front matter
 // (artifact_publish_spec_v0.1.md) and the seven sections
 // (artifact_schema_v0.1.md). It is deterministic and does not change a.
 func (a *Artifact) Render() []byte {
-	w := &lines{}
+	w := &lines{b: make([]byte, 0, 8192)} // most artifacts: 4-8 KB
 	a.frontMatter(w)
-	w.add("", "# Brenner Protocol Artifact: "+oneLine(a.SessionID), "")
+	w.add("")
+	w.line("# Brenner Protocol Artifact: ", oneLine(a.SessionID))
+	w.add("")
 	for _, s := range delta.Sections {
 		w.add(Heading(s), "")
 		switch s {
@@ -135,36 +180,38 @@ func (a *Artifact) Render() []byte {
 }
 
 func (a *Artifact) frontMatter(w *lines) {
-	w.add("---", "session_id: "+quote(a.SessionID), "version: "+strconv.Itoa(a.Version))
+	w.add("---")
+	w.line("session_id: ", quote(a.SessionID))
+	w.line("version: ", strconv.Itoa(a.Version))
 	if !a.CompiledAt.IsZero() {
-		w.add("compiled_at: " + quote(FormatTime(a.CompiledAt)))
+		w.line("compiled_at: ", quote(FormatTime(a.CompiledAt)))
 	}
 	if a.CompiledBy != "" {
-		w.add("compiled_by: " + quote(a.CompiledBy))
+		w.line("compiled_by: ", quote(a.CompiledBy))
 	}
 	if len(a.Contributors) == 0 {
 		w.add("contributors: []")
 	} else {
 		w.add("contributors:")
 		for _, c := range a.Contributors {
-			w.add("  - " + quote(c.Agent))
+			w.line("  - ", quote(c.Agent))
 		}
 	}
 	if a.MessageID != "" {
 		if digits.MatchString(a.MessageID) {
-			w.add("agent_mail_message_id: " + a.MessageID)
+			w.line("agent_mail_message_id: ", a.MessageID)
 		} else {
-			w.add("agent_mail_message_id: " + quote(a.MessageID))
+			w.line("agent_mail_message_id: ", quote(a.MessageID))
 		}
 	}
 	if !a.CreatedAt.IsZero() {
-		w.add("created_at: " + quote(FormatTime(a.CreatedAt)))
+		w.line("created_at: ", quote(FormatTime(a.CreatedAt)))
 	}
 	if !a.UpdatedAt.IsZero() {
-		w.add("updated_at: " + quote(FormatTime(a.UpdatedAt)))
+		w.line("updated_at: ", quote(FormatTime(a.UpdatedAt)))
 	}
 	if a.Status != "" {
-		w.add("status: " + quote(a.Status))
+		w.line("status: ", quote(a.Status))
 	}
 	w.add("---")
 }
@@ -174,12 +221,9 @@ func (a *Artifact) renderRT(w *lines) {
 		w.add("*No research thread has been set.*")
 		return
 	}
-	for _, fl := range fieldLines(a.RT) {
-		w.add(fl...)
-		w.add("")
-	}
+	fields(w, a.RT, "", "", true)
 	if a.RT.Killed {
-		w.add(killLines(a.RT)...)
+		killLines(w, a.RT, "")
 	}
 }
 
@@ -206,28 +250,30 @@ func title(it *Item) string {
 	return name
 }
 
-// headingText returns "H1: Name (Third Alternative)" / "T1: Name (Score: 9/12)".
-func (a *Artifact) headingText(it *Item) string {
+// putHeading writes an item's heading text: "H1: Name (Third Alternative)"
+// / "T1: Name (Score: 9/12)".
+func (a *Artifact) putHeading(w *lines, it *Item) {
 	name := title(it)
+	w.put(it.ID)
+	third := false
 	if it.Section == delta.HypothesisSlate {
 		if v := it.Get("third_alternative"); v != nil && v.Kind == jsonv.Bool && v.Bool && !thirdAltName.MatchString(name) {
-			if name == "" {
-				name = "Third Alternative"
-			} else {
-				name += " (Third Alternative)"
-			}
+			third = true
 		}
 	}
-	h := it.ID
-	if name != "" {
-		h += ": " + name
+	switch {
+	case third && name == "":
+		w.put(": Third Alternative")
+	case third:
+		w.put(": ", name, " (Third Alternative)")
+	case name != "":
+		w.put(": ", name)
 	}
 	if it.Section == delta.DiscriminativeTests {
 		if sc := it.Get("score"); sc != nil && !sc.IsNull() {
-			h += " (Score: " + num(Score(it)) + "/12)"
+			w.put(" (Score: ", num(Score(it)), "/12)")
 		}
 	}
-	return h
 }
 
 func num(f float64) string {
@@ -238,17 +284,18 @@ func num(f float64) string {
 }
 
 func (a *Artifact) renderItem(w *lines, it *Item) {
-	h := a.headingText(it)
 	if it.Killed {
-		w.add("### ~~" + h + "~~ [KILLED]")
+		w.put("### ~~")
+		a.putHeading(w, it)
+		w.line("~~ [KILLED]")
 	} else {
-		w.add("### " + h)
+		w.put("### ")
+		a.putHeading(w, it)
+		w.end()
 	}
-	for _, fl := range fieldLines(it) {
-		w.add(fl...)
-	}
+	fields(w, it, "", "", false)
 	if it.Killed {
-		w.add(killLines(it)...)
+		killLines(w, it, "")
 	}
 	w.add("")
 }
@@ -257,29 +304,43 @@ func (a *Artifact) renderItem(w *lines, it *Item) {
 // payload is optional, artifact_delta_spec_v0.1.md; DL-011).
 const NoKillReason = "no reason given"
 
-func killLines(it *Item) []string {
-	by := oneLine(it.KilledBy)
-	if by == "" {
-		by = "unknown"
+// killLines writes who killed the item and why, each line after prefix.
+func killLines(w *lines, it *Item, prefix string) {
+	w.put(prefix, "**Killed by**: ")
+	if by := oneLine(it.KilledBy); by != "" {
+		w.put(by)
+	} else {
+		w.put("unknown")
 	}
 	if !it.KilledAt.IsZero() {
-		by += " (" + FormatTime(it.KilledAt) + ")"
+		w.put(" (", FormatTime(it.KilledAt), ")")
 	}
+	w.end()
 	r := text(it.KillReason)
 	if r == "" {
 		r = NoKillReason
 	}
-	return []string{"**Killed by**: " + by, "**Reason**: " + r}
+	w.line(prefix, "**Reason**: ", r)
 }
 
-// fieldLines renders the item's fields (known ones in schema order, then the
-// others in document order), one group of lines per field.
-func fieldLines(it *Item) [][]string {
+// fields writes the item's fields (known ones in schema order, then the
+// others in document order): a field's first line after first, its further
+// lines after rest, and an empty line after each field when gap is set. It
+// returns how many fields it wrote.
+func fields(w *lines, it *Item, first, rest string, gap bool) int {
 	f := it.Fields
 	if f == nil {
-		return nil
+		return 0
 	}
-	var out [][]string
+	n := 0
+	field := func(label string, v *jsonv.Value, kind schema.Render) {
+		if renderField(w, first, rest, label, v, kind, it.Killed) {
+			n++
+			if gap {
+				w.add("")
+			}
+		}
+	}
 	schemaFields := known[it.Section]
 	for _, fs := range schemaFields {
 		v := f.Get(fs.Key)
@@ -287,21 +348,27 @@ func fieldLines(it *Item) [][]string {
 		if kind == kFlag || kind == kHeadFlag {
 			if v != nil && v.Kind == jsonv.Bool {
 				if v.Bool && kind == kFlag {
-					out = append(out, []string{"**" + fs.Label + "**: " + strike("true", it.Killed)})
+					o, c := strikes("true", it.Killed)
+					w.line(first, "**", fs.Label, "**: ", o, "true", c)
+					n++
+					if gap {
+						w.add("")
+					}
 				}
 				continue
 			}
 			kind = genericKind(v) // not a boolean: shown as it is
 		}
-		if kind == kSkip {
-			continue
-		}
-		if g := renderField(fs.Label, v, kind, it.Killed); g != nil {
-			out = append(out, g)
+		if kind != kSkip {
+			field(fs.Label, v, kind)
 		}
 		if it.Section == delta.DiscriminativeTests && fs.Key == "feasibility" {
-			if g := scoreLine(it); g != nil {
-				out = append(out, g)
+			if s := scoreLine(it); s != "" {
+				w.line(first, s)
+				n++
+				if gap {
+					w.add("")
+				}
 			}
 		}
 	}
@@ -310,22 +377,21 @@ func fieldLines(it *Item) [][]string {
 			continue
 		}
 		v := f.Get(k)
-		if g := renderField(labelOf(k), v, genericKind(v), it.Killed); g != nil {
-			out = append(out, g)
-		}
+		field(labelOf(k), v, genericKind(v))
 	}
-	return out
+	return n
 }
 
-// scoreLine renders the evidence-per-week score of a test.
-func scoreLine(it *Item) []string {
+// scoreLine renders the evidence-per-week score of a test ("" when it has
+// none).
+func scoreLine(it *Item) string {
 	sc := it.Get("score")
 	if sc == nil || sc.IsNull() {
-		return nil
+		return ""
 	}
 	const label = "**Evidence-per-week score**: "
 	if sc.Kind != jsonv.Object {
-		return []string{label + strike(sc.Text(), it.Killed)}
+		return label + strike(sc.Text(), it.Killed)
 	}
 	var parts []string
 	known := map[string]bool{}
@@ -347,7 +413,7 @@ func scoreLine(it *Item) []string {
 			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Get(k)))
 		}
 	}
-	return []string{label + strike(strings.Join(parts, ", "), it.Killed)}
+	return label + strike(strings.Join(parts, ", "), it.Killed)
 }
 
 func genericKind(v *jsonv.Value) schema.Render {
@@ -402,11 +468,12 @@ func empty(v *jsonv.Value) bool {
 	return false
 }
 
-// renderField renders one field as "**Label**: value" (or a label line and
-// "- …" lines). It returns nil when the value is empty.
-func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) []string {
+// renderField writes one field as "**Label**: value" (or a label line and
+// "- …" lines), its first line after first and the others after rest. It
+// writes nothing and returns false when the value is empty.
+func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schema.Render, killed bool) bool {
 	if empty(v) {
-		return nil
+		return false
 	}
 	var value string
 	switch kind {
@@ -416,22 +483,28 @@ func renderField(label string, v *jsonv.Value, kind schema.Render, killed bool) 
 		value = refsList(v)
 	case kOutline:
 		if v.Kind == jsonv.Object || v.Kind == jsonv.Array {
-			out := []string{"**" + label + "**:"}
+			w.line(first, "**", label, "**:")
 			for _, k := range v.Keys {
-				out = append(out, "- "+oneLine(k)+": "+strike(inlineValue(v.Get(k)), killed))
+				x := inlineValue(v.Get(k))
+				o, c := strikes(x, killed)
+				w.line(rest, "- ", oneLine(k), ": ", o, x, c)
 			}
 			for _, e := range v.Arr {
 				if !empty(e) {
-					out = append(out, "- "+strike(inlineValue(e), killed))
+					x := inlineValue(e)
+					o, c := strikes(x, killed)
+					w.line(rest, "- ", o, x, c)
 				}
 			}
-			return out
+			return true
 		}
 		value = inlineValue(v)
 	default:
 		value = inlineValue(v)
 	}
-	return []string{"**" + label + "**: " + strike(value, killed)}
+	o, c := strikes(value, killed)
+	w.line(first, "**", label, "**: ", o, value, c)
+	return true
 }
 
 // inlineValue renders a value on one line: strings as text, everything else
@@ -479,11 +552,19 @@ func refsList(v *jsonv.Value) string {
 	return strings.Join(parts, ", ")
 }
 
+// strike strikes s through when the item is killed ("~~s~~"; nothing to
+// strike when s is empty).
 func strike(s string, killed bool) string {
+	o, c := strikes(s, killed)
+	return o + s + c
+}
+
+// strikes returns what strike puts before and after s.
+func strikes(s string, killed bool) (open, close string) {
 	if !killed || s == "" {
-		return s
+		return "", ""
 	}
-	return "~~" + s + "~~"
+	return "~~", "~~"
 }
 
 var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
@@ -529,62 +610,72 @@ func cell(s string) string {
 
 func (a *Artifact) renderPredictions(w *lines) {
 	hyps := a.Items[delta.HypothesisSlate]
-	head := "| ID | Observation/Condition |"
-	sep := "| --- | --- |"
+	w.put("| ID | Observation/Condition |")
 	for _, h := range hyps {
-		head += " " + h.ID + " |"
-		sep += " --- |"
+		w.put(" ", h.ID, " |")
 	}
-	w.add(head, sep)
+	w.end()
+	w.put("| --- | --- |")
+	for range hyps {
+		w.put(" --- |")
+	}
+	w.end()
 	preds := a.Items[delta.PredictionsTable]
 	for _, p := range preds {
-		cond := inlineValue(p.Get("condition"))
-		row := "| " + strike(p.ID, p.Killed) + " | " + orDash(strike(cell(cond), p.Killed)) + " |"
+		o, c := strikes(p.ID, p.Killed)
+		w.put("| ", o, p.ID, c, " | ")
+		if cond := cell(inlineValue(p.Get("condition"))); cond == "" {
+			w.put("—")
+		} else {
+			o, c := strikes(cond, p.Killed)
+			w.put(o, cond, c)
+		}
+		w.put(" |")
 		for _, h := range hyps {
 			v, na := a.Cell(p, h.ID)
 			switch {
 			case na:
-				row += " N/A |"
+				w.put(" N/A |")
 			case empty(v):
-				row += " — |"
+				w.put(" — |")
 			default:
-				row += " " + strike(cell(inlineValue(v)), p.Killed) + " |"
+				x := cell(inlineValue(v))
+				o, c := strikes(x, p.Killed)
+				w.put(" ", o, x, c, " |")
 			}
 		}
-		w.add(row)
+		w.end()
 	}
 	w.add("")
 	// Whatever the table cannot show: kill state, cells for no hypothesis,
-	// other fields.
+	// other fields. The details' title is taken back when there are none.
 	for _, p := range preds {
-		var det []string
+		before := *w
+		w.line("**", p.ID, " details**:")
+		n := w.n
 		if p.Killed {
-			for _, l := range killLines(p) {
-				det = append(det, "- "+l)
-			}
+			killLines(w, p, "- ")
 		}
 		if pr := p.Get("predictions"); pr != nil && !pr.IsNull() {
 			if pr.Kind != jsonv.Object {
-				det = append(det, "- **Predictions**: "+strike(inlineValue(pr), p.Killed))
+				x := inlineValue(pr)
+				o, c := strikes(x, p.Killed)
+				w.line("- **Predictions**: ", o, x, c)
 			} else {
 				for _, k := range pr.Keys {
 					if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
-						det = append(det, "- **"+oneLine(k)+"** (no such hypothesis): "+strike(inlineValue(pr.Get(k)), p.Killed))
+						x := inlineValue(pr.Get(k))
+						o, c := strikes(x, p.Killed)
+						w.line("- **", oneLine(k), "** (no such hypothesis): ", o, x, c)
 					}
 				}
 			}
 		}
-		for _, fl := range fieldLines(p) {
-			det = append(det, "- "+fl[0])
-			for _, l := range fl[1:] {
-				det = append(det, "  "+l)
-			}
-		}
-		if len(det) == 0 {
+		fields(w, p, "- ", "  ", false)
+		if w.n == n {
+			*w = before
 			continue
 		}
-		w.add("**" + p.ID + " details**:")
-		w.add(det...)
 		w.add("")
 	}
 }

@@ -1,16 +1,26 @@
 package artifact
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand"
 	"strings"
 	"testing"
 )
 
-// The plain forms of text and lines.bytes, which the rendering's speed
-// paths must equal (TestRenderHelpersMatchPlain).
+// The plain forms of text, quote and lines.bytes, which the rendering's
+// speed paths must equal (TestRenderHelpersMatchPlain, FuzzQuote).
 func textPlain(s string) string {
 	s = strings.TrimSpace(lineBreaks.Replace(s))
 	return strings.ReplaceAll(s, "\n", "<br>")
+}
+
+func quotePlain(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimRight(buf.String(), "\n")
 }
 
 func bytesPlain(l []string) []byte {
@@ -20,13 +30,13 @@ func bytesPlain(l []string) []byte {
 	return []byte(strings.Join(l, "\n") + "\n")
 }
 
-// TestRenderHelpersMatchPlain: text's one-line path and lines.bytes's one
-// allocation give what the plain forms give, on random strings of the
-// characters that matter (line breaks, spaces, pipes) and on random line
-// lists with empty lines anywhere.
+// TestRenderHelpersMatchPlain: text's one-line path, quote's plain path and
+// the lines buffer give what the plain forms give, on random strings of the
+// characters that matter (line breaks, spaces, pipes, quotes, bytes JSON
+// escapes) and on random line lists with empty lines anywhere.
 func TestRenderHelpersMatchPlain(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	alphabet := []string{"a", "é", " ", "\t", "\n", "\r", "\r\n", "|", "<br>", "\u2028", "\x00"}
+	alphabet := []string{"a", "é", " ", "\t", "\n", "\r", "\r\n", "|", "<br>", "\u2028", "\x00", `"`, `\`, "\x7f", "<&>", "\xff"}
 	for i := range 20000 {
 		var b strings.Builder
 		for range r.Intn(12) {
@@ -36,17 +46,33 @@ func TestRenderHelpersMatchPlain(t *testing.T) {
 		if got, want := text(s), textPlain(s); got != want {
 			t.Fatalf("text(%q) = %q, want %q", s, got, want)
 		}
+		if got, want := quote(s), quotePlain(s); got != want {
+			t.Fatalf("quote(%q) = %q, want %q", s, got, want)
+		}
 		ls := make([]string, r.Intn(6))
 		for j := range ls {
 			if r.Intn(3) > 0 {
 				ls[j] = s[:r.Intn(len(s)+1)]
 			}
 		}
-		w := &lines{l: append([]string(nil), ls...)}
+		w := &lines{}
+		w.add(ls...)
 		if got, want := w.bytes(), bytesPlain(ls); string(got) != string(want) {
 			t.Fatalf("try %d: lines %q: bytes %q, want %q", i, ls, got, want)
 		}
 	}
+}
+
+// FuzzQuote holds quote's shortcut for plain ASCII to the JSON encoder.
+func FuzzQuote(f *testing.F) {
+	for _, s := range []string{"", "RS-20260101-x", "a\"b", `a\b`, "\x7f", "<&>", "é", "\u2028", "\x00", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := quote(s), quotePlain(s); got != want {
+			t.Fatalf("quote(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
 
 // TestOneLine holds oneLine's shortcut (a string already on one line comes
