@@ -184,3 +184,38 @@ func BenchmarkLongThreadCheck(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLongThreadScaling measures the linearity goal directly:
+// each iteration runs the check command (all rules, the four reports) on
+// one thread of 20,000 messages and then on one of 40,000 (longThread, no
+// COMPILED), and reports the ratios 40k/20k of their CPU and wall times
+// summed over the iterations (cpu-ratio, wall-ratio; the goal: at most
+// 2.2). BenchmarkLongThreadCheck times each length in its own
+// sub-benchmark, seconds apart, and on a shared machine its ratio moved
+// between 1.95 and 2.38 from one run to the next; alternated, the two
+// lengths see the same machine.
+func BenchmarkLongThreadScaling(b *testing.B) {
+	short, long := longThread(b, 20000, 20001), longThread(b, 40000, 40001)
+	out := b.TempDir()
+	args := func(dir string) []string {
+		return append([]string{"check", dir, "--jobs", "2", "--repo-root", dir, "--fail-on", "none", "--quiet"}, fourReports(out)...)
+	}
+	defer memlimit.Start()()
+	var s, l pass
+	for b.Loop() {
+		for _, r := range []struct {
+			dir string
+			p   *pass
+		}{{short, &s}, {long, &l}} {
+			r.p.add(measure(func() {
+				if code := cli.Main(args(r.dir), io.Discard, io.Discard); code != 0 {
+					b.Fatalf("check exited %d", code)
+				}
+			}))
+		}
+	}
+	b.ReportMetric(l.wall.Seconds()/s.wall.Seconds(), "wall-ratio")
+	if s.cpu > 0 {
+		b.ReportMetric(l.cpu.Seconds()/s.cpu.Seconds(), "cpu-ratio")
+	}
+}

@@ -64,11 +64,11 @@ func TestStartRespectsGOMEMLIMIT(t *testing.T) {
 func TestHugeHint(t *testing.T) {
 	before := debug.SetMemoryLimit(math.MaxInt64)
 	defer debug.SetMemoryLimit(before)
-	if got := hint(); got != Default/2 {
-		t.Errorf("hint() = %d with no limit, want %d", got, Default/2)
+	if got := hint(); got != Default {
+		t.Errorf("hint() = %d with no limit, want %d", got, Default)
 	}
 	debug.SetMemoryLimit(100 << 20)
-	if got := hint(); got != 50<<20 {
-		t.Errorf("hint() = %d under a 100 MiB limit, want %d", got, 50<<20)
+	if got := hint(); got != 100<<20 {
+		t.Errorf("hint() = %d under a 100 MiB limit, want %d", got, 100<<20)
 	}
 }
