@@ -24,10 +24,13 @@ func adviseHugePages(n int) {
 	const huge = 2 << 20
 	b := make([]byte, n)
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	beg := (p+huge-1)&^(huge-1) - p
-	end := (p+uintptr(n))&^(huge-1) - p
-	if beg < end {
-		_ = syscall.Madvise(b[beg:end], syscall.MADV_HUGEPAGE) // advice: an error leaves memory as it was
+	// The first and last 2 MiB boundaries inside the block, compared as
+	// addresses: a block of less than 4 MiB may hold no whole huge page
+	// (then last is before first; as offsets, last-p wrapped around and
+	// sliced past the block).
+	first, last := (p+huge-1)&^(huge-1), (p+uintptr(n))&^(huge-1)
+	if first < last {
+		_ = syscall.Madvise(b[first-p:last-p], syscall.MADV_HUGEPAGE) // advice: an error leaves memory as it was
 	}
 	b = nil
 	runtime.GC()

@@ -54,3 +54,15 @@ func TestAdviseHugePages(t *testing.T) {
 		t.Errorf("after touching 32 MiB of advised heap, %d KiB more are in huge pages; want at least 8 MiB", got>>10)
 	}
 }
+
+// TestAdviseSmallBlocks: a block too small to hold a whole huge page (a
+// low GOMEMLIMIT makes the hint that small) is not advised, and asking
+// does not panic, wherever the block lands (the slice's bounds were once
+// computed as offsets that wrapped around).
+func TestAdviseSmallBlocks(t *testing.T) {
+	for _, n := range []int{0, 1, 4096, 1 << 20, 2<<20 - 1, 2 << 20, 3 << 20, 4<<20 + 8192} {
+		for range 8 {
+			adviseHugePages(n)
+		}
+	}
+}
