@@ -114,3 +114,49 @@ func TestLongLinesAreMeasuredNotHeld(t *testing.T) {
 		t.Errorf("the spilled line's body has %d bytes, want %d", got, 300<<10)
 	}
 }
+
+// TestLongLinesRead: lines longer than the reader's buffer — a whole thread
+// exported without line breaks, and JSON Lines of 70 KB to 2 MB between
+// short ones, so that the line buffer grows, is reused and grows again —
+// are read whole: every message, every body byte. (readLine grows the line
+// through growLine, whose room doubles up to what is left of the file.)
+func TestLongLinesRead(t *testing.T) {
+	dir := t.TempDir()
+	msg := func(id int, body string) string {
+		return fmt.Sprintf(`{"id":%d,"thread_id":"T-1","subject":"INFO","from":"A","created_ts":"2026-01-14T15:09:%02dZ","body_md":%q}`, id, id%60, body)
+	}
+	body := func(id, n int) string { return strings.Repeat(string(rune('a'+id%26)), n) }
+	sizes := []int{10, 70 << 10, 5, 130 << 10, 2 << 20, 100, 90 << 10, 300 << 10}
+	var recs []string
+	for i, n := range sizes {
+		recs = append(recs, msg(i+1, body(i+1, n)))
+	}
+	files := map[string]string{
+		"minified.json": `{"thread_id":"T-1","messages":[` + strings.Join(recs, ",") + `]}`,
+		"dump.jsonl":    strings.Join(recs, "\n") + "\n",
+	}
+	for name, text := range files {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := Scan([]string{path}, ScanOptions{})
+			if err != nil || len(b.Threads) != 1 || len(b.Findings) != 0 {
+				t.Fatalf("scan: %v, %d threads, findings %v", err, len(b.Threads), b.Findings)
+			}
+			th, err := b.Threads[0].Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(th.Messages) != len(sizes) {
+				t.Fatalf("%d messages, want %d", len(th.Messages), len(sizes))
+			}
+			for i, m := range th.Messages {
+				if want := body(i+1, sizes[i]); m.Body != want {
+					t.Errorf("message %d: body of %d bytes, want %d bytes of %q", i+1, len(m.Body), len(want), want[:1])
+				}
+			}
+		})
+	}
+}
