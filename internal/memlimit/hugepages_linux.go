@@ -3,6 +3,8 @@
 package memlimit
 
 import (
+	"bytes"
+	"os"
 	"runtime"
 	"syscall"
 	"unsafe"
@@ -21,6 +23,9 @@ import (
 // has none free, or the runtime places objects elsewhere, memory is as it
 // would have been and only the saving is lost.
 func adviseHugePages(n int) {
+	if !roomFor() {
+		return
+	}
 	const huge = 2 << 20
 	b := make([]byte, n)
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
@@ -35,3 +40,24 @@ func adviseHugePages(n int) {
 	b = nil
 	runtime.GC()
 }
+
+// roomFor reports whether the block adviseHugePages takes is safe to ask
+// for. The runtime cannot recover from a failed allocation: under a limit
+// on address space or data (RLIMIT_AS, RLIMIT_DATA: ulimit -v, ulimit -d)
+// or strict overcommit (vm.overcommit_memory 2) the block could end the
+// process with "out of memory" where the run itself would fit, as it did
+// under ulimit -v 2000000. Then there is no advice: the saving is lost,
+// nothing else.
+func roomFor() bool {
+	for _, res := range []int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		var l syscall.Rlimit
+		if err := syscall.Getrlimit(res, &l); err != nil || l.Cur != unlimited {
+			return false
+		}
+	}
+	mode, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	return err == nil && string(bytes.TrimSpace(mode)) != "2"
+}
+
+// unlimited is RLIM_INFINITY as the Rlimit fields hold it.
+const unlimited = ^uint64(0)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
 )
 
@@ -42,6 +43,9 @@ func TestAdviseHugePages(t *testing.T) {
 	case !bytes.Contains(mode, []byte("[madvise]")):
 		t.Skipf("skipping: transparent huge pages are set to %q here, not [madvise]: the advice makes no difference to test", bytes.TrimSpace(mode))
 	}
+	if !roomFor() {
+		t.Skip("skipping: this process has a limit on address space or data, or strict overcommit, so no block is advised (TestNoAdviceUnderLimits)")
+	}
 	before := anonHuge(t)
 	adviseHugePages(64 << 20)
 	b := make([]byte, 32<<20)
@@ -63,6 +67,44 @@ func TestAdviseSmallBlocks(t *testing.T) {
 	for _, n := range []int{0, 1, 4096, 1 << 20, 2<<20 - 1, 2 << 20, 3 << 20, 4<<20 + 8192} {
 		for range 8 {
 			adviseHugePages(n)
+		}
+	}
+}
+
+// TestNoAdviceUnderLimits: under a finite address-space or data limit the
+// block is not asked for (the runtime cannot recover from failing to get
+// it); without one it is.
+func TestNoAdviceUnderLimits(t *testing.T) {
+	var as, data syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_AS, &as) != nil || syscall.Getrlimit(syscall.RLIMIT_DATA, &data) != nil {
+		t.Skip("skipping: getrlimit failed")
+	}
+	if as.Cur != unlimited || data.Cur != unlimited {
+		if roomFor() {
+			t.Fatalf("roomFor() with limits %d (address space) and %d (data)", as.Cur, data.Cur)
+		}
+		t.Skip("skipping the unlimited case: this process has a limit already")
+	}
+	mode, _ := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	if want := string(bytes.TrimSpace(mode)) != "2" && len(mode) > 0; roomFor() != want {
+		t.Errorf("roomFor() = %v without limits (overcommit %q), want %v", !want, bytes.TrimSpace(mode), want)
+	}
+	for _, res := range []int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		// A finite soft limit far above what the test uses; the hard
+		// limit stays, so the soft one can be raised back.
+		var l syscall.Rlimit
+		syscall.Getrlimit(res, &l)
+		low := l
+		low.Cur = 1 << 40
+		if err := syscall.Setrlimit(res, &low); err != nil {
+			t.Fatalf("setrlimit: %v", err)
+		}
+		got := roomFor()
+		if err := syscall.Setrlimit(res, &l); err != nil {
+			t.Fatalf("restoring the limit: %v", err)
+		}
+		if got {
+			t.Errorf("roomFor() = true under a finite limit %d", res)
 		}
 	}
 }

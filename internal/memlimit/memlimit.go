@@ -31,7 +31,9 @@
 // only for some of its own metadata. So the first Start of a process asks
 // for them for the first hint() bytes of heap (adviseHugePages): the same
 // check then took 3,500 faults and 10-13% less CPU time, with the same peak
-// RSS (docs/performance.md, seventeenth round).
+// RSS (docs/performance.md, seventeenth round). It does not ask under a
+// limit on address space or data, or strict overcommit, where the block it
+// takes to learn the heap's addresses could end the process.
 package memlimit
 
 import (
