@@ -74,6 +74,10 @@ type checker struct {
 	env         *Env
 	errw        io.Writer    // standard error of the run
 	rec         *runRecorder // recording this run for the run cache (nil: not)
+	// renamesAt waits for the files renamed since --new-from-rev, which
+	// git is asked for while the inputs are listed and scanned, before the
+	// run writes anything (nil: ask when needed).
+	renamesAt func() renames
 }
 
 // Check runs check with o: it reads the inputs, checks them, writes every
@@ -307,9 +311,14 @@ func (c *checker) setup() (*Plan, error) {
 	if c.NewFromRev != "" {
 		// The revision is read after the run's own inputs (newFromRev),
 		// which it reuses where the pull request left them as they were.
-		if c.revCommit, err = revCommit(run.repoRoot, c.NewFromRev); err != nil {
+		if c.revCommit, err = run.revCommit(c.NewFromRev); err != nil {
 			return nil, err
 		}
+		// git takes 30-60 ms to start on the benchmark machine, and the
+		// renames are needed only once the revision's findings are read.
+		ch := make(chan renames, 1)
+		go func() { ch <- renamesSince(run.repoRoot, c.NewFromRev) }()
+		c.renamesAt = sync.OnceValue(func() renames { return <-ch })
 	}
 	return run, nil
 }

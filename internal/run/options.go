@@ -58,6 +58,10 @@ type Plan struct {
 	scanCache *mailbox.ScanCache // with --cache
 	scanStore *cache.Store       // its entries
 
+	// commits are the revisions the run resolved (revCommit): git asked
+	// once per revision, and every read of it uses the same commit.
+	commits map[string]revResolved
+
 	err error // the configuration's custom rules do not compile (govern)
 }
 

@@ -36,7 +36,7 @@ func (p *Plan) judgeAt(rev, pinned string) error {
 		path = filepath.Join(p.repoRoot, config.FileName)
 		at = notInRev
 		for _, name := range config.FileNames {
-			d, a, err := gitShow(p.repoRoot, rev, filepath.Join(p.repoRoot, name))
+			d, a, err := p.gitShow(rev, filepath.Join(p.repoRoot, name))
 			if err != nil {
 				return err
 			}
@@ -47,7 +47,7 @@ func (p *Plan) judgeAt(rev, pinned string) error {
 				path, data, at = filepath.Join(p.repoRoot, name), d, a
 			}
 		}
-	} else if data, at, err = gitShow(p.repoRoot, rev, path); err != nil {
+	} else if data, at, err = p.gitShow(rev, path); err != nil {
 		return err
 	}
 	if at == outsideRepo {
@@ -76,7 +76,7 @@ func (p *Plan) judgeAt(rev, pinned string) error {
 // are not accepted until merged). ok is false when the file lies outside
 // the repository (the workflow's own, read as it is).
 func (p *Plan) baselineAt(rev, file string, working map[string]bool) (fps map[string]bool, ok bool, err error) {
-	data, at, err := gitShow(p.repoRoot, rev, file)
+	data, at, err := p.gitShow(rev, file)
 	if err != nil || at == outsideRepo {
 		return nil, false, err
 	}
@@ -124,13 +124,14 @@ const (
 
 // gitShow returns file's content at rev (at most maxPolicyBytes), and
 // whether rev has it at all.
-func gitShow(root, rev, file string) ([]byte, revPlace, error) {
+func (p *Plan) gitShow(rev, file string) ([]byte, revPlace, error) {
+	root := p.repoRoot
 	rel, inside := relInside(root, file)
 	if !inside {
 		return nil, outsideRepo, nil
 	}
 	rel = strings.ReplaceAll(rel, string(filepath.Separator), "/")
-	if exec.Command("git", "-C", root, "rev-parse", "--verify", "--quiet", rev+"^{commit}").Run() != nil {
+	if _, ok := p.resolve(rev); !ok {
 		return nil, outsideRepo, usagef("%s is not a revision of the repository at %s", rev, root)
 	}
 	if exec.Command("git", "-C", root, "cat-file", "-e", rev+":"+rel).Run() != nil {
