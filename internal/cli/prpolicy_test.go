@@ -193,6 +193,24 @@ func TestPullRequestJudgeNamedYml(t *testing.T) {
 	}
 }
 
+// TestPullRequestJudgeBothNames: a base revision with a root configuration
+// under both names is a usage error naming both (the two names are looked
+// up at the revision side by side), whichever the working tree keeps.
+func TestPullRequestJudgeBothNames(t *testing.T) {
+	repo := demoRepo(t, map[string]string{"RS-20260301-quorum-timing.json": "t.json"})
+	for _, name := range []string{".brenner-ci.yaml", ".brenner-ci.yml"} {
+		os.WriteFile(filepath.Join(repo, name), []byte("fail-on: error\n"), 0o644)
+	}
+	gitRun(t, repo, "add", ".")
+	gitRun(t, repo, "commit", "-q", "-m", "base")
+	os.Remove(filepath.Join(repo, ".brenner-ci.yml"))
+	t.Chdir(repo)
+	code, out, errs := runCLI(t, "check", "--new-from-rev", "HEAD", "--repo-root", repo, "mailbox")
+	if code != ExitUsage || !strings.Contains(errs, "configuration at HEAD: both .brenner-ci.yaml and .brenner-ci.yml are present; keep one of the two") {
+		t.Fatalf("both names at the base: exit %d, want %d naming both\n%s%s", code, ExitUsage, out, errs)
+	}
+}
+
 // TestWriteBaselineWritesFingerprints: --write-baseline writes only the
 // fingerprints (it wrote a whole JSON report), which --baseline reads
 // back; a file of another kind given as --baseline is a usage error (it
