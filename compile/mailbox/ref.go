@@ -243,8 +243,10 @@ func (r *ThreadRef) eachPack(f func(*packed)) {
 
 // Digest writes to w everything the thread's results depend on in its
 // input: for each message, its file, its position there and its bytes (the
-// JSON object, the archive file, or the embedded JSON text). Two threads
-// with the same digest (and the same configuration) check the same. The
+// JSON object, the archive file, or the embedded JSON text); a file that
+// holds the thread alone and whose bytes the scan hashed is written once,
+// as its name and hash, for all its messages. Two threads with the same
+// digest (and the same configuration) check the same. The
 // bytes of a file's messages are read in one go when they lie within 16 MiB
 // of each other (a thread file: one read), else message by message.
 func (r *ThreadRef) Digest(w io.Writer) error { return r.DigestAs(w, nil) }
@@ -288,6 +290,16 @@ func (r *ThreadRef) DigestAs(w io.Writer, name func(string) string) error {
 	quoted, qfile := 0, ""
 	for i := range srcs {
 		s := &srcs[i]
+		if sum := r.sums[s.File]; sum != "" && s.kind == srcJSON {
+			// The file holds this thread alone and its bytes were hashed
+			// by the scan: its hash stands for every message in it, their
+			// places included (the scan finds them in those bytes).
+			if !named[s.File] {
+				named[s.File] = true
+				fmt.Fprintf(w, "file %q %x\n", name(s.File), sum)
+			}
+			continue
+		}
 		if s.File != qfile || quoted == 0 {
 			// A thread's messages are mostly in one file: its name is
 			// quoted once.
@@ -310,15 +322,6 @@ func (r *ThreadRef) DigestAs(w io.Writer, name func(string) string) error {
 				return err
 			}
 			w.Write(data)
-			continue
-		}
-		if sum := r.sums[s.File]; sum != "" {
-			// The file holds this thread alone and its bytes were hashed
-			// by the scan: its hash stands for every message in it.
-			if !named[s.File] {
-				named[s.File] = true
-				fmt.Fprintf(w, "file %q %x\n", name(s.File), sum)
-			}
 			continue
 		}
 		sp := spans[s.File]
