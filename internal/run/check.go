@@ -75,8 +75,8 @@ type checker struct {
 	errw        io.Writer    // standard error of the run
 	rec         *runRecorder // recording this run for the run cache (nil: not)
 	// renamesAt waits for the files renamed since --new-from-rev, which
-	// git is asked for while the inputs are listed and scanned, before the
-	// run writes anything (nil: ask when needed).
+	// git is asked for while the inputs are listed and scanned; runEngine
+	// waits for them before the run writes anything (nil: ask when needed).
 	renamesAt func() renames
 }
 
@@ -407,6 +407,11 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, sc
 	}
 	if scanned != nil {
 		scanned()
+	}
+	if c.renamesAt != nil {
+		// git reads the working tree as the change left it: the renames
+		// are in before the threads' run writes anything (--out).
+		c.renamesAt()
 	}
 	res, b, notes, last := c.runThreads(eng, run, batch)
 	eng.Finish(res, b)

@@ -38,9 +38,9 @@ type revResolved struct {
 // resolve returns the commit rev names in the repository at the run's root,
 // asking git once per revision in a run: pull-request mode needs it for
 // the configuration and the baseline at rev, for the run and for the
-// base's read, and each git process took 30-40 ms on the benchmark
-// machine. Not safe for concurrent use: the run resolves its revision in
-// setup, before anything runs beside it.
+// base's read, and each git process took 30-60 ms on the benchmark
+// machine. A revision is first resolved in setup, before anything runs
+// beside it; the base's read, beside the run, only finds it resolved.
 func (p *Plan) resolve(rev string) (string, bool) {
 	if r, hit := p.commits[rev]; hit {
 		return r.commit, r.ok
