@@ -316,9 +316,7 @@ func (c *checker) setup() (*Plan, error) {
 		}
 		// git takes 30-60 ms to start on the benchmark machine, and the
 		// renames are needed only once the revision's findings are read.
-		ch := make(chan renames, 1)
-		go func() { ch <- renamesSince(run.repoRoot, c.NewFromRev) }()
-		c.renamesAt = sync.OnceValue(func() renames { return <-ch })
+		c.renamesAt = background(func() renames { return renamesSince(run.repoRoot, c.NewFromRev) })
 	}
 	return run, nil
 }
@@ -336,33 +334,39 @@ type baseRead struct {
 // allows (overlay.go), else written out and scanned (readRev) from the
 // start.
 func (c *checker) baseReader(run *Plan, in *mailbox.Inputs) *baseRead {
-	ch := make(chan revRead, 1)
 	if c.revTree != nil {
 		if pl, ok := c.revTree.plan(run.Paths, in); ok {
 			c.revOverlaid = true
 			in.KeepScans()
-			started := false
+			var read func() revRead
 			return &baseRead{
 				scanned: func() {
-					started = true
-					go func() {
+					read = background(func() revRead {
 						b, err := c.overlay(run, c.revCommit, in, pl)
-						ch <- revRead{b, err}
-					}()
+						return revRead{b, err}
+					})
 				},
 				get: func() revRead {
-					if !started {
+					if read == nil {
 						return revRead{} // the run's own scan failed
 					}
-					return <-ch
+					return read()
 				}}
 		}
 	}
-	go func() {
+	read := background(func() revRead {
 		b, err := c.readRev(run, c.NewFromRev)
-		ch <- revRead{b, err}
-	}()
-	return &baseRead{scanned: func() {}, get: func() revRead { return <-ch }}
+		return revRead{b, err}
+	})
+	return &baseRead{scanned: func() {}, get: read}
+}
+
+// background runs f on a goroutine of its own and returns what waits for
+// its result (as often as asked).
+func background[T any](f func() T) func() T {
+	ch := make(chan T, 1)
+	go func() { ch <- f() }()
+	return sync.OnceValue(func() T { return <-ch })
 }
 
 // newFromRev adds the fingerprints of the findings at --new-from-rev to the

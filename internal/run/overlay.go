@@ -71,13 +71,12 @@ func readRevTree(root, commit string) *revTree {
 		b   []byte
 		err error
 	}
-	diffOut := make(chan out, 1)
-	go func() {
+	diff := background(func() out {
 		d, err := exec.Command("git", "-C", root, "diff", "--raw", "-z", "--no-renames", "--no-ext-diff", "--relative", commit, "--").Output()
-		diffOut <- out{d, err}
-	}()
+		return out{d, err}
+	})
 	ls, err := exec.Command("git", "-C", root, "ls-tree", "-r", "-z", commit).Output()
-	dr := <-diffOut
+	dr := diff()
 	if err != nil {
 		return nil
 	}
