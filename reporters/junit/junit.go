@@ -360,14 +360,12 @@ func asIs(s string) bool {
 }
 
 // asWritten[inAttr][c] is set for the ASCII bytes escape writes as they
-// are: printable ASCII but & < >, and in char data also '"', tab and line
-// feed.
+// are (escapeRune would: XML holds them and they need no reference).
 var asWritten = func() (t [2][256]bool) {
-	for c := 0x20; c < 0x7f; c++ {
-		t[0][c] = c != '&' && c != '<' && c != '>'
-		t[1][c] = t[0][c] && c != '"'
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		t[0][c] = validChar(c) && charRef(c, false) == ""
+		t[1][c] = validChar(c) && charRef(c, true) == ""
 	}
-	t[0]['\t'], t[0]['\n'] = true, true
 	return t
 }()
 
@@ -427,36 +425,38 @@ func escapeRune(b *strings.Builder, r rune, inAttr bool) {
 		fmt.Fprintf(b, `\u%04x`, r)
 		return
 	}
-	switch r {
-	case '&':
-		b.WriteString("&amp;")
-	case '<':
-		b.WriteString("&lt;")
-	case '>':
-		b.WriteString("&gt;")
-	case '"':
-		if inAttr {
-			b.WriteString("&quot;")
-		} else {
-			b.WriteRune(r)
-		}
-	case '\r':
-		b.WriteString("&#xD;")
-	case '\n':
-		if inAttr {
-			b.WriteString("&#xA;")
-		} else {
-			b.WriteRune(r)
-		}
-	case '\t':
-		if inAttr {
-			b.WriteString("&#x9;")
-		} else {
-			b.WriteRune(r)
-		}
-	default:
+	if ref := charRef(r, inAttr); ref != "" {
+		b.WriteString(ref)
+	} else {
 		b.WriteRune(r)
 	}
+}
+
+// charRef is the reference escape writes for r, or "" when it writes r as
+// it is. In attributes, the quote and white space other than a space are
+// references too (they would not survive attribute normalisation).
+func charRef(r rune, inAttr bool) string {
+	switch r {
+	case '&':
+		return "&amp;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	case '\r':
+		return "&#xD;"
+	}
+	if inAttr {
+		switch r {
+		case '"':
+			return "&quot;"
+		case '\n':
+			return "&#xA;"
+		case '\t':
+			return "&#x9;"
+		}
+	}
+	return ""
 }
 
 func attr(s string) string { return escape(s, true) }
