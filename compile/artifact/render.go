@@ -325,20 +325,20 @@ func killLines(w *lines, it *Item, prefix string) {
 
 // fields writes the item's fields (known ones in schema order, then the
 // others in document order): a field's first line after first, its further
-// lines after rest, and an empty line after each field when gap is set. It
-// returns how many fields it wrote.
-func fields(w *lines, it *Item, first, rest string, gap bool) int {
+// lines after rest, and an empty line after each field when gap is set.
+func fields(w *lines, it *Item, first, rest string, gap bool) {
 	f := it.Fields
 	if f == nil {
-		return 0
+		return
 	}
-	n := 0
+	written := func() {
+		if gap {
+			w.add("")
+		}
+	}
 	field := func(label string, v *jsonv.Value, kind schema.Render) {
 		if renderField(w, first, rest, label, v, kind, it.Killed) {
-			n++
-			if gap {
-				w.add("")
-			}
+			written()
 		}
 	}
 	schemaFields := known[it.Section]
@@ -350,10 +350,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) int {
 				if v.Bool && kind == kFlag {
 					o, c := strikes("true", it.Killed)
 					w.line(first, "**", fs.Label, "**: ", o, "true", c)
-					n++
-					if gap {
-						w.add("")
-					}
+					written()
 				}
 				continue
 			}
@@ -365,10 +362,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) int {
 		if it.Section == delta.DiscriminativeTests && fs.Key == "feasibility" {
 			if s := scoreLine(it); s != "" {
 				w.line(first, s)
-				n++
-				if gap {
-					w.add("")
-				}
+				written()
 			}
 		}
 	}
@@ -379,7 +373,6 @@ func fields(w *lines, it *Item, first, rest string, gap bool) int {
 		v := f.Get(k)
 		field(labelOf(k), v, genericKind(v))
 	}
-	return n
 }
 
 // scoreLine renders the evidence-per-week score of a test ("" when it has
