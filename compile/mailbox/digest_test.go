@@ -107,3 +107,56 @@ func TestDigestNamesHashedFiles(t *testing.T) {
 		t.Errorf("%d cache hits, want 2 (both files on the second run)", cache.Hits.Load())
 	}
 }
+
+// TestDigestSummedMatchesMessages: a thread whose messages are all in one
+// file the scan hashed is digested from its first message's place alone
+// (ThreadRef.summed); that digest is the one the message-by-message loop
+// writes, for every thread of the fixtures and the shared corpus, scanned
+// with a cache so that files are hashed.
+func TestDigestSummedMatchesMessages(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	msg := func(id int, thread, body string) string {
+		return fmt.Sprintf(`{"id": %d, "thread_id": %q, "subject": "INFO", "from": "A", "created_ts": "2026-01-14T15:09:0%dZ", "body_md": %q}`, id, thread, id, body)
+	}
+	// Alone in its file; spread over two files; exported twice, the second
+	// copy (another file) with the body the first lacks; sharing a file.
+	os.WriteFile(filepath.Join(dir, "alone.json"), []byte(`{"messages": [`+msg(1, "T-A", "a")+`, `+msg(2, "T-A", "b")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "half1.json"), []byte(`{"messages": [`+msg(3, "T-S", "c")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "half2.json"), []byte(`{"messages": [`+msg(4, "T-S", "d")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "nobody.json"), []byte(`{"messages": [{"id": 5, "thread_id": "T-D", "subject": "INFO", "from": "A", "created_ts": "2026-01-14T15:09:05Z"}, `+msg(6, "T-D", "e")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "withbody.json"), []byte(`{"messages": [`+msg(5, "T-D", "f")+`]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "shared.jsonl"), []byte(msg(7, "T-B", "g")+"\n"+msg(8, "T-C", "h")+"\n"), 0o644)
+	roots := []string{"testdata/ingest", dir}
+	if _, err := os.Stat("../shared/corpus"); err == nil {
+		roots = append(roots, "../shared/corpus")
+	} else {
+		t.Log("../shared/corpus is absent: fixtures only")
+	}
+	b, err := Scan(roots, ScanOptions{Cache: &ScanCache{Store: newMemStore(), Salt: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	summed := map[string]bool{}
+	for _, r := range b.Threads {
+		var fast, loop bytes.Buffer
+		if err := r.Digest(&fast); err != nil {
+			t.Fatal(err)
+		}
+		was := r.summed
+		r.summed = false
+		if err := r.Digest(&loop); err != nil {
+			t.Fatal(err)
+		}
+		r.summed = was
+		if fast.String() != loop.String() {
+			t.Errorf("%s (summed %t): digest %q, the loop's %q", r.Key, was, fast.String(), loop.String())
+		}
+		summed[r.Key] = was
+	}
+	for k, want := range map[string]bool{"T-A": true, "T-S": false, "T-D": false, "T-B": false, "T-C": false} {
+		if got, ok := summed[k]; !ok || got != want {
+			t.Errorf("%s: summed %t (found %t), want %t", k, got, ok, want)
+		}
+	}
+}

@@ -248,9 +248,26 @@ func mergeThread(k string, members []member, packs []*packed, sums map[string]st
 	for _, g := range splitByProject(k, recs, dups) {
 		ref := finishThread(g.key, g.recs, g.findings, a)
 		ref.sums = sums
+		ref.summed = inSummedFile(g.recs, sums)
 		out = append(out, ref)
 	}
 	return out
+}
+
+// inSummedFile reports whether every record's message (the copy whose
+// bytes Load reads) is a JSON object of one file whose content hash is in
+// sums (ThreadRef.summed).
+func inSummedFile(recs []*rec, sums map[string]string) bool {
+	if len(recs) == 0 {
+		return false
+	}
+	f := recs[0].m.Src.File
+	for _, r := range recs {
+		if r.m.Src.kind != srcJSON || r.m.Src.File != f {
+			return false
+		}
+	}
+	return sums[f] != ""
 }
 
 // mergeBufs is what mergeThread works in: the unpacked records and

@@ -24,11 +24,15 @@ type ThreadRef struct {
 	offs []msgOffs
 	msgs []msgEntry
 
-	sums     map[string]string // content hashes of files holding this thread alone (shared, read-only)
-	threadID string            // first non-empty thread_id in protocol order
-	project  string            // first non-empty project in protocol order
-	findings []diag.Finding    // IN-002 … IN-005, computed by Scan
-	maxDepth int               // the JSON nesting limit Scan applied (0: the default)
+	sums map[string]string // content hashes of files holding this thread alone (shared, read-only)
+	// summed: every message of the thread is a JSON object of one file
+	// whose hash is in sums (a thread file), so that its digest is that
+	// file's name and hash, known without unpacking the messages' places.
+	summed   bool
+	threadID string         // first non-empty thread_id in protocol order
+	project  string         // first non-empty project in protocol order
+	findings []diag.Finding // IN-002 … IN-005, computed by Scan
+	maxDepth int            // the JSON nesting limit Scan applied (0: the default)
 }
 
 // msgEntry is one message of a thread: its packed metadata, and the packed
@@ -259,6 +263,16 @@ func (r *ThreadRef) DigestAs(w io.Writer, name func(string) string) error {
 		name = func(s string) string { return s }
 	}
 	fmt.Fprintf(w, "thread %q %q %q %d\n", name(r.Key), r.threadID, r.project, r.n())
+	if r.summed && r.n() > 0 {
+		// What the loop below writes for such a thread, from its first
+		// message's place alone.
+		s, _, ok := r.entry(0).src.source()
+		if !ok {
+			panic("mailbox: corrupt packed message record")
+		}
+		fmt.Fprintf(w, "file %q %x\n", name(s.File), r.sums[s.File])
+		return nil
+	}
 	srcs := r.sources()
 	type span struct {
 		f        *os.File
