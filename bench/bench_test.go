@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -247,6 +248,37 @@ func BenchmarkLoad(b *testing.B) {
 				if _, err := ref.Load(); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	})
+}
+
+// BenchmarkDigest: what a thread's key hashes (ThreadRef.Digest into
+// SHA-256), for every thread, with the files known by an id as
+// pull-request mode knows them (ScanOptions.Known: git's blob ids), so that
+// a thread alone in its file is named by that id. A pull-request run keys
+// every thread twice.
+func BenchmarkDigest(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		known := map[string]string{}
+		filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				abs, _ := filepath.Abs(p)
+				known[filepath.ToSlash(abs)] = "blob " + p
+			}
+			return nil
+		})
+		batch, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{Known: known})
+		if err != nil {
+			b.Fatal(err)
+		}
+		loop(b, c, func() {
+			for _, ref := range batch.Threads {
+				h := sha256.New()
+				if err := ref.Digest(h); err != nil {
+					b.Fatal(err)
+				}
+				h.Sum(nil)
 			}
 		})
 	})
