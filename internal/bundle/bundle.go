@@ -45,6 +45,10 @@ type span struct{ off, n int64 }
 
 // Reader gives the entries of the bundles of a folder.
 type Reader struct {
+	// mu keeps Close from closing the files under a Get: a thread past
+	// its time budget is left running (compile.withBudget) and may still
+	// ask for an entry once the run has closed its cache.
+	mu    sync.RWMutex
 	files []*os.File
 	index map[string]entryAt
 	paths []string
@@ -138,11 +142,18 @@ func (r *Reader) readIndex(f *os.File) bool {
 	return true
 }
 
-// Len is the number of entries found.
-func (r *Reader) Len() int { return len(r.index) }
+// Len is the number of entries found (0 once closed).
+func (r *Reader) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.index)
+}
 
-// Get returns the bytes of key's entry, when present and intact.
+// Get returns the bytes of key's entry, when present and intact (never
+// once the Reader is closed).
 func (r *Reader) Get(key string) ([]byte, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	e, ok := r.index[key]
 	if !ok {
 		return nil, false
@@ -159,6 +170,8 @@ func (r *Reader) Get(key string) ([]byte, bool) {
 
 // Close closes the bundles.
 func (r *Reader) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, f := range r.files {
 		f.Close()
 	}
@@ -189,6 +202,9 @@ type Writer struct {
 	seen        map[string]bool
 	kept        []string
 	err         error
+	// committed: Commit has run; what comes after it (from a thread left
+	// running past its time budget) is not stored, and starts no file.
+	committed bool
 }
 
 // Create prepares a bundle in dir (created when needed).
@@ -227,7 +243,7 @@ func (w *Writer) start() {
 func (w *Writer) Add(key string, data []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.seen[key] {
+	if w.committed || w.seen[key] {
 		return
 	}
 	w.seen[key] = true
@@ -257,7 +273,7 @@ func (w *Writer) add(key string, data []byte) {
 func (w *Writer) Keep(key string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.seen[key] {
+	if !w.committed && !w.seen[key] {
 		w.seen[key] = true
 		w.kept = append(w.kept, key)
 	}
@@ -270,6 +286,10 @@ func (w *Writer) Keep(key string) {
 func (w *Writer) Commit(r *Reader) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.committed {
+		return w.err // once is enough
+	}
+	w.committed = true
 	if w.f == nil && len(r.paths) == 1 && len(r.files) == 1 && len(w.kept) == len(r.index) {
 		return nil // unchanged
 	}

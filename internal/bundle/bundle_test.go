@@ -202,3 +202,53 @@ func TestBundleWriteInPlace(t *testing.T) {
 		t.Errorf("written through the link: %v", ents)
 	}
 }
+
+// TestLateCallers: a thread left running past its time budget may still
+// read, keep and add entries after the run has committed its bundle and
+// closed the ones it read. Reads then miss (under -race: no race with
+// Close), and nothing is stored or left behind: the folder holds the
+// committed bundle alone. (Late entries added before the commit may be
+// in it: the cache is a hint.)
+func TestLateCallers(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string][]byte{"old": []byte("old entry")}, nil)
+	r := Open(dir, ".b")
+	w := Create(dir, ".b")
+	w.Add("new", []byte("new entry"))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			for j := range 200 {
+				r.Get("old")
+				w.Keep("old")
+				w.Add(fmt.Sprintf("late%d-%d", i, j), []byte("late entry"))
+			}
+		}()
+	}
+	close(start)
+	if err := w.Commit(r); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	wg.Wait()
+	if _, ok := r.Get("old"); ok {
+		t.Error("a closed Reader returned an entry")
+	}
+	w.Add("after", []byte("after the commit"))
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(names) != 1 {
+		t.Fatalf("the folder holds %q, want the committed bundle alone", names)
+	}
+	got := Open(dir, ".b")
+	defer got.Close()
+	if _, ok := got.Get("new"); !ok {
+		t.Error("the entry added before the commit is missing")
+	}
+	if _, ok := got.Get("after"); ok {
+		t.Error("an entry added after the commit was stored")
+	}
+}
