@@ -18,6 +18,16 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// childCPUTime is the user + system CPU time of the process's children
+// waited for so far (git, in pull-request mode).
+func childCPUTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // peakRSS is a finished child process's peak resident set size in bytes,
 // or 0 when the system does not say. Darwin reports it in bytes, the other
 // systems in kilobytes.
