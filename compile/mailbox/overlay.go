@@ -51,23 +51,51 @@ type Then struct {
 	At string
 }
 
+// Added is a regular file the other version of the tree has and in's
+// listing does not (deleted since): read from At and reported under that
+// name, at Abs in the tree (where its place decides how it is read, as
+// for an entry of the listing), listed just before entry Before of in
+// (the listing's length: after the last).
+type Added struct {
+	Before  int
+	At, Abs string
+}
+
 // Overlay returns the listing of another version of the tree in, once
 // scanned: each entry as it is in in, except for those then names (by
-// index) — gone, or read from elsewhere. An entry left alone holds the
-// same bytes in both, and keeps the id by which in's scan keyed it, so its
-// threads key alike (ThreadRef.Digest) without being read to be keyed;
-// after KeepScans, its scan is in's, not read again.
+// index) — gone, or read from elsewhere — and with the files of added put
+// in. An entry left alone holds the same bytes in both, and keeps the id
+// by which in's scan keyed it, so its threads key alike (ThreadRef.Digest)
+// without being read to be keyed; after KeepScans, its scan is in's, not
+// read again.
 // The caller makes sure the listing of the other version would be this
-// one: no entry added, none whose treatment depends on what changed
-// (Entry.Archive). It has no scan cache. Scan in first.
-func (in *Inputs) Overlay(then map[int]Then) *Inputs {
+// one: the added files where a walk of it would list them, no entry whose
+// treatment depends on what changed (Entry.Archive). It has no scan cache.
+// Scan in first.
+func (in *Inputs) Overlay(then map[int]Then, added []Added) *Inputs {
 	if in.sums == nil {
 		panic("mailbox: Overlay of inputs not scanned")
 	}
 	opt := in.opt
 	opt.Cache, opt.Known = nil, nil
-	out := &Inputs{opt: opt, jobs: in.jobs, files: make([]inFile, 0, len(in.files))}
+	out := &Inputs{opt: opt, jobs: in.jobs, files: make([]inFile, 0, len(in.files)+len(added))}
+	added = slices.Clone(added)
+	slices.SortStableFunc(added, func(a, b Added) int { return a.Before - b.Before })
+	maxBytes := opt.MaxFileBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	add := func(before int) {
+		for len(added) > 0 && added[0].Before <= before {
+			a := added[0]
+			added = added[1:]
+			f := newInFile(a.At, filepath.ToSlash(a.At), a.Abs, false)
+			f.maxBytes, f.maxDepth = maxBytes, opt.JSONDepth
+			out.files = append(out.files, f)
+		}
+	}
 	for i, f := range in.files {
+		add(i)
 		t, changed := then[i]
 		switch {
 		case t.Gone:
@@ -84,6 +112,7 @@ func (in *Inputs) Overlay(then map[int]Then) *Inputs {
 		f.st = preStat{}
 		out.files = append(out.files, f)
 	}
+	add(len(in.files))
 	return out
 }
 

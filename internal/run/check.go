@@ -335,7 +335,7 @@ type baseRead struct {
 // start.
 func (c *checker) baseReader(run *Plan, in *mailbox.Inputs) *baseRead {
 	if c.revTree != nil {
-		if pl, ok := c.revTree.plan(run.Paths, in); ok {
+		if pl, ok := c.revTree.plan(run.Paths, in, c.writtenAbs()); ok {
 			c.revOverlaid = true
 			in.KeepScans()
 			var read func() revRead
@@ -450,6 +450,21 @@ func (c *checker) list(run *Plan) (*mailbox.Inputs, error) {
 type revRead struct {
 	b   *revBase
 	err error
+}
+
+// writtenAbs are the paths the run writes (written), absolute and slash
+// separated.
+func (c *checker) writtenAbs() []string {
+	var out []string
+	for _, w := range c.written() {
+		if w == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(w); err == nil {
+			out = append(out, filepath.ToSlash(abs))
+		}
+	}
+	return out
 }
 
 // written are the paths the run writes: never read as input (list), and

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
@@ -138,11 +139,21 @@ func (t *revTree) known() map[string]string {
 type overlayPlan struct {
 	gone     map[int]bool
 	modified map[int]string // index → path relative to the repository root, slash separated
+	deleted  []deletedFile  // files of the revision the working tree no longer has
+}
+
+// deletedFile is a file deleted (or renamed) since the revision, to be
+// read from its blob and listed where a walk of the revision lists it.
+type deletedFile struct {
+	before int    // the entry of the run's listing it comes before
+	rel    string // relative to the repository root, slash separated
+	abs    string // where it was, absolute, slash separated
+	disp   string // as a walk of the revision names it
 }
 
 // plan is the overlay of the run's listing in, of the checked paths, that
 // gives the revision's listing, or false.
-func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) {
+func (t *revTree) plan(paths []string, in *mailbox.Inputs, written []string) (*overlayPlan, bool) {
 	var checked []string
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -165,7 +176,9 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 	pl := &overlayPlan{gone: map[int]bool{}, modified: map[int]string{}}
 	listed := map[string]bool{}
 	var folders []string // entries named without reading that are folders
-	for i, e := range in.Entries() {
+	entries := in.Entries()
+	keys := make([]string, len(entries)) // each entry's absolute path
+	for i, e := range entries {
 		if e.Archive || e.Broken {
 			return nil, false
 		}
@@ -178,6 +191,7 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 			abs = filepath.ToSlash(a)
 		}
 		listed[abs] = true
+		keys[i] = abs
 		status, changed := t.diff[abs]
 		b, atRev := t.blobs[abs]
 		switch {
@@ -207,18 +221,10 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 			pl.modified[i] = rel
 		}
 	}
-	// The modified files are named on git archive's command line: past
-	// its length limit, the long way (a pull request that rewrites
-	// thousands of files gains nothing from the overlay anyway).
-	n := 0
-	for _, rel := range pl.modified {
-		n += len(rel) + 1
-	}
-	if n > maxOverlayArgs {
-		return nil, false
-	}
 	// Every file of the revision under the checked paths is listed, or is
-	// in a folder the listing names, or is one a walk passes over.
+	// in a folder the listing names, or is one a walk passes over, or was
+	// deleted since (or renamed) where the overlay can list it again.
+	var deleted []string
 	for p := range t.blobs {
 		if !under(p, checked) || listed[p] {
 			continue
@@ -227,11 +233,100 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs) (*overlayPlan, bool) 
 		if name == mailbox.ConfigFiles[0] || name == mailbox.ConfigFiles[1] {
 			continue
 		}
-		if !under(p, folders) {
-			return nil, false // deleted since the revision, or listed otherwise now
+		if under(p, folders) {
+			continue
+		}
+		if len(checked) != 1 || !t.relistable(p, checked[0], written) {
+			return nil, false // listed otherwise now, or deleted where a walk would not read it alike
+		}
+		deleted = append(deleted, p)
+	}
+	if len(deleted) > 0 {
+		// The listing of one folder is in walk order (walkCompare): a
+		// deleted file goes before the first entry that comes after it.
+		if !slices.IsSortedFunc(keys, walkCompare) {
+			return nil, false
+		}
+		slices.SortFunc(deleted, walkCompare)
+		for _, p := range deleted {
+			i, _ := slices.BinarySearchFunc(keys, p, walkCompare)
+			fromChecked, _ := strings.CutPrefix(p, checked[0]+"/")
+			rel, _ := strings.CutPrefix(p, t.root+"/")
+			pl.deleted = append(pl.deleted, deletedFile{before: i, rel: rel, abs: p,
+				disp: filepath.ToSlash(filepath.Join(paths[0], filepath.FromSlash(fromChecked)))})
 		}
 	}
+	// The modified and deleted files are named on git archive's command
+	// line: past its length limit, the long way (a pull request that
+	// rewrites thousands of files gains nothing from the overlay anyway).
+	n := 0
+	for _, rel := range pl.modified {
+		n += len(rel) + 1
+	}
+	for _, d := range pl.deleted {
+		n += len(d.rel) + 1
+	}
+	if n > maxOverlayArgs {
+		return nil, false
+	}
 	return pl, true
+}
+
+// relistable reports whether p, a regular file of the revision under the
+// checked folder dir that the working tree no longer has (git: deleted, or
+// renamed), is one a walk of the revision lists and reads as any thread
+// file: in folders the working tree still has, none hidden or a link, none
+// an Agent Mail archive's, and none the run's own output.
+func (t *revTree) relistable(p, dir string, written []string) bool {
+	if b := t.blobs[p]; !b.regular || t.diff[p] != "D" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(p, dir+"/")
+	if !ok {
+		return false
+	}
+	for _, w := range written {
+		if p == w || strings.HasPrefix(p, w+"/") {
+			return false
+		}
+	}
+	parts := strings.Split(rest, "/")
+	at := dir
+	for i, name := range parts {
+		if strings.HasPrefix(name, ".") || name == "messages" || name == "agents" {
+			return false
+		}
+		if i == len(parts)-1 {
+			break
+		}
+		at += "/" + name
+		if fi, err := os.Lstat(filepath.FromSlash(at)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// walkCompare orders absolute slash-separated paths as a walk lists them:
+// a folder's entries by name, each folder's own entries right after its
+// name, before the next name.
+func walkCompare(a, b string) int {
+	for {
+		na, ra, moreA := strings.Cut(a, "/")
+		nb, rb, moreB := strings.Cut(b, "/")
+		if c := strings.Compare(na, nb); c != 0 {
+			return c
+		}
+		switch {
+		case !moreA && !moreB:
+			return 0
+		case !moreA:
+			return -1
+		case !moreB:
+			return 1
+		}
+		a, b = ra, rb
+	}
 }
 
 // under reports whether p is one of dirs or lies below one.
@@ -258,24 +353,43 @@ func (c *checker) overlay(run *Plan, commit string, in *mailbox.Inputs, pl *over
 	for i := range pl.gone {
 		then[i] = mailbox.Then{Gone: true}
 	}
-	if len(pl.modified) > 0 {
+	var added []mailbox.Added
+	if len(pl.modified)+len(pl.deleted) > 0 {
 		entries := in.Entries()
-		rels := make([]string, 0, len(pl.modified))
+		rels := make([]string, 0, len(pl.modified)+len(pl.deleted))
 		for _, rel := range pl.modified {
 			rels = append(rels, rel)
+		}
+		for _, d := range pl.deleted {
+			rels = append(rels, d.rel)
 		}
 		if err := gitArchive(run.repoRoot, commit, tmp, rels...); err != nil {
 			return b, fmt.Errorf("--new-from-rev: %v", err)
 		}
-		for i, rel := range pl.modified {
+		written := func(rel string) (string, error) {
 			at := filepath.Join(tmp, filepath.FromSlash(rel))
 			if fi, err := os.Lstat(at); err != nil || !fi.Mode().IsRegular() {
-				return b, fmt.Errorf("--new-from-rev: git archive wrote no %s", rel)
+				return "", fmt.Errorf("--new-from-rev: git archive wrote no %s", rel)
+			}
+			return at, nil
+		}
+		for i, rel := range pl.modified {
+			at, err := written(rel)
+			if err != nil {
+				return b, err
 			}
 			then[i] = mailbox.Then{At: at}
 			b.mapped[filepath.ToSlash(at)] = entries[i].Disp
 		}
+		for _, d := range pl.deleted {
+			at, err := written(d.rel)
+			if err != nil {
+				return b, err
+			}
+			added = append(added, mailbox.Added{Before: d.before, At: at, Abs: d.abs})
+			b.mapped[filepath.ToSlash(at)] = d.disp
+		}
 	}
-	b.batch = in.Overlay(then).Scan()
+	b.batch = in.Overlay(then, added).Scan()
 	return b, nil
 }

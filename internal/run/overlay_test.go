@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
@@ -40,6 +42,12 @@ func overlayRepo(t *testing.T) string {
 		os.WriteFile(filepath.Join(repo, "threads", "two\nlines.json"), data, 0o644)
 	}
 	os.Symlink("older", filepath.Join(repo, "threads", "link"))
+	// A second export of a thread, listed before it: which copy of each
+	// message is kept, and so where its findings are, is decided by the
+	// order of the listing.
+	if data, err := os.ReadFile(files[4]); err == nil {
+		os.WriteFile(filepath.Join(repo, "threads", "AA-copy.json"), data, 0o644)
+	}
 	git(t, repo, "init", "-q")
 	git(t, repo, "add", ".")
 	git(t, repo, "commit", "-q", "-m", "base")
@@ -53,6 +61,9 @@ type overlayChange struct {
 	overlay bool
 	dir     string // the folder it changes a file in (for the long way: only a change under the checked paths counts)
 	apply   func(t *testing.T, repo string, r *rand.Rand)
+	// relists: it deletes a file (a rename does too), which the overlay
+	// lists again only when one folder is checked.
+	relists bool
 }
 
 func pick(t *testing.T, repo, glob string, r *rand.Rand) string {
@@ -80,34 +91,34 @@ var overlayChanges = []overlayChange{
 		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string {
 			return strings.Replace(s, `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
 		})
-	}},
+	}, false},
 	{"edit a thread id", true, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "threads/older/*.json", r), func(s string) string {
 			return strings.ReplaceAll(s, `"thread_id": "`, `"thread_id": "Z`)
 		})
-	}},
+	}, false},
 	{"break a file", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "threads/*.json", r), func(s string) string { return s[:len(s)/2] })
-	}},
+	}, false},
 	{"edit an artifact", true, "artifacts", func(t *testing.T, repo string, r *rand.Rand) {
 		rewrite(t, pick(t, repo, "artifacts/*.md", r), func(s string) string {
 			return strings.Replace(s, "\n## ", "\n## Extra\n\nText.\n\n## ", 1)
 		})
-	}},
+	}, false},
 	{"add a copy under a new thread id", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
 		os.WriteFile(filepath.Join(repo, "threads", fmt.Sprintf("added-%d.json", r.IntN(1000))), bytes.Replace(data, []byte(`"thread_id": "`), []byte(`"thread_id": "Y`), 1), 0o644)
-	}},
+	}, false},
 	{"add a file in a new folder, staged", true, "threads/new", func(t *testing.T, repo string, r *rand.Rand) {
 		os.MkdirAll(filepath.Join(repo, "threads", "new"), 0o755)
 		data, _ := os.ReadFile(pick(t, repo, "threads/*.json", r))
 		os.WriteFile(filepath.Join(repo, "threads", "new", "n.json"), data[:len(data)/3], 0o644)
 		git(t, repo, "add", "threads/new")
-	}},
+	}, false},
 	{"add a hidden file and a link", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".draft.json"), []byte("[]"), 0o644)
 		os.Symlink("/etc/passwd", filepath.Join(repo, "threads", "passwd"))
-	}},
+	}, false},
 	{"edit a file with a line break in its name", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		p := filepath.Join(repo, "threads", "two\nlines.json")
 		if _, err := os.Stat(p); err != nil {
@@ -116,21 +127,33 @@ var overlayChanges = []overlayChange{
 		rewrite(t, p, func(s string) string {
 			return strings.Replace(s, `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)
 		})
-	}},
+	}, false},
 	{"edit the hidden file", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.WriteFile(filepath.Join(repo, "threads", ".notes.json"), []byte(`{"a": 1}`), 0o644)
-	}},
-	{"delete a thread", false, "threads", func(t *testing.T, repo string, r *rand.Rand) {
+	}, false},
+	{"delete a thread", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "rm", "-q", pick(t, repo, "threads/RS-*.json", r))
-	}},
-	{"rename a thread", false, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
+	}, true},
+	{"rename a thread", true, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "mv", pick(t, repo, "threads/older/*.json", r), filepath.Join(repo, "threads", "older", "moved.json"))
-	}},
+	}, true},
+	{"delete a thread without git", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
+		os.Remove(pick(t, repo, "threads/RS-*.json", r))
+	}, true},
+	{"rename a thread into the other folder", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
+		git(t, repo, "mv", pick(t, repo, "threads/RS-*.json", r), filepath.Join(repo, "threads", "older", "Z-moved.json"))
+	}, true},
+	{"delete the second export", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
+		git(t, repo, "rm", "-q", filepath.Join(repo, "threads", "AA-copy.json"))
+	}, true},
+	{"delete a whole folder", false, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
+		git(t, repo, "rm", "-q", "-r", filepath.Join(repo, "threads", "older"))
+	}, true},
 	{"replace the link by a folder", false, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		os.Remove(filepath.Join(repo, "threads", "link"))
 		os.MkdirAll(filepath.Join(repo, "threads", "link"), 0o755)
 		os.WriteFile(filepath.Join(repo, "threads", "link", "x.json"), []byte("{}"), 0o644)
-	}},
+	}, false},
 }
 
 // TestOverlayMatchesArchive: reading the base revision as an overlay of the
@@ -147,23 +170,45 @@ func TestOverlayMatchesArchive(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	r := rand.New(rand.NewPCG(7, 7))
 	overlaid := 0
-	for round := range 16 {
+	// Sixteen rounds of random changes, then each deletion and rename alone
+	// and with an edit, under each shape of paths.
+	var fixed [][]int
+	for i, ch := range overlayChanges {
+		if ch.relists {
+			for range 4 {
+				fixed = append(fixed, []int{i}, []int{i, 0})
+			}
+		}
+	}
+	for round := range 16 + len(fixed) {
+		shape := round % 4 // the paths, and where the repository root is
+		changes := []int{}
+		if round < 16 {
+			for range 1 + r.IntN(3) {
+				changes = append(changes, r.IntN(len(overlayChanges)))
+			}
+		} else {
+			changes, shape = fixed[round-16], (round-16)/2%4
+			if overlayChanges[changes[0]].dir == "threads/older" && strings.HasPrefix(overlayChanges[changes[0]].name, "delete") && shape == 2 {
+				continue // the checked folder itself deleted: not a run
+			}
+		}
 		repo := overlayRepo(t)
-		paths := [][]string{{"."}, {"threads", "artifacts"}, {"threads/older"}, {"."}}[round%4]
+		paths := [][]string{{"."}, {"threads", "artifacts"}, {"threads/older"}, {"."}}[shape]
 		var names []string
 		want := true
-		for range 1 + r.IntN(3) {
-			ch := overlayChanges[r.IntN(len(overlayChanges))]
+		for _, c := range changes {
+			ch := overlayChanges[c]
 			ch.apply(t, repo, r)
 			names = append(names, ch.name)
 			checked := false
 			for _, p := range paths {
 				checked = checked || p == "." || ch.dir == p || strings.HasPrefix(ch.dir, p+"/")
 			}
-			want = want && (ch.overlay || !checked)
+			want = want && (ch.overlay && !(ch.relists && len(paths) > 1) || !checked)
 		}
 		root := repo
-		if round%4 == 3 {
+		if shape == 3 {
 			root = filepath.Join(repo, "threads") // --repo-root below git's top level
 		}
 		t.Run(fmt.Sprintf("%d %s in %v under %s", round, strings.Join(names, ", "), paths, filepath.Base(root)), func(t *testing.T) {
@@ -235,5 +280,46 @@ func TestOverlayTooManyModified(t *testing.T) {
 	}
 	if outs[0] != outs[1] || !strings.Contains(outs[0], ": new: ") {
 		t.Errorf("the reports differ, or nothing is new:\n%s\n---\n%s", outs[0], outs[1])
+	}
+}
+
+// TestWalkCompareIsTheListingOrder: a folder's listing (mailbox.List) is
+// in walkCompare's order, and each file of it, left out, is found again
+// at its own place by the search the overlay puts a deleted file back
+// with: names that sort differently as whole paths and as folder entries
+// ("a-b.json", "a.json", "a/x.json"), nested folders, hidden entries and
+// a link.
+func TestWalkCompareIsTheListingOrder(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a-b.json", "a.json", "a/x.json", "a/b/y.json", "a/c.json", "ab/z.json", "A.json", "b.json",
+		".hidden.json", ".dir/w.json", "z/é.json", "z/e.json", "z/e-f/g.json", "z/e/h.json"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("[]"), 0o644)
+	}
+	os.Symlink("a", filepath.Join(dir, "l"))
+	in, err := mailbox.List([]string{dir}, mailbox.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range in.Entries() {
+		abs := e.Abs
+		if abs == "" {
+			abs = filepath.ToSlash(e.Disp)
+		}
+		keys = append(keys, abs)
+	}
+	if len(keys) < 14 {
+		t.Fatalf("%d entries listed: %q", len(keys), keys)
+	}
+	if !slices.IsSortedFunc(keys, walkCompare) {
+		t.Fatalf("the listing is not in walk order: %q", keys)
+	}
+	for i, k := range keys {
+		rest := slices.Delete(slices.Clone(keys), i, i+1)
+		if j, _ := slices.BinarySearchFunc(rest, k, walkCompare); j != i {
+			t.Errorf("%s, left out, goes back at %d, not %d", k, j, i)
+		}
 	}
 }
