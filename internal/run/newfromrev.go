@@ -390,32 +390,39 @@ func renamesSince(root, rev string) renames {
 }
 
 // as writes now in the form of then: absolute when then is, else relative
-// to the working directory.
-func as(then, now string) string {
-	if filepath.IsAbs(filepath.FromSlash(then)) {
+// to the working directory wd ("": not known, absolute).
+func as(wd, then, now string) string {
+	if filepath.IsAbs(filepath.FromSlash(then)) || wd == "" {
 		return filepath.ToSlash(now)
 	}
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, now); err == nil {
-			return filepath.ToSlash(rel)
-		}
+	if rel, err := filepath.Rel(wd, now); err == nil {
+		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(now)
 }
 
-// file is back followed by the renames.
+// file is back followed by the renames. The working directory is asked
+// for once: a run maps every finding of the revision through this, and
+// os.Getwd stats two folders a call.
 func (r renames) file(back func(string) string) func(string) string {
 	if len(r) == 0 {
 		return back
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = ""
+	}
 	return func(file string) string {
 		p := back(file)
-		abs, err := filepath.Abs(filepath.FromSlash(p))
-		if err != nil {
-			return p
+		abs := filepath.FromSlash(p)
+		if !filepath.IsAbs(abs) {
+			if wd == "" {
+				return p
+			}
+			abs = filepath.Join(wd, abs)
 		}
-		if now, ok := r[abs]; ok {
-			return as(p, now)
+		if now, ok := r[filepath.Clean(abs)]; ok {
+			return as(wd, p, now)
 		}
 		return p
 	}
@@ -427,18 +434,27 @@ func (r renames) text(backText func(string) string) func(string) string {
 	if len(r) == 0 {
 		return backText
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = ""
+	}
 	olds := make([]string, 0, len(r))
 	for old := range r {
 		olds = append(olds, old)
 	}
 	sort.Strings(olds)
+	type rename struct{ old, now, relOld, relNow string }
+	rs := make([]rename, len(olds))
+	for i, old := range olds {
+		now := r[old]
+		rs[i] = rename{filepath.ToSlash(old), filepath.ToSlash(now), as(wd, "x", old), as(wd, "x", now)}
+	}
 	return func(s string) string {
 		s = backText(s)
-		for _, old := range olds {
-			now := r[old]
-			s = strings.ReplaceAll(s, filepath.ToSlash(old), filepath.ToSlash(now))
-			if rel := as("x", old); rel != filepath.ToSlash(old) {
-				s = strings.ReplaceAll(s, rel, as("x", now))
+		for _, x := range rs {
+			s = strings.ReplaceAll(s, x.old, x.now)
+			if x.relOld != x.old {
+				s = strings.ReplaceAll(s, x.relOld, x.relNow)
 			}
 		}
 		return s
