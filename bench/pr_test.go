@@ -16,8 +16,8 @@ import (
 )
 
 // prRepo commits a copy of the corpus to a new git repository and changes
-// three of its threads in the working tree (a subject each), as a pull
-// request does.
+// it in the working tree as a pull request does: a subject in each of
+// three threads, one thread file renamed (git mv) and one deleted.
 func prRepo(b *testing.B, c *corpus) string {
 	b.Helper()
 	repo := b.TempDir()
@@ -51,13 +51,15 @@ func prRepo(b *testing.B, c *corpus) string {
 		data, _ := os.ReadFile(p)
 		os.WriteFile(p, []byte(strings.Replace(string(data), `"subject": "KICKOFF: `, `"subject": "Re: KICKOFF: `, 1)), 0o644)
 	}
+	git("mv", filepath.Join("threads", filepath.Base(files[1])), filepath.Join("threads", "renamed-"+filepath.Base(files[1])))
+	git("rm", "-q", filepath.Join("threads", filepath.Base(files[2])))
 	return repo
 }
 
 // BenchmarkPullRequest: pull-request mode (check --new-from-rev HEAD)
 // against a plain check of the same working tree, both with --out and
 // --jobs 2, alternated within each iteration so that both see the same
-// machine: a repository of the corpus's threads, three of them changed.
+// machine: a repository of the corpus's threads, three of them edited, one renamed and one deleted.
 // It reports each one's seconds per run and their ratio (the goal:
 // pr/plain at most 1.3 on 5,000 threads), and the ratio of their CPU
 // times, git's included (pr/plain-cpu).
