@@ -29,15 +29,17 @@ import (
 //
 // The overlay is used only where it gives the listing a walk of the
 // revision would: every difference git reports is a regular file modified
-// in place, or a file or named entry (IN-006) the revision does not have;
-// every file of the revision under the checked paths is an entry of the
-// listing, or lies in a folder the listing names without reading; no
-// entry's treatment depends on its neighbours (an Agent Mail archive);
-// every checked path is at the revision what it is now; the modified files'
-// names fit on a command line. Anything else — a deleted or renamed file, a
-// type change, an archive, thousands of modified files — takes the long way
-// (readRev), whose results the overlay's are held to
-// (TestOverlayMatchesArchive).
+// in place, a file or named entry (IN-006) the revision does not have, or
+// a regular file the working tree no longer has (deleted, or renamed) that
+// the overlay can put back where a walk lists it (one checked folder, its
+// folders still there, none hidden or an archive's); every other file of
+// the revision under the checked paths is an entry of the listing, or lies
+// in a folder the listing names without reading; no entry's treatment
+// depends on its neighbours (an Agent Mail archive); every checked path is
+// at the revision what it is now; the modified and deleted files' names
+// fit on a command line. Anything else — a deleted folder, a type change,
+// an archive, thousands of modified files — takes the long way (readRev),
+// whose results the overlay's are held to (TestOverlayMatchesArchive).
 
 // maxOverlayArgs bounds the bytes of modified files' names an overlay
 // passes to git archive (a variable for tests); the system's limit on a
