@@ -2,7 +2,9 @@ package run
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -31,15 +33,16 @@ import (
 // revision would: every difference git reports is a regular file modified
 // in place, a file or named entry (IN-006) the revision does not have, or
 // a regular file the working tree no longer has (deleted, or renamed) that
-// the overlay can put back where a walk lists it (one checked folder, its
-// folders still there, none hidden or an archive's); every other file of
+// the overlay can put back where a walk lists it (one checked folder, no
+// folder on its way now a link or a file, none hidden or an archive's); every other file of
 // the revision under the checked paths is an entry of the listing, or lies
 // in a folder the listing names without reading; no entry's treatment
 // depends on its neighbours (an Agent Mail archive); every checked path is
 // at the revision what it is now; the modified and deleted files' names
-// fit on a command line. Anything else — a deleted folder, a type change,
-// an archive, thousands of modified files — takes the long way (readRev),
-// whose results the overlay's are held to (TestOverlayMatchesArchive).
+// fit on a command line. Anything else — a deletion under two checked
+// paths, a type change, an archive, thousands of modified files — takes
+// the long way (readRev), whose results the overlay's are held to
+// (TestOverlayMatchesArchive).
 
 // maxOverlayArgs bounds the bytes of modified files' names an overlay
 // passes to git archive (a variable for tests); the system's limit on a
@@ -277,8 +280,9 @@ func (t *revTree) plan(paths []string, in *mailbox.Inputs, written []string) (*o
 // relistable reports whether p, a regular file of the revision under the
 // checked folder dir that the working tree no longer has (git: deleted, or
 // renamed), is one a walk of the revision lists and reads as any thread
-// file: in folders the working tree still has, none hidden or a link, none
-// an Agent Mail archive's, and none the run's own output.
+// file: in folders the working tree still has or no longer has at all
+// (none is now a link or a file), none hidden, none an Agent Mail
+// archive's, and none the run's own output.
 func (t *revTree) relistable(p, dir string, written []string) bool {
 	if b := t.blobs[p]; !b.regular || t.diff[p] != "D" {
 		return false
@@ -302,7 +306,8 @@ func (t *revTree) relistable(p, dir string, written []string) bool {
 			break
 		}
 		at += "/" + name
-		if fi, err := os.Lstat(filepath.FromSlash(at)); err != nil || !fi.IsDir() {
+		fi, err := os.Lstat(filepath.FromSlash(at))
+		if err == nil && !fi.IsDir() || err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false
 		}
 	}

@@ -146,7 +146,7 @@ var overlayChanges = []overlayChange{
 	{"delete the second export", true, "threads", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "rm", "-q", filepath.Join(repo, "threads", "AA-copy.json"))
 	}, true},
-	{"delete a whole folder", false, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
+	{"delete a whole folder", true, "threads/older", func(t *testing.T, repo string, r *rand.Rand) {
 		git(t, repo, "rm", "-q", "-r", filepath.Join(repo, "threads", "older"))
 	}, true},
 	{"replace the link by a folder", false, "threads", func(t *testing.T, repo string, r *rand.Rand) {
