@@ -81,10 +81,7 @@ func (in *Inputs) Overlay(then map[int]Then, added []Added) *Inputs {
 	out := &Inputs{opt: opt, jobs: in.jobs, files: make([]inFile, 0, len(in.files)+len(added))}
 	added = slices.Clone(added)
 	slices.SortStableFunc(added, func(a, b Added) int { return a.Before - b.Before })
-	maxBytes := opt.MaxFileBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxFileBytes
-	}
+	maxBytes := opt.maxFileBytes()
 	add := func(before int) {
 		for len(added) > 0 && added[0].Before <= before {
 			a := added[0]

@@ -53,6 +53,14 @@ type ScanOptions struct {
 	Known map[string]string
 }
 
+// maxFileBytes is the largest input file read: MaxFileBytes, or the default.
+func (opt ScanOptions) maxFileBytes() int64 {
+	if opt.MaxFileBytes <= 0 {
+		return DefaultMaxFileBytes
+	}
+	return opt.MaxFileBytes
+}
+
 // DefaultMaxFileBytes is the default largest input file: far above real
 // exports, below what would exhaust a CI runner's memory.
 const DefaultMaxFileBytes = limits.DefaultFileBytes
@@ -189,10 +197,7 @@ func List(paths []string, opt ScanOptions) (*Inputs, error) {
 		w.seen[abs] = true
 		w.out = append(w.out, newInFile(p, disp, abs, true))
 	}
-	maxBytes := opt.MaxFileBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxFileBytes
-	}
+	maxBytes := opt.maxFileBytes()
 	files := dropCopies(w.out, jobs, maxBytes)
 	for i := range files {
 		files[i].maxBytes, files[i].maxDepth = maxBytes, opt.JSONDepth

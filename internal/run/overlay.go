@@ -34,12 +34,12 @@ import (
 // in place, a file or named entry (IN-006) the revision does not have, or
 // a regular file the working tree no longer has (deleted, or renamed) that
 // the overlay can put back where a walk lists it (one checked folder, no
-// folder on its way now a link or a file, none hidden or an archive's); every other file of
-// the revision under the checked paths is an entry of the listing, or lies
-// in a folder the listing names without reading; no entry's treatment
-// depends on its neighbours (an Agent Mail archive); every checked path is
-// at the revision what it is now; the modified and deleted files' names
-// fit on a command line. Anything else — a deletion under two checked
+// folder on its way now a link or a file, none hidden or an archive's);
+// every other file of the revision under the checked paths is an entry of
+// the listing, or lies in a folder the listing names without reading; no
+// entry's treatment depends on its neighbours (an Agent Mail archive);
+// every checked path is at the revision what it is now; the modified and
+// deleted files' names fit on a command line. Anything else — a deletion under two checked
 // paths, a type change, an archive, thousands of modified files — takes
 // the long way (readRev), whose results the overlay's are held to
 // (TestOverlayMatchesArchive).
@@ -373,7 +373,7 @@ func (c *checker) overlay(run *Plan, commit string, in *mailbox.Inputs, pl *over
 		if err := gitArchive(run.repoRoot, commit, tmp, rels...); err != nil {
 			return b, fmt.Errorf("--new-from-rev: %v", err)
 		}
-		written := func(rel string) (string, error) {
+		extracted := func(rel string) (string, error) {
 			at := filepath.Join(tmp, filepath.FromSlash(rel))
 			if fi, err := os.Lstat(at); err != nil || !fi.Mode().IsRegular() {
 				return "", fmt.Errorf("--new-from-rev: git archive wrote no %s", rel)
@@ -381,7 +381,7 @@ func (c *checker) overlay(run *Plan, commit string, in *mailbox.Inputs, pl *over
 			return at, nil
 		}
 		for i, rel := range pl.modified {
-			at, err := written(rel)
+			at, err := extracted(rel)
 			if err != nil {
 				return b, err
 			}
@@ -389,7 +389,7 @@ func (c *checker) overlay(run *Plan, commit string, in *mailbox.Inputs, pl *over
 			b.mapped[filepath.ToSlash(at)] = entries[i].Disp
 		}
 		for _, d := range pl.deleted {
-			at, err := written(d.rel)
+			at, err := extracted(d.rel)
 			if err != nil {
 				return b, err
 			}
