@@ -6,6 +6,8 @@
 // arena was reset then shows in a report).
 package chunk
 
+import "unsafe"
+
 // MaxKept is the most elements a Chunk keeps across Reset: a thread with far
 // more (a pathological one) does not leave its arena that large in the pool.
 const MaxKept = 1 << 16
@@ -13,6 +15,12 @@ const MaxKept = 1 << 16
 // Chunk hands out slices of one backing array; when it is full, a larger one
 // takes its place (slices handed out keep the old one alive until Reset).
 // The zero Chunk is ready to use. Not safe for concurrent use.
+//
+// A new array is twice the size of the full one, up to MaxGrowBytes: a
+// full array stays alive (its elements are in use), so only the last one
+// has room to spare, and a thread of 100,000 messages left up to half of
+// an array of millions of delta values unused (a third of the values'
+// memory in one measured run).
 type Chunk[T any] struct {
 	buf      []T
 	poisoned bool // Reset filled buf with poison: Take clears what it hands out
@@ -35,9 +43,13 @@ func Copy[T any](c *Chunk[T], s []T, heap bool) []T {
 	return out
 }
 
+// MaxGrowBytes bounds the size of a new backing array (unless one request
+// alone needs more).
+const MaxGrowBytes = 1 << 20
+
 func (c *Chunk[T]) take(n int) []T {
 	if cap(c.buf)-len(c.buf) < n {
-		c.buf = make([]T, 0, max(2*cap(c.buf), n, 256))
+		c.buf = make([]T, 0, max(min(2*cap(c.buf), growMax[T]()), n, 256))
 	}
 	s := c.buf[len(c.buf) : len(c.buf)+n : len(c.buf)+n]
 	c.buf = c.buf[:len(c.buf)+n]
@@ -67,4 +79,11 @@ func (c *Chunk[T]) Reset(poison bool, p T) {
 		clear(c.buf)
 	}
 	c.buf = c.buf[:0]
+}
+
+// growMax is the most elements of T a new backing array grows to
+// (MaxGrowBytes of them).
+func growMax[T any]() int {
+	var zero T
+	return MaxGrowBytes / max(int(unsafe.Sizeof(zero)), 1)
 }

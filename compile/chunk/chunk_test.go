@@ -45,3 +45,26 @@ func TestResetClears(t *testing.T) {
 		t.Errorf("a chunk of %d elements was kept", MaxKept+1)
 	}
 }
+
+// TestGrowthIsBounded: a chunk doubles its array until the next would pass
+// MaxGrowBytes, then adds arrays of that size, so that the room left unused
+// in the last one stays below MaxGrowBytes however much a thread takes.
+func TestGrowthIsBounded(t *testing.T) {
+	type big [136]byte // the size of a delta value
+	var c Chunk[big]
+	limit := MaxGrowBytes / 136
+	caps := map[int]bool{}
+	for i := 0; i < 20*limit; i++ {
+		c.take(1)
+		caps[cap(c.buf)] = true
+		if cap(c.buf) > limit {
+			t.Fatalf("after %d elements the array holds %d, more than %d", i+1, cap(c.buf), limit)
+		}
+	}
+	if !caps[limit] || !caps[256] || !caps[512] {
+		t.Errorf("array sizes %v: want doubling from 256 up to %d", caps, limit)
+	}
+	if got := c.take(3 * limit); len(got) != 3*limit {
+		t.Errorf("a request larger than the bound got %d elements", len(got))
+	}
+}

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -268,5 +270,32 @@ func TestScanFileChangedSinceStat(t *testing.T) {
 		if len(res.recs) != c.after || len(res.findings) != 0 {
 			t.Errorf("%d messages, then %d: scanned %d, findings %v", c.before, c.after, len(res.recs), res.findings)
 		}
+	}
+}
+
+// TestSlabGrowthIsBounded: a thread's bodies fill arrays that double up to
+// chunk.MaxGrowBytes and no further, so that the last one's unused room
+// stays below that bound however many bodies the thread has; a body larger
+// than the bound gets an array of its own size.
+func TestSlabGrowthIsBounded(t *testing.T) {
+	s := new(slab)
+	body := strings.Repeat("b", 1000)
+	sizes := map[int]bool{}
+	for i := 0; i < 20_000; i++ {
+		got := s.take(append(s.room(len(body)), body...))
+		if got != body {
+			t.Fatalf("body %d read back as %q…", i, got[:min(len(got), 20)])
+		}
+		sizes[cap(s.buf)] = true
+		if cap(s.buf) > chunk.MaxGrowBytes {
+			t.Fatalf("after %d bodies the slab's array holds %d bytes, more than %d", i+1, cap(s.buf), chunk.MaxGrowBytes)
+		}
+	}
+	if !sizes[chunk.MaxGrowBytes] || !sizes[128<<10] {
+		t.Errorf("array sizes %v: want doubling from 64 KiB up to %d", sizes, chunk.MaxGrowBytes)
+	}
+	big := strings.Repeat("x", 3*chunk.MaxGrowBytes)
+	if got := s.take(append(s.room(len(big)), big...)); got != big {
+		t.Error("a body larger than the bound was not kept whole")
 	}
 }
