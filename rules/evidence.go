@@ -191,7 +191,7 @@ func (e *EvidencePack) parse(data []byte, lim limits.Parse) {
 			e.ThreadID, e.ThreadPos = s, at(v)
 		}
 	}
-	for i, r := range recs.Arr {
+	for i, r := range recs.Arr() {
 		e.record(i, r, at)
 	}
 }
@@ -235,7 +235,7 @@ func (e *EvidencePack) record(i int, r *jsonv.Value, at func(*jsonv.Value) diag.
 		e.Verified[id] = true
 	}
 	if ex := r.Get("excerpts"); ex != nil && ex.Kind == jsonv.Array {
-		for j, x := range ex.Arr {
+		for j, x := range ex.Arr() {
 			a, ok := x.Get("anchor").AsString()
 			switch {
 			case !ok:

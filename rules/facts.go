@@ -94,7 +94,7 @@ func CollectFacts(t *compile.Thread) Facts {
 		if refs == nil || refs.Kind != jsonv.Array {
 			return
 		}
-		for _, r := range refs.Arr {
+		for _, r := range refs.Arr() {
 			s, item, rel := refFields(r)
 			if s == "" || item == "" {
 				continue // RF-003 reports malformed entries

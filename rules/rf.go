@@ -53,7 +53,7 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 			if refs == nil || refs.Kind != jsonv.Array {
 				continue
 			}
-			for _, r := range refs.Arr {
+			for _, r := range refs.Arr() {
 				s, _ := r.Get("session").AsString()
 				it, _ := r.Get("item").AsString()
 				if s == session && it == item {

@@ -44,7 +44,7 @@ func referenceProblems(rv *jsonv.Value) []refProblem {
 		return []refProblem{{rv, fmt.Sprintf(" is %s, not an array of {session, item, relation} objects; it is ignored.", rv.Kind.Phrase())}}
 	}
 	var out []refProblem
-	for i, e := range rv.Arr {
+	for i, e := range rv.Arr() {
 		if e.Kind != jsonv.Object {
 			out = append(out, refProblem{e, fmt.Sprintf("[%d] is %s, not a {session, item, relation} object.", i, e.Kind.Phrase())})
 			continue
@@ -195,7 +195,7 @@ func artifactFacts(p *artifact.Parsed, session string) *Facts {
 		if s.ID == "" || rv == nil || rv.Kind != jsonv.Array {
 			continue
 		}
-		for _, r := range rv.Arr {
+		for _, r := range rv.Arr() {
 			sess, item, rel := refFields(r)
 			if sess == "" || item == "" {
 				continue // RF-003 reports malformed entries

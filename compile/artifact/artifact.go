@@ -357,7 +357,7 @@ func (a *Artifact) Cell(p *Item, hid string) (v *jsonv.Value, na bool) {
 	}
 	v = preds.Get(hid)
 	if v == nil {
-		for _, k := range preds.Keys {
+		for _, k := range preds.Keys() {
 			if strings.EqualFold(k, hid) {
 				v = preds.Get(k)
 				break

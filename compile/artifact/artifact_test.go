@@ -93,7 +93,7 @@ func TestDroppedKeys(t *testing.T) {
 	if it.Killed {
 		t.Fatal("payload killed=true killed the item")
 	}
-	if got := strings.Join(it.Fields.Keys, ","); got != "name,keep_me" {
+	if got := strings.Join(it.Fields.Keys(), ","); got != "name,keep_me" {
 		t.Fatalf("stored keys %q", got)
 	}
 }
@@ -242,12 +242,12 @@ func TestEditMerge(t *testing.T) {
 	if got := h.Get("anchors").Text(); got != `["§1","§2","§3"]` {
 		t.Errorf("union: %s", got)
 	}
-	if n := len(h.Get("references").Arr); n != 2 {
+	if n := len(h.Get("references").Arr()); n != 2 {
 		t.Errorf("references: %d entries, want 2", n)
 	}
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H1", `{"anchors":["§9"],"anchors_replace":true}`)
 	if got := h.Get("anchors").Text(); got != `["§9"]` || h.Fields.Has("anchors_replace") {
-		t.Errorf("anchors_replace: %s %v", got, h.Fields.Keys)
+		t.Errorf("anchors_replace: %s %v", got, h.Fields.Keys())
 	}
 	s.do("B", delta.OpEdit, delta.HypothesisSlate, "H1", `{"anchors":["§8"],"references":[],"replace":true}`)
 	if got := h.Get("anchors").Text() + h.Get("references").Text(); got != `["§8"][]` || h.Fields.Has("replace") {

@@ -29,7 +29,7 @@ func TestUpstreamCorpus(t *testing.T) {
 			thread := readJSON(t, filepath.Join(root, "threads", name+".json"))
 			want := readJSON(t, filepath.Join(root, "upstream-outputs", name, "artifact.json"))
 			a := New(name)
-			for mi, m := range thread.Get("messages").Arr {
+			for mi, m := range thread.Get("messages").Arr() {
 				subj, _ := m.Get("subject").AsString()
 				if !strings.HasPrefix(subj, "DELTA[") {
 					continue
@@ -56,7 +56,7 @@ func TestUpstreamCorpus(t *testing.T) {
 			for _, c := range a.Contributors {
 				got = append(got, c.Agent+"@"+FormatTime(c.LastAt))
 			}
-			for _, c := range want.Get("metadata").Get("contributors").Arr {
+			for _, c := range want.Get("metadata").Get("contributors").Arr() {
 				ag, _ := c.Get("agent").AsString()
 				ts, _ := c.Get("contributed_at").AsString()
 				tm, _ := time.Parse(time.RFC3339Nano, ts)
@@ -70,7 +70,7 @@ func TestUpstreamCorpus(t *testing.T) {
 			for _, s := range delta.Sections {
 				var wantItems []*jsonv.Value
 				if v := secs.Get(s); v != nil && v.Kind == jsonv.Array {
-					wantItems = v.Arr
+					wantItems = v.Arr()
 				} else if v != nil && v.Kind == jsonv.Object {
 					wantItems = []*jsonv.Value{v}
 				}
@@ -118,7 +118,7 @@ func TestUpstreamCorpus(t *testing.T) {
 			for _, it := range a.RankedTests() {
 				rk = append(rk, it.ID)
 			}
-			for _, w := range secs.Get(delta.DiscriminativeTests).Arr {
+			for _, w := range secs.Get(delta.DiscriminativeTests).Arr() {
 				id, _ := w.Get("id").AsString()
 				up = append(up, id)
 			}

@@ -157,7 +157,7 @@ func changedFields(w, g *Item, killed map[string]bool) []string {
 		if v == nil {
 			return
 		}
-		for _, k := range v.Keys {
+		for _, k := range v.Keys() {
 			if !keys[k] {
 				keys[k] = true
 				order = append(order, k)
@@ -201,7 +201,7 @@ func liveCells(v *jsonv.Value, killed map[string]bool) *jsonv.Value {
 		return v
 	}
 	out := jsonv.NewObject()
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		if !killed[strings.ToLower(k)] {
 			out.Set(k, v.Get(k))
 		}

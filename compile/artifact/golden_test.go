@@ -81,7 +81,7 @@ func loadSteps(t testing.TB, path string) []step {
 		t.Fatalf("%s: want a list", path)
 	}
 	var out []step
-	for i, e := range root.Arr {
+	for i, e := range root.Arr() {
 		var s step
 		if c := e.Get("compile"); c != nil {
 			s.Compile = true

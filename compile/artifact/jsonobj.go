@@ -116,7 +116,7 @@ func (p *Parsed) OriginPos(pos diag.Pos) diag.Pos {
 	}
 	if v.Kind == jsonv.Array {
 		if text := pl.text(p.Src, pos); text != "" {
-			for _, e := range v.Arr {
+			for _, e := range v.Arr() {
 				if holds(e, text) {
 					v = e
 					break
@@ -152,13 +152,13 @@ func holds(v *jsonv.Value, text string) bool {
 	case jsonv.String:
 		return strings.Contains(v.Str, text)
 	case jsonv.Array:
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			if holds(e, text) {
 				return true
 			}
 		}
 	case jsonv.Object:
-		for _, e := range v.Vals {
+		for _, e := range v.Vals() {
 			if holds(e, text) {
 				return true
 			}
@@ -272,7 +272,7 @@ func jsonItems(v *jsonv.Value, sec string) []*jsonv.Value {
 		return nil
 	}
 	var out []*jsonv.Value
-	for _, e := range v.Arr {
+	for _, e := range v.Arr() {
 		if e.Kind == jsonv.Object {
 			out = append(out, e)
 		}
@@ -331,7 +331,7 @@ func renderJSONObject(root *jsonv.Value) []byte {
 	var b strings.Builder
 	if meta := root.Get("metadata"); meta != nil && meta.Kind == jsonv.Object {
 		b.WriteString("---\n")
-		for _, k := range meta.Keys {
+		for _, k := range meta.Keys() {
 			b.WriteString(yamlKey(k))
 			b.WriteString(": ")
 			b.WriteString(meta.Get(k).Text())
@@ -424,7 +424,7 @@ func artifactFromJSON(root *jsonv.Value) *Artifact {
 		if v.Kind != jsonv.Array {
 			continue
 		}
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			if e.Kind != jsonv.Object {
 				continue
 			}
@@ -438,7 +438,7 @@ func artifactFromJSON(root *jsonv.Value) *Artifact {
 // every other member as a payload field.
 func itemFromJSON(v *jsonv.Value, sec string) *Item {
 	it := &Item{Section: sec, Fields: jsonv.NewObject(), ID: jsonItemID(v)}
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		e := v.Get(k)
 		switch k {
 		case "id":

@@ -247,8 +247,8 @@ func (m *merger) add() (string, bool) {
 	}
 	var fields *jsonv.Value
 	if p := d.Payload; p != nil && p.Kind == jsonv.Object {
-		fields = jsonv.NewObjectIn(m.a.arena, len(p.Keys))
-		for _, k := range p.Keys {
+		fields = jsonv.NewObjectIn(m.a.arena, len(p.Keys()))
+		for _, k := range p.Keys() {
 			if stored(p, k) {
 				fields.Set(k, p.Get(k)) // shared with the payload: merged values are never changed in place
 			}
@@ -346,7 +346,7 @@ func (m *merger) edit() (string, bool) {
 	p := d.Payload
 	if p != nil && p.Kind == jsonv.Object {
 		replaceAll := flagTrue(p, "replace")
-		for _, k := range p.Keys {
+		for _, k := range p.Keys() {
 			if !stored(p, k) {
 				continue
 			}
@@ -361,7 +361,7 @@ func (m *merger) edit() (string, bool) {
 				if !old.IsNull() {
 					cur = old.Clone()
 				}
-				for _, sk := range in.Keys {
+				for _, sk := range in.Keys() {
 					cur.Set(sk, m.write(it, anchor, k, sk, in.Get(sk)))
 				}
 				it.Fields.Set(k, cur)
@@ -497,7 +497,7 @@ func list(v *jsonv.Value) []*jsonv.Value {
 	case v == nil || v.Kind == jsonv.Null:
 		return nil
 	case v.Kind == jsonv.Array:
-		return v.Arr
+		return v.Arr()
 	}
 	return []*jsonv.Value{v}
 }
@@ -506,14 +506,14 @@ func list(v *jsonv.Value) []*jsonv.Value {
 // are the same when session, item and relation are.
 func union(old, in *jsonv.Value, refs bool) *jsonv.Value {
 	olds, ins := list(old), list(in)
-	out := &jsonv.Value{Kind: jsonv.Array, Arr: make([]*jsonv.Value, 0, len(olds)+len(ins))}
+	out := jsonv.NewArray(make([]*jsonv.Value, 0, len(olds)+len(ins)))
 	add := func(e *jsonv.Value) {
-		for _, x := range out.Arr {
+		for _, x := range out.Arr() {
 			if sameElem(x, e, refs) {
 				return
 			}
 		}
-		out.Arr = append(out.Arr, e)
+		out.Append(e)
 	}
 	for _, e := range olds {
 		add(e)
@@ -548,7 +548,7 @@ func (m *merger) checkPredictions(it *Item, payload *jsonv.Value, anchor string)
 			"predictions_table payload: \"predictions\": {\"H1\": \"string (outcome)\", \"H2\": \"string (outcome)\", ...} (delta_output_format_v0.1.md, Payload Schemas by Section).")
 		return
 	}
-	for _, k := range preds.Keys {
+	for _, k := range preds.Keys() {
 		if m.a.resolveHyp(k) != "" {
 			continue
 		}

@@ -62,7 +62,7 @@ func TestEditMergesObjectFields(t *testing.T) {
 		t.Errorf("replace: %s", got)
 	}
 	if p1.Fields.Has("predictions_replace") || t1.Fields.Has("replace") {
-		t.Errorf("replace flags stored: %v %v", p1.Fields.Keys, t1.Fields.Keys)
+		t.Errorf("replace flags stored: %v %v", p1.Fields.Keys(), t1.Fields.Keys())
 	}
 	// A non-object value replaces; an object over a non-object replaces too.
 	s.do("B", delta.OpEdit, delta.PredictionsTable, "P1", `{"predictions":"see T1"}`)

@@ -500,7 +500,7 @@ func (ps *parseState) rowPayload(b *itemB) {
 			}
 		}
 	}
-	if len(preds.Keys) > 0 {
+	if len(preds.Keys()) > 0 {
 		f.Set("predictions", preds)
 	}
 	// The cells are done: finish reads only the fields after them.

@@ -63,7 +63,7 @@ func TestCorpusGoldenExample(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.sec, got, c.ids)
 		}
 	}
-	if a.RT == nil || !strings.HasPrefix(a.RT.Str("statement"), "How does the C. elegans embryo") || len(a.RT.Get("anchors").Arr) != 4 {
+	if a.RT == nil || !strings.HasPrefix(a.RT.Str("statement"), "How does the C. elegans embryo") || len(a.RT.Get("anchors").Arr()) != 4 {
 		t.Errorf("RT %s", a.RT.Fields.Text())
 	}
 	var titles []string
@@ -83,7 +83,7 @@ func TestCorpusGoldenExample(t *testing.T) {
 		t.Errorf("T1 score %v", s)
 	}
 	// The anchors of H1 keep their quoted commas.
-	if an := a.Find(delta.HypothesisSlate, "H1").Get("anchors"); len(an.Arr) != 2 {
+	if an := a.Find(delta.HypothesisSlate, "H1").Get("anchors"); len(an.Arr()) != 2 {
 		t.Errorf("H1 anchors %s", an.Text())
 	}
 	for _, it := range p.Items {
@@ -111,7 +111,7 @@ func TestCorpusRolePrompting(t *testing.T) {
 	}
 	// The predictions rows have no condition and only "—" cells.
 	for _, pr := range a.Items[delta.PredictionsTable] {
-		if len(pr.Fields.Keys) != 0 {
+		if len(pr.Fields.Keys()) != 0 {
 			t.Errorf("%s %s", pr.ID, pr.Fields.Text())
 		}
 	}
@@ -201,7 +201,7 @@ func TestCorpusUpstreamRenderings(t *testing.T) {
 					continue // upstream renders an empty RT block for a null one
 				}
 				var w []string
-				for _, e := range want.Get(s).Arr {
+				for _, e := range want.Get(s).Arr() {
 					id, _ := e.Get("id").AsString()
 					if k := e.Get("killed"); k != nil && k.Kind == jsonv.Bool && k.Bool {
 						id += "†"
@@ -251,7 +251,7 @@ func TestCorpusLintFixtures(t *testing.T) {
 				case v.Kind == jsonv.Object:
 					w = []string{"RT"}
 				default:
-					for _, e := range v.Arr {
+					for _, e := range v.Arr() {
 						id, _ := e.Get("id").AsString()
 						w = append(w, id)
 					}
@@ -263,10 +263,10 @@ func TestCorpusLintFixtures(t *testing.T) {
 			}
 			// The metadata reaches the front matter as written.
 			meta := obj.Get("metadata")
-			if len(p.Front) != len(meta.Keys) {
-				t.Errorf("front %d keys, metadata %d", len(p.Front), len(meta.Keys))
+			if len(p.Front) != len(meta.Keys()) {
+				t.Errorf("front %d keys, metadata %d", len(p.Front), len(meta.Keys()))
 			}
-			for i, k := range meta.Keys {
+			for i, k := range meta.Keys() {
 				if i < len(p.Front) && p.Front[i].Key != k {
 					t.Errorf("front key %d %q, metadata %q", i, p.Front[i].Key, k)
 				}

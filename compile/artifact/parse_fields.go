@@ -488,7 +488,7 @@ func (b *itemB) decodeFields(ps *parseState, isAlias []bool) {
 	slots := make([]slot, len(it.Fields))
 	// Values the heading or the table row gave count as present.
 	has := map[string]bool{}
-	for _, k := range art.Fields.Keys {
+	for _, k := range art.Fields.Keys() {
 		has[k] = true
 	}
 	decode := func(i int) *jsonv.Value {

@@ -53,9 +53,9 @@ func (g *rtGen) value(depth int) *jsonv.Value {
 	case n < 7 || depth > 1:
 		return g.scalar()
 	case n < 9:
-		arr := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+		arr := jsonv.NewArray([]*jsonv.Value{})
 		for i := g.r.Intn(4); i > 0; i-- {
-			arr.Arr = append(arr.Arr, g.value(depth+1))
+			arr.Append(g.value(depth + 1))
 		}
 		return arr
 	default:
@@ -71,30 +71,30 @@ func (g *rtGen) list() *jsonv.Value {
 	if g.r.Intn(4) == 0 {
 		return g.value(0)
 	}
-	arr := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	arr := jsonv.NewArray([]*jsonv.Value{})
 	for i := g.r.Intn(4); i > 0; i-- {
-		arr.Arr = append(arr.Arr, jsonv.NewString(g.pick([]string{"§42", "§1-§3", "inference", "[inference]", "EV-001#E1", `§150 ("a, b")`, "H1", "A2", "  "})))
+		arr.Append(jsonv.NewString(g.pick([]string{"§42", "§1-§3", "inference", "[inference]", "EV-001#E1", `§150 ("a, b")`, "H1", "A2", "  "})))
 	}
 	return arr
 }
 
 func (g *rtGen) refs() *jsonv.Value {
-	arr := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	arr := jsonv.NewArray([]*jsonv.Value{})
 	for i := g.r.Intn(3); i > 0; i-- {
 		switch g.r.Intn(4) {
 		case 0:
-			arr.Arr = append(arr.Arr, jsonv.NewString("RS-x/C1"))
+			arr.Append(jsonv.NewString("RS-x/C1"))
 		case 1:
 			o := jsonv.NewObject()
 			o.Set("session", jsonv.NewString("RS-20251228-initial"))
 			o.Set("item", jsonv.NewString("H2"))
-			arr.Arr = append(arr.Arr, o)
+			arr.Append(o)
 		default:
 			o := jsonv.NewObject()
 			o.Set("session", jsonv.NewString("RS-y"))
 			o.Set("item", jsonv.NewString("C3"))
 			o.Set("relation", jsonv.NewString(g.pick([]string{"extends", "refutes", "informed_by"})))
-			arr.Arr = append(arr.Arr, o)
+			arr.Append(o)
 		}
 	}
 	return arr

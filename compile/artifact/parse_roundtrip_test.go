@@ -75,7 +75,7 @@ func normalized(a *Artifact) *Artifact {
 	}
 	if a.RT != nil {
 		rt := normItem(a, a.RT)
-		if len(rt.Fields.Keys) > 0 || rt.Killed {
+		if len(rt.Fields.Keys()) > 0 || rt.Killed {
 			n.RT = rt
 		}
 	}
@@ -153,13 +153,13 @@ func normItem(a *Artifact, it *Item) *Item {
 		}
 		pr := f.Get("predictions")
 		if pr != nil && pr.Kind == jsonv.Object {
-			for _, k := range pr.Keys {
+			for _, k := range pr.Keys() {
 				if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
 					preds.Set(oneLine(k), nText(inlineValue(pr.Get(k))))
 				}
 			}
 		}
-		if len(preds.Keys) > 0 {
+		if len(preds.Keys()) > 0 {
 			out.Fields.Set("predictions", preds)
 			has["predictions"] = true
 		} else if pr != nil && pr.Kind != jsonv.Object && !pr.IsNull() {
@@ -191,14 +191,14 @@ func normItem(a *Artifact, it *Item) *Item {
 			switch v.Kind {
 			case jsonv.Object:
 				var items []string
-				for _, k := range v.Keys {
+				for _, k := range v.Keys() {
 					items = append(items, strings.TrimSpace(oneLine(k)+": "+inlineValue(v.Get(k))))
 				}
 				fields = append(fields, rf{label: label, items: items, outline: true})
 				return
 			case jsonv.Array:
 				var items []string
-				for _, e := range v.Arr {
+				for _, e := range v.Arr() {
 					if !empty(e) {
 						items = append(items, inlineValue(e))
 					}
@@ -236,7 +236,7 @@ func normItem(a *Artifact, it *Item) *Item {
 				}
 			}
 		}
-		for _, k := range f.Keys {
+		for _, k := range f.Keys() {
 			if !seen[k] {
 				add(labelOf(k), f.Get(k), genericKind(f.Get(k)))
 			}

@@ -50,10 +50,10 @@ func clearOffsets(v *jsonv.Value) {
 	}
 	v.Off, v.End = 0, 0
 	v.ClearKeyOffsets()
-	for _, e := range v.Arr {
+	for _, e := range v.Arr() {
 		clearOffsets(e)
 	}
-	for _, e := range v.Vals {
+	for _, e := range v.Vals() {
 		clearOffsets(e)
 	}
 }
@@ -160,9 +160,9 @@ func splitList(t string) []string {
 
 // stringList reads anchors / conflicts_with: a list of strings.
 func stringList(t string) *jsonv.Value {
-	out := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	out := jsonv.NewArray([]*jsonv.Value{})
 	for _, s := range splitList(t) {
-		out.Arr = append(out.Arr, jsonv.NewString(brToNL(s)))
+		out.Append(jsonv.NewString(brToNL(s)))
 	}
 	return out
 }
@@ -173,7 +173,7 @@ var refRE = regexp.MustCompile(`^([^\s/(),]+)/([^\s/(),]+)(?: \(([^()]*)\))?$`)
 // elements become {session, item, relation} objects; other elements are
 // read like inline values.
 func parseRefs(t string) *jsonv.Value {
-	out := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	out := jsonv.NewArray([]*jsonv.Value{})
 	for _, s := range splitList(t) {
 		if m := refRE.FindStringSubmatch(s); m != nil {
 			o := jsonv.NewObject()
@@ -182,10 +182,10 @@ func parseRefs(t string) *jsonv.Value {
 			if strings.Contains(s, " (") {
 				o.Set("relation", jsonv.NewString(brToNL(m[3])))
 			}
-			out.Arr = append(out.Arr, o)
+			out.Append(o)
 			continue
 		}
-		out.Arr = append(out.Arr, decodeText(s))
+		out.Append(decodeText(s))
 	}
 	return out
 }
@@ -256,7 +256,7 @@ func parseScoreList(items []string) (*jsonv.Value, bool) {
 		}
 		o.Set(sk, decodeText(v))
 	}
-	return o, len(o.Keys) > 0
+	return o, len(o.Keys()) > 0
 }
 
 // isPair reports whether an outline item is "key: value" (or "key:").
@@ -300,9 +300,9 @@ func decodeOutline(key string, items []string) *jsonv.Value {
 		}
 		return o
 	}
-	arr := &jsonv.Value{Kind: jsonv.Array, Arr: []*jsonv.Value{}}
+	arr := jsonv.NewArray([]*jsonv.Value{})
 	for _, it := range items {
-		arr.Arr = append(arr.Arr, decodeText(it))
+		arr.Append(decodeText(it))
 	}
 	return arr
 }

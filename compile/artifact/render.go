@@ -366,7 +366,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 			}
 		}
 	}
-	for _, k := range f.Keys {
+	for _, k := range f.Keys() {
 		if slices.ContainsFunc(schemaFields, func(fs fieldSpec) bool { return fs.Key == k }) {
 			continue
 		}
@@ -401,7 +401,7 @@ func scoreLine(it *Item) string {
 		}
 		parts = append(parts, p.Label+"="+s)
 	}
-	for _, k := range sc.Keys {
+	for _, k := range sc.Keys() {
 		if !known[k] {
 			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Get(k)))
 		}
@@ -417,7 +417,7 @@ func genericKind(v *jsonv.Value) schema.Render {
 	case jsonv.Object:
 		return kOutline
 	case jsonv.Array:
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			if e.Kind == jsonv.Object || e.Kind == jsonv.Array {
 				return kOutline
 			}
@@ -449,14 +449,14 @@ func empty(v *jsonv.Value) bool {
 	case jsonv.String:
 		return strings.TrimSpace(v.Str) == ""
 	case jsonv.Array:
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			if !empty(e) {
 				return false
 			}
 		}
 		return true
 	case jsonv.Object:
-		return len(v.Keys) == 0
+		return len(v.Keys()) == 0
 	}
 	return false
 }
@@ -477,12 +477,12 @@ func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schem
 	case kOutline:
 		if v.Kind == jsonv.Object || v.Kind == jsonv.Array {
 			w.line(first, "**", label, "**:")
-			for _, k := range v.Keys {
+			for _, k := range v.Keys() {
 				x := inlineValue(v.Get(k))
 				o, c := strikes(x, killed)
 				w.line(rest, "- ", oneLine(k), ": ", o, x, c)
 			}
-			for _, e := range v.Arr {
+			for _, e := range v.Arr() {
 				if !empty(e) {
 					x := inlineValue(e)
 					o, c := strikes(x, killed)
@@ -530,7 +530,7 @@ func refsList(v *jsonv.Value) string {
 		s, sok := e.Get("session").AsString()
 		i, iok := e.Get("item").AsString()
 		r, rok := e.Get("relation").AsString()
-		if e.Kind == jsonv.Object && sok && iok && len(e.Keys) <= 3 {
+		if e.Kind == jsonv.Object && sok && iok && len(e.Keys()) <= 3 {
 			p := text(s) + "/" + text(i)
 			if rok {
 				p += " (" + text(r) + ")"
@@ -655,7 +655,7 @@ func (a *Artifact) renderPredictions(w *lines) {
 				o, c := strikes(x, p.Killed)
 				w.line("- **Predictions**: ", o, x, c)
 			} else {
-				for _, k := range pr.Keys {
+				for _, k := range pr.Keys() {
 					if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
 						x := inlineValue(pr.Get(k))
 						o, c := strikes(x, p.Killed)

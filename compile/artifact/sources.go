@@ -120,7 +120,7 @@ func (j *jsonSource) sources(file string) []ItemSource {
 				add(v, sec)
 			}
 		case v.Kind == jsonv.Array:
-			for _, e := range v.Arr {
+			for _, e := range v.Arr() {
 				if e.Kind == jsonv.Object {
 					add(e, sec)
 				}

@@ -34,7 +34,7 @@ session_id: "RS-20260310-refs"
 		t.Fatalf("sources %+v", ss)
 	}
 	v, pos := ss[0].Field("references")
-	if v == nil || v.Kind != jsonv.Array || len(v.Arr) != 2 {
+	if v == nil || v.Kind != jsonv.Array || len(v.Arr()) != 2 {
 		t.Fatalf("H1 references %v", v)
 	}
 	if got := v.Text(); got != `[{"session":"RS-20260301-a","item":"H2","relation":"extends"},{"session":"RS-20260301-b","item":"T1"}]` {
@@ -44,7 +44,7 @@ session_id: "RS-20260310-refs"
 		t.Errorf("H1 references at %+v, want line 10", pos)
 	}
 	// A part of a markdown value has no position of its own.
-	if at := ss[0].At(v.Arr[1], pos); at != pos {
+	if at := ss[0].At(v.Arr()[1], pos); at != pos {
 		t.Errorf("element at %+v", at)
 	}
 	if v, _ := ss[1].Field("references"); v != nil {
@@ -90,7 +90,7 @@ func TestSourcesJSON(t *testing.T) {
 		t.Errorf("H1 references at %+v", pos)
 	}
 	v, pos = ss[2].Field("references")
-	rel := v.Arr[0].Get("relation")
+	rel := v.Arr()[0].Get("relation")
 	if at := ss[2].At(rel, pos); at.Line != 9 || at.Col != 111 || at.EndCol != 120 {
 		t.Errorf("H2 relation at %+v", at)
 	}

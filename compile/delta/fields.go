@@ -105,11 +105,11 @@ func (c *checker) required(sec string, pv *jsonv.Value) []string {
 		if len(hard) > 1 {
 			what += "s"
 		}
-		if len(pv.Keys) == 0 {
+		if len(pv.Keys()) == 0 {
 			what = "has an empty payload; it needs"
 		}
 		var seen []string
-		for _, k := range pv.Keys {
+		for _, k := range pv.Keys() {
 			if f := synonyms[sec][k]; f != "" && contains(hard, f) {
 				seen = append(seen, fmt.Sprintf("%q instead of %q", k, f))
 			}
@@ -192,8 +192,8 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 	if !ok {
 		hintSchema = schemaHint(sec)
 	}
-	for i, k := range pv.Keys {
-		f := pv.Vals[i]
+	for i, k := range pv.Keys() {
+		f := pv.Vals()[i]
 		if f.Kind == jsonv.Null {
 			continue
 		}
@@ -275,7 +275,7 @@ func (c *checker) anchors(f *jsonv.Value) {
 		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.anchors is %s, not an array of anchors.", f.Kind.Phrase()), hintAnchors, nil)
 		return
 	}
-	for i, e := range f.Arr {
+	for i, e := range f.Arr() {
 		if e.Kind != jsonv.String {
 			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.anchors[%d] is %s, not an anchor string.", i, e.Kind.Phrase()), hintAnchors, nil)
 			continue
@@ -385,8 +385,8 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, f.Kind.Phrase()), hint, nil)
 		return
 	}
-	for i, key := range f.Keys {
-		e := f.Vals[i]
+	for i, key := range f.Keys() {
+		e := f.Vals()[i]
 		if !reHypID.MatchString(key) {
 			var fix *diag.LocalFix
 			ko, _ := f.KeyOffset(key)
@@ -414,7 +414,7 @@ func (c *checker) idList(k string, f *jsonv.Value, hint string) {
 		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an array of item ids.", k, f.Kind.Phrase()), hint, nil)
 		return
 	}
-	for i, e := range f.Arr {
+	for i, e := range f.Arr() {
 		if e.Kind != jsonv.String {
 			c.at(ruleid.DL006, diag.Warning, e, fmt.Sprintf("payload.%s[%d] is %s, not an item id string.", k, i, e.Kind.Phrase()), hint, nil)
 		}
@@ -432,7 +432,7 @@ func (c *checker) references(pv *jsonv.Value) []Reference {
 		return nil
 	}
 	var out []Reference
-	for i, e := range rv.Arr {
+	for i, e := range rv.Arr() {
 		if e.Kind != jsonv.Object {
 			c.at(ruleid.RF003, diag.Warning, e, fmt.Sprintf("payload.references[%d] is %s, not a {session, item, relation} object.", i, e.Kind.Phrase()), hintRefs, nil)
 			continue

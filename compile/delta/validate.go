@@ -251,7 +251,7 @@ func (c *checker) check(v *jsonv.Value) {
 	if v.Kind != jsonv.Object {
 		msg := fmt.Sprintf("Delta block is %s, not an object; the block is rejected.", v.Kind.Phrase())
 		hint := hintObject
-		if v.Kind == jsonv.Array && len(v.Arr) > 0 && v.Arr[0].Kind == jsonv.Object {
+		if v.Kind == jsonv.Array && len(v.Arr()) > 0 && v.Arr()[0].Kind == jsonv.Object {
 			hint = "Put each delta of the array in its own ```delta block; " + hintObject
 		}
 		c.at(ruleid.DL004, diag.Error, v, msg, hint, nil)
@@ -335,7 +335,7 @@ var ForbiddenKeys = []string{"__proto__", "constructor", "prototype"}
 // forbiddenKeys reports each top-level payload key that the merge drops
 // (DL-012), at the key.
 func (c *checker) forbiddenKeys(pv *jsonv.Value) {
-	for _, k := range pv.Keys {
+	for _, k := range pv.Keys() {
 		if !slices.Contains(ForbiddenKeys, k) {
 			continue
 		}
@@ -366,7 +366,7 @@ func stringEnd(raw string, off int) int {
 // keyHint mentions a key of obj that looks like a misspelling of want.
 func (c *checker) keyHint(obj *jsonv.Value, want string, aliases ...string) string {
 	nw := normKey(want)
-	for _, k := range obj.Keys {
+	for _, k := range obj.Keys() {
 		nk := normKey(k)
 		ok := nk == nw
 		for _, a := range aliases {
@@ -593,7 +593,7 @@ func (c *checker) payload(v, pv *jsonv.Value, op, sec string) {
 // fieldKeysAtTop lists top-level keys that belong in the payload.
 func fieldKeysAtTop(v *jsonv.Value, sec string) []string {
 	var out []string
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		switch k {
 		case "operation", "section", "target_id", "payload", "rationale", "delta_id", "timestamp", "agent":
 			continue
@@ -630,7 +630,7 @@ func (c *checker) duplicateKeys(root *jsonv.Value) {
 			c.report(ruleid.DL010, diag.Error, d.Off, d.Off+len(d.Key)+2, fmt.Sprintf("Key %q appears twice in one object of the delta block; the block is rejected, because readers and tools may not take the same value.", d.Key),
 				"Keep one of the two entries.", nil)
 		}
-		stack = append(stack, v.Vals...)
-		stack = append(stack, v.Arr...)
+		stack = append(stack, v.Vals()...)
+		stack = append(stack, v.Arr()...)
 	}
 }

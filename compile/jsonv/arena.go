@@ -12,7 +12,7 @@ import "github.com/brenner-ci/brenner-ci/compile/chunk"
 // heap. Not safe for concurrent use.
 type Arena struct {
 	vals  chunk.Chunk[Value]
-	infos chunk.Chunk[objInfo]
+	conts chunk.Chunk[container]
 	ptrs  chunk.Chunk[*Value]
 	keys  chunk.Chunk[string]
 	offs  chunk.Chunk[int]
@@ -38,7 +38,7 @@ const poisonText = "☠ arena reset ☠"
 func (a *Arena) Reset() {
 	p := PoisonOnReset
 	a.vals.Reset(p, poisonValue)
-	a.infos.Reset(p, poisonInfo)
+	a.conts.Reset(p, poisonCont)
 	a.ptrs.Reset(p, &poisonValue)
 	a.keys.Reset(p, poisonText)
 	a.offs.Reset(p, -7)
@@ -47,11 +47,10 @@ func (a *Arena) Reset() {
 // The poison of PoisonOnReset: a kind that is none of the six (its name
 // panics), text that shows, members that lead back to it.
 var (
-	poisonValue = Value{Kind: Kind(99), Str: poisonText, Keys: []string{poisonText}}
-	poisonInfo  = objInfo{keyOffs: []int{-7}, dups: []Dup{{Key: poisonText}}}
+	poisonValue = Value{Kind: poisonKind, Str: poisonText, c: &poisonCont}
+	poisonCont  = container{keys: []string{poisonText}, keyOffs: []int{-7}, dups: []Dup{{Key: poisonText}}}
 )
 
 func init() {
-	poisonValue.Vals = []*Value{&poisonValue}
-	poisonValue.Arr = []*Value{&poisonValue}
+	poisonCont.vals = []*Value{&poisonValue}
 }

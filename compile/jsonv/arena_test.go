@@ -32,7 +32,7 @@ func TestArenaMatchesHeap(t *testing.T) {
 func TestArenaResetTakesAllBack(t *testing.T) {
 	a := &Arena{}
 	takes := func() []any {
-		return []any{&chunk.Take(&a.vals, 1, false)[0], &chunk.Take(&a.infos, 1, false)[0], &chunk.Take(&a.ptrs, 1, false)[0], &chunk.Take(&a.keys, 1, false)[0], &chunk.Take(&a.offs, 1, false)[0]}
+		return []any{&chunk.Take(&a.vals, 1, false)[0], &chunk.Take(&a.conts, 1, false)[0], &chunk.Take(&a.ptrs, 1, false)[0], &chunk.Take(&a.keys, 1, false)[0], &chunk.Take(&a.offs, 1, false)[0]}
 	}
 	start := takes()
 	if _, err := ParseStringIn(a, `{"k": ["x", {"y": 1}], "z": "w"}`, 0); err != nil {
@@ -79,7 +79,7 @@ func TestPoisonShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Reset()
-	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys) != 1 || v.Keys[0] != poisonText {
+	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys()) != 1 || v.Keys()[0] != poisonText {
 		t.Fatalf("after Reset the value reads %+v", *v)
 	}
 }
@@ -99,13 +99,13 @@ func TestNewObjectIn(t *testing.T) {
 	for i, k := range []string{"a", "b", "c", "d"} {
 		want.Set(k, NewString(strings.Repeat(k, i+1)))
 	}
-	if !Equal(o, want) || len(o.Keys) != 4 {
-		t.Fatalf("arena object %v, want %v", o.Keys, want.Keys)
+	if !Equal(o, want) || len(o.Keys()) != 4 {
+		t.Fatalf("arena object %v, want %v", o.Keys(), want.Keys())
 	}
-	if s, _ := next.Get("x").AsString(); s != "kept" || len(next.Keys) != 1 {
-		t.Fatalf("the next arena object was overwritten: %v", next.Keys)
+	if s, _ := next.Get("x").AsString(); s != "kept" || len(next.Keys()) != 1 {
+		t.Fatalf("the next arena object was overwritten: %v", next.Keys())
 	}
-	if h := NewObjectIn(nil, 3); h.Kind != Object || cap(h.Keys) != 3 {
+	if h := NewObjectIn(nil, 3); h.Kind != Object || cap(h.Keys()) != 3 {
 		t.Fatalf("nil arena: %+v", h)
 	}
 }

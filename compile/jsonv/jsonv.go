@@ -20,7 +20,7 @@ import (
 )
 
 // Kind of a JSON value.
-type Kind int
+type Kind uint8
 
 const (
 	Null Kind = iota
@@ -36,25 +36,39 @@ func (k Kind) String() string {
 }
 
 // Value is one decoded JSON value.
+//
+// A Value is allocated for every value of every delta block and artifact
+// item, most of them strings, so it holds only what a scalar needs (64
+// bytes); an array's elements and an object's members are in a container
+// of their own (Arr, Keys, Vals). One thread of 100,000 delta messages held
+// 750,000 values, at 144 bytes each before the split.
 type Value struct {
 	Kind Kind
 	Bool bool
 	Num  json.Number // Number: the literal as written
 	Str  string
-	Arr  []*Value
-	Keys []string // Object: keys in document order; a repeated key keeps its first value (see Dups)
-	Vals []*Value // Object: the members' values, aligned with Keys
-	Off  int      // byte offset of the value's first byte in the input
-	End  int      // byte offset just after the value
-	// obj holds what only some objects have (a Value is allocated for
-	// every value of every delta block, so it is kept small): see objInfo.
-	obj *objInfo
+	Off  int // byte offset of the value's first byte in the input
+	End  int // byte offset just after the value
+	// c holds an array's elements or an object's members; nil for a
+	// scalar and for an empty array or object built without room.
+	c *container
 }
 
-// objInfo is the part of an object value that most values do without.
-type objInfo struct {
+// poisonKind is the kind of the values an arena's Reset leaves behind when
+// PoisonOnReset is set (see arena.go): Arr, Keys and Vals show their poison.
+const poisonKind Kind = 99
+
+// container is the part of an array or object value that scalars do
+// without.
+type container struct {
+	// vals are an array's elements, or an object's members' values
+	// (aligned with keys).
+	vals []*Value
+	// keys are an object's keys in document order; a repeated key keeps
+	// its first value (see Dups).
+	keys []string
 	// keyOffs are the byte offsets of the keys' opening quotes, aligned
-	// with Keys (-1 for a member added by Set); nil for objects not parsed.
+	// with keys (-1 for a member added by Set); nil for objects not parsed.
 	keyOffs []int
 	// idx maps keys to their index in objects of more than smallObject
 	// members, kept by the parser, Set and Delete (never built on a read,
@@ -66,29 +80,68 @@ type objInfo struct {
 	dups []Dup
 }
 
+// Arr returns an array's elements (nil for any other kind). The slice is
+// the value's own: change it only through Append.
+func (v *Value) Arr() []*Value {
+	if v == nil || v.c == nil || v.Kind != Array && v.Kind != poisonKind {
+		return nil
+	}
+	return v.c.vals
+}
+
+// Keys returns an object's keys in document order (nil for any other
+// kind); a repeated key is listed once (see Dups). The slice is the
+// value's own: change it only through Set and Delete.
+func (v *Value) Keys() []string {
+	if v == nil || v.c == nil || v.Kind != Object && v.Kind != poisonKind {
+		return nil
+	}
+	return v.c.keys
+}
+
+// Vals returns an object's members' values, aligned with Keys (nil for
+// any other kind).
+func (v *Value) Vals() []*Value {
+	if v == nil || v.c == nil || v.Kind != Object && v.Kind != poisonKind {
+		return nil
+	}
+	return v.c.vals
+}
+
+// NewArray returns an array value of the elements elems (the slice is
+// kept, not copied).
+func NewArray(elems []*Value) *Value {
+	return &Value{Kind: Array, c: &container{vals: elems}}
+}
+
+// Append adds e at the end of an array.
+func (v *Value) Append(e *Value) {
+	v.cont().vals = append(v.cont().vals, e)
+}
+
 // Dups lists the repeated keys of a parsed object after their first
 // occurrence (the first value is the one Get returns).
 func (v *Value) Dups() []Dup {
-	if v == nil || v.obj == nil {
+	if v == nil || v.c == nil {
 		return nil
 	}
-	return v.obj.dups
+	return v.c.dups
 }
 
 // ClearKeyOffsets forgets where an object's keys were (its value no longer
 // stands for that input).
 func (v *Value) ClearKeyOffsets() {
-	if v.obj != nil {
-		v.obj.keyOffs = nil
+	if v.c != nil {
+		v.c.keyOffs = nil
 	}
 }
 
-// info returns v.obj, creating it.
-func (v *Value) info() *objInfo {
-	if v.obj == nil {
-		v.obj = &objInfo{}
+// cont returns v.c, creating it.
+func (v *Value) cont() *container {
+	if v.c == nil {
+		v.c = &container{}
 	}
-	return v.obj
+	return v.c
 }
 
 // Dup is a repeated object key.
@@ -104,13 +157,16 @@ const smallObject = 16
 
 // find returns the index of member k, or -1.
 func (v *Value) find(k string) int {
-	if v.obj != nil && v.obj.idx != nil {
-		if i, ok := v.obj.idx[k]; ok {
+	if v.c == nil {
+		return -1
+	}
+	if v.c.idx != nil {
+		if i, ok := v.c.idx[k]; ok {
 			return i
 		}
 		return -1
 	}
-	for i, kk := range v.Keys {
+	for i, kk := range v.c.keys {
 		if kk == k {
 			return i
 		}
@@ -124,7 +180,7 @@ func (v *Value) Get(k string) *Value {
 		return nil
 	}
 	if i := v.find(k); i >= 0 {
-		return v.Vals[i]
+		return v.c.vals[i]
 	}
 	return nil
 }
@@ -140,37 +196,32 @@ func (v *Value) Has(k string) bool {
 // KeyOffset returns the byte offset of member k's key in the input, when
 // the object was parsed and k was in it.
 func (v *Value) KeyOffset(k string) (int, bool) {
-	if v == nil || v.Kind != Object || v.obj == nil || v.obj.keyOffs == nil {
+	if v == nil || v.Kind != Object || v.c == nil || v.c.keyOffs == nil {
 		return 0, false
 	}
-	if i := v.find(k); i >= 0 && v.obj.keyOffs[i] >= 0 {
-		return v.obj.keyOffs[i], true
+	if i := v.find(k); i >= 0 && v.c.keyOffs[i] >= 0 {
+		return v.c.keyOffs[i], true
 	}
 	return 0, false
 }
 
 // Len is the number of members of an object (elements of an array).
 func (v *Value) Len() int {
-	if v == nil {
+	if v == nil || v.c == nil || v.Kind != Array && v.Kind != Object {
 		return 0
 	}
-	if v.Kind == Array {
-		return len(v.Arr)
-	}
-	return len(v.Keys)
+	return len(v.c.vals)
 }
 
 // reindex rebuilds the index of a large object (drops it for a small one).
 func (v *Value) reindex() {
-	if len(v.Keys) <= smallObject {
-		if v.obj != nil {
-			v.obj.idx = nil
-		}
+	o := v.cont()
+	if len(o.keys) <= smallObject {
+		o.idx = nil
 		return
 	}
-	o := v.info()
-	o.idx = make(map[string]int, len(v.Keys))
-	for i, k := range v.Keys {
+	o.idx = make(map[string]int, len(o.keys))
+	for i, k := range o.keys {
 		o.idx[k] = i
 	}
 }
@@ -201,10 +252,8 @@ func (v *Value) IsBlank() bool {
 	switch v.Kind {
 	case String:
 		return strings.TrimSpace(v.Str) == ""
-	case Object:
-		return len(v.Keys) == 0
-	case Array:
-		return len(v.Arr) == 0
+	case Object, Array:
+		return v.Len() == 0
 	}
 	return false
 }
@@ -232,23 +281,20 @@ func (v *Value) Clone() *Value {
 		return nil
 	}
 	c := *v
-	if v.Arr != nil {
-		c.Arr = make([]*Value, len(v.Arr))
-		for i, e := range v.Arr {
-			c.Arr[i] = e.Clone()
+	if o := v.c; o != nil {
+		c.c = &container{vals: make([]*Value, len(o.vals))}
+		for i, e := range o.vals {
+			c.c.vals[i] = e.Clone()
 		}
-	}
-	if v.Kind == Object {
-		c.Keys = append([]string(nil), v.Keys...)
-		c.Vals = make([]*Value, len(v.Vals))
-		for i, e := range v.Vals {
-			c.Vals[i] = e.Clone()
+		if o.keys != nil {
+			c.c.keys = append([]string(nil), o.keys...)
 		}
-		if o := v.obj; o != nil {
-			c.obj = &objInfo{keyOffs: append([]int(nil), o.keyOffs...), dups: append([]Dup(nil), o.dups...)}
-			if o.idx != nil {
-				c.reindex()
-			}
+		if o.keyOffs != nil {
+			c.c.keyOffs = append([]int(nil), o.keyOffs...)
+		}
+		c.c.dups = append([]Dup(nil), o.dups...)
+		if o.idx != nil {
+			c.reindex()
 		}
 	}
 	return &c
@@ -257,18 +303,19 @@ func (v *Value) Clone() *Value {
 // Set assigns member k of an object, appending k to Keys when it is new.
 func (v *Value) Set(k string, e *Value) {
 	if i := v.find(k); i >= 0 {
-		v.Vals[i] = e
+		v.c.vals[i] = e
 		return
 	}
-	v.Keys = append(v.Keys, k)
-	v.Vals = append(v.Vals, e)
-	if o := v.obj; o != nil && o.keyOffs != nil {
+	o := v.cont()
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, e)
+	if o.keyOffs != nil {
 		o.keyOffs = append(o.keyOffs, -1)
 	}
 	switch {
-	case v.obj != nil && v.obj.idx != nil:
-		v.obj.idx[k] = len(v.Keys) - 1
-	case len(v.Keys) > smallObject:
+	case o.idx != nil:
+		o.idx[k] = len(o.keys) - 1
+	case len(o.keys) > smallObject:
 		v.reindex()
 	}
 }
@@ -279,12 +326,13 @@ func (v *Value) Delete(k string) {
 	if i < 0 {
 		return
 	}
-	v.Keys = append(v.Keys[:i:i], v.Keys[i+1:]...)
-	v.Vals = append(v.Vals[:i:i], v.Vals[i+1:]...)
-	if o := v.obj; o != nil && o.keyOffs != nil {
+	o := v.c
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i:i], o.vals[i+1:]...)
+	if o.keyOffs != nil {
 		o.keyOffs = append(o.keyOffs[:i:i], o.keyOffs[i+1:]...)
 	}
-	if v.obj != nil && v.obj.idx != nil {
+	if o.idx != nil {
 		v.reindex()
 	}
 }
@@ -294,7 +342,7 @@ func NewObject() *Value { return &Value{Kind: Object} }
 
 // NewObjectCap returns an empty object with room for n members.
 func NewObjectCap(n int) *Value {
-	return &Value{Kind: Object, Keys: make([]string, 0, n), Vals: make([]*Value, 0, n)}
+	return &Value{Kind: Object, c: &container{keys: make([]string, 0, n), vals: make([]*Value, 0, n)}}
 }
 
 // NewObjectIn is NewObjectCap with the object and its member lists taken
@@ -306,8 +354,9 @@ func NewObjectIn(arena *Arena, n int) *Value {
 	}
 	v := &chunk.Take(&arena.vals, 1, arena.heap)[0]
 	v.Kind = Object
-	v.Keys = chunk.Take(&arena.keys, n, arena.heap)[:0]
-	v.Vals = chunk.Take(&arena.ptrs, n, arena.heap)[:0]
+	v.c = &chunk.Take(&arena.conts, 1, arena.heap)[0]
+	v.c.keys = chunk.Take(&arena.keys, n, arena.heap)[:0]
+	v.c.vals = chunk.Take(&arena.ptrs, n, arena.heap)[:0]
 	return v
 }
 
@@ -334,22 +383,24 @@ func Equal(a, b *Value) bool {
 	case String:
 		return a.Str == b.Str
 	case Array:
-		if len(a.Arr) != len(b.Arr) {
+		ea, eb := a.Arr(), b.Arr()
+		if len(ea) != len(eb) {
 			return false
 		}
-		for i := range a.Arr {
-			if !Equal(a.Arr[i], b.Arr[i]) {
+		for i := range ea {
+			if !Equal(ea[i], eb[i]) {
 				return false
 			}
 		}
 		return true
 	case Object:
-		if len(a.Keys) != len(b.Keys) {
+		if a.Len() != b.Len() {
 			return false
 		}
-		for i, k := range a.Keys {
+		vals := a.Vals()
+		for i, k := range a.Keys() {
 			j := b.find(k)
-			if j < 0 || !Equal(a.Vals[i], b.Vals[j]) {
+			if j < 0 || !Equal(vals[i], b.c.vals[j]) {
 				return false
 			}
 		}
@@ -381,7 +432,7 @@ func (v *Value) write(b *strings.Builder) {
 		writeString(b, v.Str)
 	case Array:
 		b.WriteByte('[')
-		for i, e := range v.Arr {
+		for i, e := range v.Arr() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -390,13 +441,14 @@ func (v *Value) write(b *strings.Builder) {
 		b.WriteByte(']')
 	case Object:
 		b.WriteByte('{')
-		for i, k := range v.Keys {
+		vals := v.Vals()
+		for i, k := range v.Keys() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			writeString(b, k)
 			b.WriteByte(':')
-			v.Vals[i].write(b)
+			vals[i].write(b)
 		}
 		b.WriteByte('}')
 	}
@@ -466,7 +518,7 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 	slot := s.slots[:0]
 	slot = append(slot, make([]int32, len(nodes))...)
 	s.slots = slot
-	nv, members, elems, objects := int32(0), 0, 0, 0
+	nv, members, elems, containers := int32(0), 0, 0, 0
 	for i := range nodes {
 		if slot[i] < 0 {
 			continue
@@ -475,12 +527,13 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 		nv++
 		switch nodes[i].Kind {
 		case NodeObject:
-			objects++
+			containers++
 			members += int(nodes[i].N / 2)
 			for c := nodes[i].Child; c >= 0; c = nodes[nodes[c].Next].Next {
 				slot[c] = -1
 			}
 		case NodeArray:
+			containers++
 			elems += int(nodes[i].N)
 		}
 	}
@@ -488,7 +541,7 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 		a = &heapArena
 	}
 	vals := chunk.Take(&a.vals, int(nv), a.heap)
-	infos := chunk.Take(&a.infos, objects, a.heap)
+	conts := chunk.Take(&a.conts, containers, a.heap)
 	// Arenas, sliced with their capacity capped so that a later Set or
 	// append on one value reallocates instead of overwriting a neighbour.
 	ptrs := chunk.Take(&a.ptrs, members+elems, a.heap)
@@ -523,17 +576,20 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 			v.Str = str(n)
 		case NodeArray:
 			k := int(n.N)
-			v.Arr, ptrs = ptrs[:0:k], ptrs[k:]
+			o := &conts[0]
+			conts = conts[1:]
+			v.c = o
+			o.vals, ptrs = ptrs[:0:k], ptrs[k:]
 			for c := n.Child; c >= 0; c = nodes[c].Next {
-				v.Arr = append(v.Arr, &vals[slot[c]])
+				o.vals = append(o.vals, &vals[slot[c]])
 			}
 		case NodeObject:
 			k := int(n.N / 2)
-			v.Keys, keys = keys[:0:k], keys[k:]
-			v.Vals, ptrs = ptrs[:0:k], ptrs[k:]
-			o := &infos[0]
-			infos = infos[1:]
-			v.obj = o
+			o := &conts[0]
+			conts = conts[1:]
+			v.c = o
+			o.keys, keys = keys[:0:k], keys[k:]
+			o.vals, ptrs = ptrs[:0:k], ptrs[k:]
 			o.keyOffs, offs = offs[:0:k], offs[k:]
 			if k > smallObject {
 				o.idx = make(map[string]int, k)
@@ -545,10 +601,10 @@ func (s *Scanner) tree(a *Arena, src string, root int32) *Value {
 					o.dups = append(o.dups, Dup{Key: key, Off: int(nodes[c].Start)})
 				} else {
 					if o.idx != nil {
-						o.idx[key] = len(v.Keys)
+						o.idx[key] = len(o.keys)
 					}
-					v.Keys = append(v.Keys, key)
-					v.Vals = append(v.Vals, &vals[slot[e]])
+					o.keys = append(o.keys, key)
+					o.vals = append(o.vals, &vals[slot[e]])
 					o.keyOffs = append(o.keyOffs, int(nodes[c].Start))
 				}
 				c = nodes[e].Next

@@ -15,11 +15,11 @@ func TestParseKeepsOrderAndOffsets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(v.Keys, ","); got != "b,a,c" {
+	if got := strings.Join(v.Keys(), ","); got != "b,a,c" {
 		t.Errorf("keys %s, want b,a,c", got)
 	}
 	a := v.Get("a")
-	if got := strings.Join(a.Keys, ","); got != "y,x" {
+	if got := strings.Join(a.Keys(), ","); got != "y,x" {
 		t.Errorf("nested keys %s", got)
 	}
 	if src[a.Off:a.End] != `{"y": [1, "two", null], "x": true}` {
@@ -28,8 +28,8 @@ func TestParseKeepsOrderAndOffsets(t *testing.T) {
 	if ko, _ := v.KeyOffset("c"); src[ko:ko+3] != `"c"` {
 		t.Errorf("KeyOff of c wrong")
 	}
-	if y := a.Get("y"); src[y.Arr[1].Off:y.Arr[1].End] != `"two"` {
-		t.Errorf("array element offsets: %q", src[y.Arr[1].Off:y.Arr[1].End])
+	if y := a.Get("y"); src[y.Arr()[1].Off:y.Arr()[1].End] != `"two"` {
+		t.Errorf("array element offsets: %q", src[y.Arr()[1].Off:y.Arr()[1].End])
 	}
 	if v.Text() != `{"b":1,"a":{"y":[1,"two",null],"x":true},"c":"é"}` {
 		t.Errorf("Text = %s", v.Text())
@@ -153,10 +153,10 @@ func checkAgainstEncodingJSON(t *testing.T, in []byte) {
 		if err := d.Decode(&w); err != nil || !reflect.DeepEqual(w, toAny(v)) {
 			t.Fatalf("%q: value %s has offsets [%d,%d) holding %q", in, v.Text(), v.Off, v.End, in[v.Off:v.End])
 		}
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			walk(e)
 		}
-		for _, k := range v.Keys {
+		for _, k := range v.Keys() {
 			var key string
 			ko, _ := v.KeyOffset(k)
 			d := json.NewDecoder(bytes.NewReader(in[ko:]))
@@ -179,14 +179,14 @@ func toAny(v *Value) any {
 		return v.Str
 	case Array:
 		a := []any{}
-		for _, e := range v.Arr {
+		for _, e := range v.Arr() {
 			a = append(a, toAny(e))
 		}
 		return a
 	case Object:
 		m := map[string]any{}
-		for i, k := range v.Keys {
-			m[k] = toAny(v.Vals[i])
+		for i, k := range v.Keys() {
+			m[k] = toAny(v.Vals()[i])
 		}
 		return m
 	}
@@ -206,12 +206,12 @@ func hasDups(v *Value) bool {
 	if len(v.Dups()) > 0 {
 		return true
 	}
-	for _, e := range v.Arr {
+	for _, e := range v.Arr() {
 		if hasDups(e) {
 			return true
 		}
 	}
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		if hasDups(v.Get(k)) {
 			return true
 		}
@@ -227,10 +227,10 @@ func checkDups(t *testing.T, in []byte, v *Value) {
 			t.Fatalf("%q: Dup %+v does not point at a later %q", in, d, d.Key)
 		}
 	}
-	for _, e := range v.Arr {
+	for _, e := range v.Arr() {
 		checkDups(t, in, e)
 	}
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		checkDups(t, in, v.Get(k))
 	}
 }
@@ -271,8 +271,8 @@ func TestObjectsSmallAndLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := max(n, 1) + 1 // k0…k(n-1) (or the one k0) and last; a repeated k0 is a Dup
-		if v.Len() != want || len(v.Vals) != want || len(v.obj.keyOffs) != want {
-			t.Fatalf("n=%d: %d keys, %d values, %d offsets", n, v.Len(), len(v.Vals), len(v.obj.keyOffs))
+		if v.Len() != want || len(v.Vals()) != want || len(v.c.keyOffs) != want {
+			t.Fatalf("n=%d: %d keys, %d values, %d offsets", n, v.Len(), len(v.Vals()), len(v.c.keyOffs))
 		}
 		if n > 0 && (len(v.Dups()) != 1 || v.Get("k0").Num != "0") {
 			t.Fatalf("n=%d: dups %v, k0 %v", n, v.Dups(), v.Get("k0"))

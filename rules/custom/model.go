@@ -188,8 +188,8 @@ func (it *Item) fillFields() {
 	if it.src == nil || it.src.Fields == nil {
 		return
 	}
-	for i, k := range it.src.Fields.Keys {
-		it.Fields[k] = plain(it.src.Fields.Vals[i], 0)
+	for i, k := range it.src.Fields.Keys() {
+		it.Fields[k] = plain(it.src.Fields.Vals()[i], 0)
 	}
 }
 
@@ -312,14 +312,14 @@ func itemModel(it *artifact.Item) *Item {
 		im.Status = "killed"
 	}
 	if a := it.Get("anchors"); a != nil && a.Kind == jsonv.Array {
-		for _, v := range a.Arr {
+		for _, v := range a.Arr() {
 			if s, ok := v.AsString(); ok {
 				im.Anchors = append(im.Anchors, s)
 			}
 		}
 	}
 	if r := it.Get("references"); r != nil && r.Kind == jsonv.Array {
-		for _, v := range r.Arr {
+		for _, v := range r.Arr() {
 			if v.Kind != jsonv.Object {
 				continue
 			}
@@ -350,15 +350,15 @@ func plain(v *jsonv.Value, depth int) any {
 	case jsonv.Bool:
 		return v.Bool
 	case jsonv.Array:
-		out := make([]any, 0, len(v.Arr))
-		for _, e := range v.Arr {
+		out := make([]any, 0, len(v.Arr()))
+		for _, e := range v.Arr() {
 			out = append(out, plain(e, depth+1))
 		}
 		return out
 	case jsonv.Object:
-		out := make(map[string]any, len(v.Keys))
-		for i, k := range v.Keys {
-			out[k] = plain(v.Vals[i], depth+1)
+		out := make(map[string]any, len(v.Keys()))
+		for i, k := range v.Keys() {
+			out[k] = plain(v.Vals()[i], depth+1)
 		}
 		return out
 	}
