@@ -466,7 +466,11 @@ type msgFields struct{ id, body int32 }
 func fieldPos(d *jdoc, n int32, withPos bool) (map[string]diag.Pos, msgFields) {
 	var fp map[string]diag.Pos
 	if withPos {
-		fp = make(map[string]diag.Pos, 16)
+		// Room for the object's members, at most the len(posFields)
+		// kept: a map made for sixteen holds 1.2 KB, and a thread of
+		// 100,000 messages with findings on most of them kept 21 MB of
+		// them for messages of six fields.
+		fp = make(map[string]diag.Pos, min(int(d.nodes[n].N/2), len(posFields)))
 	}
 	f := msgFields{id: -1, body: -1}
 	var from [4]int32 = [4]int32{-1, -1, -1, -1}
