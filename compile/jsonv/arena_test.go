@@ -79,7 +79,8 @@ func TestPoisonShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Reset()
-	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys()) != 1 || v.Keys()[0] != poisonText {
+	if v.Str != poisonText || v.Get("k") != nil || len(v.Keys()) != 1 || v.Keys()[0] != poisonText ||
+		v.Len() != 1 || len(v.Arr()) != 1 || v.Arr()[0].Str != poisonText || v.Vals()[0].Str != poisonText {
 		t.Fatalf("after Reset the value reads %+v", *v)
 	}
 }

@@ -207,7 +207,7 @@ func (v *Value) KeyOffset(k string) (int, bool) {
 
 // Len is the number of members of an object (elements of an array).
 func (v *Value) Len() int {
-	if v == nil || v.c == nil || v.Kind != Array && v.Kind != Object {
+	if v == nil || v.c == nil || v.Kind != Array && v.Kind != Object && v.Kind != poisonKind {
 		return 0
 	}
 	return len(v.c.vals)
