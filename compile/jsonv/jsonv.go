@@ -55,7 +55,7 @@ type Value struct {
 }
 
 // poisonKind is the kind of the values an arena's Reset leaves behind when
-// PoisonOnReset is set (see arena.go): Arr, Keys and Vals show their poison.
+// PoisonOnReset is set (see arena.go): Arr, Keys, Vals and Len show its poison.
 const poisonKind Kind = 99
 
 // container is the part of an array or object value that scalars do

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestParseKeepsOrderAndOffsets(t *testing.T) {
@@ -344,5 +345,15 @@ func TestWhiteSpaceRuns(t *testing.T) {
 				checkAgainstEncodingJSON(t, []byte(doc))
 			}
 		}
+	}
+}
+
+// TestValueStaysSmall: a Value is allocated for every value of every delta
+// block and artifact item, so it holds only what a scalar needs; what an
+// array or object needs more is in its container. A field added to Value
+// that could live in the container fails this.
+func TestValueStaysSmall(t *testing.T) {
+	if n := unsafe.Sizeof(Value{}); n > 64 {
+		t.Errorf("a Value takes %d bytes, more than 64", n)
 	}
 }
