@@ -146,17 +146,27 @@ func buildBinary(b *testing.B) string {
 
 // processPass runs the binary with args and returns its wall time, its CPU
 // time (user + system, as the system accounts for the child) and its peak
-// RSS. The check must pass (exit 0, as with --fail-on none).
+// RSS (followed while it runs: see watchPeakRSS). The check must pass
+// (exit 0, as with --fail-on none).
 func processPass(bin string, args []string) (pass, error) {
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return pass{}, fmt.Errorf("%s: %v", bin, err)
+	}
+	stop := watchPeakRSS(cmd.Process.Pid)
+	err := cmd.Wait()
+	wall, rss := time.Since(t0), stop()
+	if err != nil {
 		return pass{}, fmt.Errorf("%s: %v: %s", bin, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	ps := cmd.ProcessState
-	return pass{wall: time.Since(t0), cpu: ps.UserTime() + ps.SystemTime(), rss: peakRSS(ps)}, nil
+	if rss == 0 {
+		rss = peakRSS(ps) // at least this process's RSS at the start (see watchPeakRSS)
+	}
+	return pass{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: rss}, nil
 }
 
 // pass is one timed pass: wall and CPU time, and for the reference its
