@@ -694,6 +694,22 @@ func (r *threadRun) output() (*Output, *Batch) {
 	if err != nil {
 		out.internal(err.Error())
 	}
+	// Room for every summary, finding and comment at once. Grown by
+	// appends, the lists ended up to twice their size, and each doubling
+	// held the old list beside the new one while every thread's results
+	// were in memory: the live peak of a nightly audit of 200,000 threads.
+	nt, nf, nc := 0, 0, 0
+	for i := range arts {
+		if !arts[i].Skipped {
+			nt, nf, nc = nt+1, nf+len(arts[i].Findings), nc+len(arts[i].Comments)
+		}
+	}
+	for i := range threads {
+		nt, nf, nc = nt+1, nf+len(threads[i].Findings), nc+len(threads[i].Comments)
+	}
+	out.Threads = slices.Grow(out.Threads, nt)
+	out.Findings = slices.Grow(out.Findings, nf)
+	out.Comments = slices.Grow(out.Comments, nc)
 	for i := range arts {
 		if !arts[i].Skipped {
 			out.add(arts[i].Summary, arts[i].Findings, arts[i].Comments, arts[i].Internal)

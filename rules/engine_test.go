@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,9 +10,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -149,4 +152,35 @@ func demoRun(t *testing.T, jobs int) *Output {
 		t.Fatal(err)
 	}
 	return NewEngine(All(), osFiles{}, limits.Parse{}).Run(batch, RunOptions{Jobs: jobs})
+}
+
+// TestOutputListsAreMadeAtTheirSize: RunThreads makes its output's lists of
+// thread summaries and findings at their size once every thread's results
+// are in. Grown by appends, they ended up to twice that, and each doubling
+// held the old list beside the new one at a nightly audit's live peak.
+func TestOutputListsAreMadeAtTheirSize(t *testing.T) {
+	dir := t.TempDir()
+	const n = 300
+	for i := range n {
+		id := fmt.Sprintf("RS-20260101-list-%03d", i)
+		thread := fmt.Sprintf(`{"thread_id": %q, "messages": [{"id": %d, "thread_id": %q, "subject": "DELTA[gpt]: x", "from": "GreenDog", "created_ts": "2026-01-01T00:00:00Z", "body_md": "`+"```delta\\n{not json\\n```"+`\n"}]}`, id, i+1, id)
+		if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(thread), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	batch, err := mailbox.Scan([]string{dir}, mailbox.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := NewEngine(All(), osFiles{}, limits.Parse{}).RunThreads(batch, RunOptions{Jobs: 2})
+	if len(out.Threads) != n || len(out.Findings) < n {
+		t.Fatalf("%d threads and %d findings, want %d and at least one a thread", len(out.Threads), len(out.Findings), n)
+	}
+	// At most a page of room to spare: what the allocator rounds a list up to.
+	if spare := (cap(out.Threads) - len(out.Threads)) * int(unsafe.Sizeof(diag.Thread{})); spare > 8192 {
+		t.Errorf("the summaries' list has room for %d more (%d bytes spare)", cap(out.Threads)-len(out.Threads), spare)
+	}
+	if spare := (cap(out.Findings) - len(out.Findings)) * int(unsafe.Sizeof(diag.Finding{})); spare > 8192 {
+		t.Errorf("the findings' list has room for %d more (%d bytes spare)", cap(out.Findings)-len(out.Findings), spare)
+	}
 }
