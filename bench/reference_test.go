@@ -152,21 +152,29 @@ func processPass(bin string, args []string) (pass, error) {
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
-		return pass{}, fmt.Errorf("%s: %v", bin, err)
-	}
-	stop := watchPeakRSS(cmd.Process.Pid)
-	err := cmd.Wait()
-	wall, rss := time.Since(t0), stop()
+	wall, rss, err := runWatched(cmd)
 	if err != nil {
 		return pass{}, fmt.Errorf("%s: %v: %s", bin, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	ps := cmd.ProcessState
-	if rss == 0 {
-		rss = peakRSS(ps) // at least this process's RSS at the start (see watchPeakRSS)
-	}
 	return pass{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: rss}, nil
+}
+
+// runWatched runs cmd and returns its wall time and its peak RSS, followed
+// while it runs (see watchPeakRSS); when that could not be read, the
+// child's rusage, which is at least this process's RSS at the start.
+func runWatched(cmd *exec.Cmd) (wall time.Duration, rss int64, err error) {
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	stop := watchPeakRSS(cmd.Process.Pid)
+	err = cmd.Wait()
+	wall, rss = time.Since(t0), stop()
+	if rss == 0 && cmd.ProcessState != nil {
+		rss = peakRSS(cmd.ProcessState)
+	}
+	return wall, rss, err
 }
 
 // pass is one timed pass: wall and CPU time, and for the reference its
@@ -197,17 +205,9 @@ func referencePass(node, driver, dir string, n int) (pass, error) {
 	cmd.Dir = filepath.Dir(driver)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		return pass{}, fmt.Errorf("reference harness: %v", err)
-	}
-	stop := watchPeakRSS(cmd.Process.Pid)
-	err := cmd.Wait()
-	rss := stop()
+	_, rss, err := runWatched(cmd)
 	if err != nil {
 		return pass{}, fmt.Errorf("reference harness: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	if rss == 0 {
-		rss = peakRSS(cmd.ProcessState) // at least this process's RSS at the start (see watchPeakRSS)
 	}
 	m := refLine.FindSubmatch(stdout.Bytes())
 	if m == nil {

@@ -192,8 +192,9 @@ func (c *checker) fields(sec string, pv *jsonv.Value) {
 	if !ok {
 		hintSchema = schemaHint(sec)
 	}
+	vals := pv.Vals()
 	for i, k := range pv.Keys() {
-		f := pv.Vals()[i]
+		f := vals[i]
 		if f.Kind == jsonv.Null {
 			continue
 		}
@@ -385,8 +386,9 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 		c.at(ruleid.DL006, diag.Warning, f, fmt.Sprintf("payload.%s is %s, not an object keyed by hypothesis id (H1, H2, …).", k, f.Kind.Phrase()), hint, nil)
 		return
 	}
+	vals := f.Vals()
 	for i, key := range f.Keys() {
-		e := f.Vals()[i]
+		e := vals[i]
 		if !reHypID.MatchString(key) {
 			var fix *diag.LocalFix
 			ko, _ := f.KeyOffset(key)

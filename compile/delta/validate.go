@@ -251,7 +251,7 @@ func (c *checker) check(v *jsonv.Value) {
 	if v.Kind != jsonv.Object {
 		msg := fmt.Sprintf("Delta block is %s, not an object; the block is rejected.", v.Kind.Phrase())
 		hint := hintObject
-		if v.Kind == jsonv.Array && len(v.Arr()) > 0 && v.Arr()[0].Kind == jsonv.Object {
+		if elems := v.Arr(); len(elems) > 0 && elems[0].Kind == jsonv.Object {
 			hint = "Put each delta of the array in its own ```delta block; " + hintObject
 		}
 		c.at(ruleid.DL004, diag.Error, v, msg, hint, nil)

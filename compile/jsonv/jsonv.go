@@ -116,7 +116,8 @@ func NewArray(elems []*Value) *Value {
 
 // Append adds e at the end of an array.
 func (v *Value) Append(e *Value) {
-	v.cont().vals = append(v.cont().vals, e)
+	c := v.cont()
+	c.vals = append(c.vals, e)
 }
 
 // Dups lists the repeated keys of a parsed object after their first

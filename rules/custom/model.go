@@ -188,8 +188,9 @@ func (it *Item) fillFields() {
 	if it.src == nil || it.src.Fields == nil {
 		return
 	}
+	vals := it.src.Fields.Vals()
 	for i, k := range it.src.Fields.Keys() {
-		it.Fields[k] = plain(it.src.Fields.Vals()[i], 0)
+		it.Fields[k] = plain(vals[i], 0)
 	}
 }
 
@@ -356,9 +357,10 @@ func plain(v *jsonv.Value, depth int) any {
 		}
 		return out
 	case jsonv.Object:
-		out := make(map[string]any, len(v.Keys()))
+		out := make(map[string]any, v.Len())
+		vals := v.Vals()
 		for i, k := range v.Keys() {
-			out[k] = plain(v.Vals()[i], depth+1)
+			out[k] = plain(vals[i], depth+1)
 		}
 		return out
 	}
