@@ -118,6 +118,12 @@ type Report struct {
 	// file of a run carries it, so reports of two runs are never mistaken
 	// for one set.
 	RunID string
+	// Lines holds the lines of the input files the run read whole, by
+	// path as findings name it (nil: none known). No report shows it: the
+	// SARIF report clamps its regions to it instead of reading each
+	// finding's file again. Set it before a reporter first reads the
+	// report (reporters.PathsFor keeps it then).
+	Lines map[string]Lines
 	// Genealogy is the reference graph of the run's sessions (nil: not
 	// computed); the markdown report draws it when it is small.
 	Genealogy *Genealogy

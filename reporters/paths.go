@@ -23,7 +23,8 @@ type Paths struct {
 	mu       sync.Mutex
 	rel      map[string]relInfo
 	files    map[string]*FileInfo
-	dirs     map[string]dirInfo // evalSymlinks' cache of folders
+	dirs     map[string]dirInfo    // evalSymlinks' cache of folders
+	read     map[string]diag.Lines // the lines of files the run read whole (diag.Report.Lines)
 }
 
 type dirInfo struct {
@@ -245,8 +246,9 @@ func (p *Paths) Display(file string) string {
 
 // File reports whether file can be a SARIF result location (an existing
 // regular file inside the repository root, not reached through a symbolic
-// link that leaves it) and, when it can, how many lines it has. The file is
-// read once and the answer cached.
+// link that leaves it) and, when it can, how many lines it has. A file the
+// run read whole as input is not read again (diag.Report.Lines); another
+// is read once. The answer is cached.
 func (p *Paths) File(file string) FileInfo {
 	p.mu.Lock()
 	if fi, hit := p.files[file]; hit {
@@ -273,6 +275,12 @@ func (p *Paths) computeFile(file string) FileInfo {
 	case !ri.ok:
 		return FileInfo{Reason: "its file is outside the repository root"}
 	}
+	if n, ok := p.read[file]; ok && n.N > 0 {
+		// The run read it as a regular file (scanned inputs are never
+		// links), so it exists; reading it again took 5 system calls and
+		// a pass over its bytes for each finding's file at the end of a run.
+		return FileInfo{Rel: rel, OK: true, Lines: n.N, LastLineEnd: n.LastEnd}
+	}
 	full := filepath.Join(p.rootReal, filepath.FromSlash(rel))
 	st, err := os.Lstat(full)
 	switch {
@@ -297,26 +305,9 @@ func (p *Paths) computeFile(file string) FileInfo {
 	return FileInfo{Rel: rel, OK: true, Lines: lines, LastLineEnd: lastEnd}
 }
 
-// countLines returns the number of lines and the end column of the last one.
-func countLines(data []byte) (lines, lastEnd int) {
-	if len(data) == 0 {
-		return 0, 1
-	}
-	lines = bytes.Count(data, []byte{'\n'})
-	body := data
-	if data[len(data)-1] == '\n' {
-		body = data[:len(data)-1]
-	} else {
-		lines++
-	}
-	last := body[bytes.LastIndexByte(body, '\n')+1:]
-	last = bytes.TrimSuffix(last, []byte{'\r'})
-	return lines, diag.RuneCount(last) + 1
-}
-
 var lineBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// countLinesFrom is countLines on a reader, read chunk bytes at a time.
+// countLinesFrom is diag.CountLines on a reader, read chunk bytes at a time.
 func countLinesFrom(r io.Reader, chunk int) (lines, lastEnd int, err error) {
 	bp := lineBufs.Get().(*[]byte)
 	defer lineBufs.Put(bp)
@@ -480,6 +471,7 @@ func PathsFor(r *diag.Report) *Paths {
 	defer pathsCache.Unlock()
 	if pathsCache.r != r || pathsCache.root != r.RepoRoot || pathsCache.paths == nil {
 		pathsCache.r, pathsCache.root, pathsCache.paths = r, r.RepoRoot, NewPaths(r.RepoRoot)
+		pathsCache.paths.read = r.Lines
 	}
 	return pathsCache.paths
 }

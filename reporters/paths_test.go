@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// TestCountLinesFrom: the streamed line count equals countLines on the whole
+// TestCountLinesFrom: the streamed line count equals diag.CountLines on the whole
 // file, whatever the chunk size cuts (runes, CRLF pairs, invalid bytes).
 func TestCountLinesFrom(t *testing.T) {
 	cases := []string{"", "a", "a\n", "a\r\n", "a\r", "\n", "\n\n", "ab\ncd", "ab\r\ncd\r\n", "é\nüñï\r\n😀x", "x\n😀\r", "\xff\xfe\n\x80abc", "é", "\r\n\r\n", "a\rb\n"}
@@ -20,7 +22,8 @@ func TestCountLinesFrom(t *testing.T) {
 		cases = append(cases, b.String())
 	}
 	for _, c := range cases {
-		wl, we := countLines([]byte(c))
+		w := diag.CountLines([]byte(c))
+		wl, we := w.N, w.LastEnd
 		for _, chunk := range []int{1, 2, 3, 5, 64 << 10} {
 			l, e, err := countLinesFrom(strings.NewReader(c), chunk)
 			if err != nil || l != wl || e != we {

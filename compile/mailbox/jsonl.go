@@ -50,6 +50,7 @@ func (s *scanner) json(size int64) {
 			jl := s.newJSONL(nf)
 			jl.line(content, lineNo, off)
 			off += int64(len(line))
+			lastEnd, long := s.lastLineEnd(line, size), false
 			for err == nil {
 				line, err = s.readLine()
 				if len(line) == 0 {
@@ -58,13 +59,17 @@ func (s *scanner) json(size int64) {
 				lineNo++
 				if s.longLine {
 					s.lineTooLarge(lineNo)
+					long = true
 				} else {
 					jl.line(trimEOL(line), lineNo, off)
+					lastEnd = s.lastLineEnd(line, size)
 				}
 				off += s.lineLen
 			}
 			if err != nil && err != io.EOF {
 				s.fileIssue(diag.Pos{}, "read", fmt.Sprintf("Input file %s cannot be read: %v.", s.f.disp, PlainErr(err)), "")
+			} else if lastEnd > 0 && !long && s.pos == size {
+				s.res.lines, s.res.counted = diag.Lines{N: lineNo, LastEnd: lastEnd}, true
 			}
 			jl.finish()
 			return
@@ -90,8 +95,11 @@ func (s *scanner) json(size int64) {
 		} else {
 			s.unknownShape(d, root)
 		}
+		// The positions asked for counted the lines up to the last one.
+		s.res.lines, s.res.counted = diag.CountLinesAfter(data, d.cur.off, d.cur.breaks), true
 		return
 	}
+	s.res.lines, s.res.counted = diag.CountLines(data), true
 	if linesParse(&s.p, data) {
 		jl := s.newJSONL(nf)
 		lineNo, start := 0, 0
@@ -209,6 +217,19 @@ func (s *scanner) lineTooLarge(lineNo int) {
 		Message: fmt.Sprintf("Line %d is %d bytes, over the limit of %d; it is not read (the other lines are).", lineNo, s.lineLen, f.maxBytes),
 		Hint:    "Split the value over several lines, or raise limits: file-bytes in .brenner-ci.yaml.",
 		Pos:     diag.Pos{File: f.disp, Line: lineNo, Col: 1}.Normalize(), Anchor: fmt.Sprintf("%s line %d too large", f.disp, lineNo)})
+}
+
+// lastLineEnd is diag.CountLines' LastEnd of the file when line, just
+// read, is its last line (the file's size as stat gave it was reached);
+// else 0. Only the last line's code points are counted: the line count of
+// a streamed file is the number of lines read.
+func (s *scanner) lastLineEnd(line []byte, size int64) int {
+	if s.pos != size {
+		return 0
+	}
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	return diag.RuneCount(line) + 1
 }
 
 func trimEOL(b []byte) []byte {

@@ -122,6 +122,12 @@ func merge(results []*fileResult, jobs int) *Batch {
 		if res.read {
 			b.Files++
 		}
+		if res.counted {
+			if b.Lines == nil {
+				b.Lines = make(map[string]diag.Lines, len(results))
+			}
+			b.Lines[res.disp] = res.lines
+		}
 		b.Findings = append(b.Findings, res.findings...)
 		b.Agents = append(b.Agents, res.agents...)
 		if res.markdown {

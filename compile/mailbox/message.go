@@ -187,4 +187,8 @@ type Batch struct {
 	ArtifactJSON []string
 	// Files counts the input files read.
 	Files int
+	// Lines holds the lines of the files read whole (JSON documents), by
+	// path as positions name it: a SARIF report clamps its regions to them
+	// without reading each file again.
+	Lines map[string]diag.Lines
 }

@@ -681,6 +681,8 @@ type fileResult struct {
 	markdown bool
 	artifact bool // a JSON artifact object {metadata, sections}
 	read     bool
+	lines    diag.Lines // the file's lines, when counted is set: it was read whole
+	counted  bool
 }
 
 // scanner holds the per-worker buffers used while reading one file.

@@ -78,6 +78,10 @@ type checker struct {
 	// git is asked for while the inputs are listed and scanned; runEngine
 	// waits for them before the run writes anything (nil: ask when needed).
 	renamesAt func() renames
+	// lines are the lines of the input files the scan read whole
+	// (mailbox.Batch.Lines), which the SARIF report reads instead of the
+	// files (diag.Report.Lines).
+	lines map[string]diag.Lines
 }
 
 // Check runs check with o: it reads the inputs, checks them, writes every
@@ -409,6 +413,7 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, sc
 	if err != nil {
 		return nil, nil, time.Time{}, err
 	}
+	c.lines = batch.Lines
 	if scanned != nil {
 		scanned()
 	}
@@ -631,6 +636,7 @@ func (c *checker) report(plan *Plan, threads []diag.Thread, findings *pipeline.R
 		Inputs:        redactAll(c.Paths),
 		Time:          last.UTC(),
 		RepoRoot:      plan.repoRoot,
+		Lines:         c.lines,
 	}
 	if !plan.Epoch.IsZero() {
 		r.Time, r.TimeFromEpoch = plan.Epoch, true
@@ -717,7 +723,8 @@ func summaryPath(mdPath string) string {
 // warmPaths resolves the paths the reports will ask reporters.Paths for,
 // on jobs goroutines: how each is shown (Display: every thread's file and
 // every finding's) and, for the SARIF report (lines), what File says of a
-// finding's file (a few system calls and a read of the file). The reports
+// finding's file (its lines, from the scan for the files it read whole,
+// else a few system calls and a read of the file). The reports
 // then find them cached; they asked one path at a time, and the reporting
 // of 10,000 threads ran on one of its two processors (docs/performance.md,
 // seventeenth round). The findings are sorted by file, so their files are

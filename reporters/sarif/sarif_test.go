@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/internal/fixture"
 	"github.com/brenner-ci/brenner-ci/reporters/sarif"
@@ -97,6 +98,31 @@ func TestGolden(t *testing.T) {
 	fixture.GoldenJSON(t, "report.sarif", normalize(t, got, r.RepoRoot))
 	if !bytes.Equal(got, write(t, r)) {
 		t.Error("two writes of the same report differ")
+	}
+}
+
+// TestLinesTheRunRead: given the lines of the files the run read
+// (Report.Lines), the log is the one written by reading each finding's
+// file, and those files are not read again: they are gone from the disk
+// when it is written.
+func TestLinesTheRunRead(t *testing.T) {
+	r := fixture.Report(t)
+	want := normalize(t, write(t, r), r.RepoRoot)
+	r = fixture.Report(t)
+	cp := *r // a report's paths are settled when it is first read (reporters.PathsFor)
+	r = &cp
+	r.Lines = map[string]diag.Lines{}
+	for name, text := range fixture.Files {
+		if text == "" {
+			continue // an empty file is never read whole as an input
+		}
+		r.Lines[name] = diag.CountLines([]byte(text))
+		if err := os.Remove(filepath.Join(r.RepoRoot, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := normalize(t, write(t, r), r.RepoRoot); !bytes.Equal(got, want) {
+		t.Errorf("the log differs with the lines the run read:\n%s", testutil.FirstDiff(want, got))
 	}
 }
 
