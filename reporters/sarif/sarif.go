@@ -4,6 +4,8 @@
 package sarif
 
 import (
+	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -73,17 +75,82 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 type Prepared struct {
 	r   *diag.Report
 	log *gosarif.Report
+	// results are the run's results as the size budget encoded them, in
+	// the order of the run's Results: Write puts them in the log as they
+	// are instead of encoding each again.
+	results [][]byte
 	// Located counts the findings that can be results (a file in the
 	// repository), Results those that are; the others were left out,
 	// ByCount over MaxResults and ByBytes over the size budget.
 	Located, Results, ByCount, ByBytes int
 }
 
-// Write writes the log (compact JSON, one trailing newline).
+// Write writes the log (compact JSON, one trailing newline): the log
+// without its results, with the results Prepare encoded put into its
+// empty results array. TestWriteSplicesResults holds it to encoding the
+// whole log.
 func (p *Prepared) Write(w io.Writer) error {
+	run := p.log.Runs[0]
+	results := run.Results
+	run.Results = []*gosarif.Result{}
+	var doc bytes.Buffer
+	err := encode(&doc, p.log)
+	run.Results = results
+	if err != nil {
+		return err
+	}
+	at := resultsAt(doc.Bytes())
+	if at < 0 {
+		return fmt.Errorf("sarif: the log has no results array to write its results into")
+	}
+	out := bufio.NewWriterSize(w, 64<<10)
+	out.Write(doc.Bytes()[:at])
+	for i, res := range p.results {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.Write(res)
+	}
+	out.Write(doc.Bytes()[at:])
+	return out.Flush()
+}
+
+// encode writes v as compact JSON with HTML characters as they are, and a
+// newline.
+func encode(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(p.log)
+	return enc.Encode(v)
+}
+
+// resultsPrefix opens the run's results array in the log's JSON.
+var resultsPrefix = []byte(`"results":[`)
+
+// resultsAt returns the offset just inside the run's results array in doc,
+// the compact JSON of a log of one run, or -1. It follows the JSON's
+// strings and nesting: the run's own keys are at depth 3 (the log, its
+// runs, the run), so a "results" key of any property bag is not taken
+// for it.
+func resultsAt(doc []byte) int {
+	depth := 0
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			if depth == 3 && bytes.HasPrefix(doc[i:], resultsPrefix) {
+				return i + len(resultsPrefix)
+			}
+			for i++; i < len(doc) && doc[i] != '"'; i++ { // to the closing quote
+				if doc[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // Notification is what the run's other reports say when the SARIF file
@@ -219,7 +286,7 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 		msg := fmt.Sprintf("%s (not a code scanning result: %s)", oneLine(f.String()), infos[i].Reason)
 		note := gosarif.NewNotification().WithLevel(level(f.Severity)).WithTextMessage(msg).
 			WithAssociatedRule(gosarif.NewReportingDescriptorReference().WithId(ruleID(f)).WithIndex(index[ruleID(f)]))
-		if !budget.spend(note) {
+		if _, ok := budget.spend(note); !ok {
 			budget.notes++
 			continue
 		}
@@ -228,20 +295,25 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 	// The results: in priority order while there is room, by count and by
 	// size; then back in report order.
 	p := &Prepared{r: r, log: log, Located: len(located)}
-	built := make(map[int]*gosarif.Result, min(len(located), MaxResults))
+	type built struct {
+		res  *gosarif.Result
+		json []byte
+	}
+	kept := make(map[int]built, min(len(located), MaxResults))
 	for _, i := range priority(r, located) {
-		if len(built) == MaxResults {
+		if len(kept) == MaxResults {
 			p.ByCount++
 			continue
 		}
 		res := result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths)
-		if !budget.spend(res) {
+		data, ok := budget.spend(res)
+		if !ok {
 			budget.results++
 			continue
 		}
-		built[i] = res
+		kept[i] = built{res, data}
 	}
-	p.Results, p.ByBytes = len(built), budget.results
+	p.Results, p.ByBytes = len(kept), budget.results
 	order := "the most severe were kept"
 	if r.HasBaseline {
 		order = "the most severe were kept (new before old)"
@@ -259,10 +331,12 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 	if len(inv.ToolExecutionNotifications) == 0 {
 		inv.ToolExecutionNotifications = nil // omitted, never null
 	}
-	run.Results = make([]*gosarif.Result, 0, len(built))
+	run.Results = make([]*gosarif.Result, 0, len(kept))
+	p.results = make([][]byte, 0, len(kept))
 	for _, i := range located {
-		if res := built[i]; res != nil {
-			run.Results = append(run.Results, res)
+		if b, ok := kept[i]; ok {
+			run.Results = append(run.Results, b.res)
+			p.results = append(p.results, b.json)
 		}
 	}
 	log.AddRun(run)
@@ -480,7 +554,8 @@ type byteBudget struct {
 	z              *gzip.Writer
 	out            countWriter
 	pending        int
-	results, notes int // left out for want of room
+	results, notes int          // left out for want of room
+	enc            bytes.Buffer // the JSON of what spend was given
 }
 
 type countWriter struct{ n int }
@@ -493,12 +568,17 @@ func newByteBudget() *byteBudget {
 	return b
 }
 
-// spend adds v's JSON to the file's size; false (and nothing added) when
-// it would go over MaxBytes raw or MaxCompressed compressed.
-func (b *byteBudget) spend(v any) bool {
-	data, err := json.Marshal(v)
-	if err != nil || b.raw+len(data) > MaxBytes || b.out.n+b.pending+len(data) > MaxCompressed {
-		return false
+// spend adds v's JSON, as the log holds it, to the file's size and
+// returns it; false (and nothing added) when it would go over MaxBytes raw
+// or MaxCompressed compressed.
+func (b *byteBudget) spend(v any) ([]byte, bool) {
+	b.enc.Reset()
+	if err := encode(&b.enc, v); err != nil {
+		return nil, false
+	}
+	data := bytes.TrimSuffix(b.enc.Bytes(), []byte{'\n'})
+	if b.raw+len(data) > MaxBytes || b.out.n+b.pending+len(data) > MaxCompressed {
+		return nil, false
 	}
 	b.raw += len(data)
 	b.z.Write(data)
@@ -507,5 +587,5 @@ func (b *byteBudget) spend(v any) bool {
 		b.z.Flush()
 		b.pending = 0
 	}
-	return true
+	return bytes.Clone(data), true
 }

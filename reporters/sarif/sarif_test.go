@@ -126,6 +126,47 @@ func TestLinesTheRunRead(t *testing.T) {
 	}
 }
 
+// TestWriteSplicesResults: Write, which puts the results Prepare encoded
+// into the log's results array, writes what encoding the whole log
+// writes, for reports with and without a baseline, many results, fixes,
+// and messages with HTML characters, line separators and invalid UTF-8.
+func TestWriteSplicesResults(t *testing.T) {
+	odd := func(t *testing.T) *diag.Report {
+		r := fixture.Many(t, fixture.Repo(t), 50)
+		for i := range r.Findings {
+			r.Findings[i].Message = []string{"<b>&amp;</b> \"results\":[", "line\u2028sep\u2029", "bad \xff\xfe utf-8", "tab\tand\x01"}[i%4]
+		}
+		return r
+	}
+	for name, report := range map[string]func(*testing.T) *diag.Report{
+		"report":      func(t *testing.T) *diag.Report { return fixture.Report(t) },
+		"no baseline": func(t *testing.T) *diag.Report { return fixture.NoBaseline(t) },
+		"many":        func(t *testing.T) *diag.Report { return fixture.Many(t, fixture.Repo(t), 300) },
+		"mixed":       func(t *testing.T) *diag.Report { return fixture.Mixed(t, fixture.Repo(t)) },
+		"odd":         odd,
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := report(t)
+			log, err := sarif.Build(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(log.Runs[0].Results) == 0 {
+				t.Fatal("no results to write")
+			}
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(log); err != nil {
+				t.Fatal(err)
+			}
+			if got := write(t, r); !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("Write differs from the whole log encoded:\n%s", testutil.FirstDiff(want.Bytes(), got))
+			}
+		})
+	}
+}
+
 func TestStructure(t *testing.T) {
 	r := fixture.Report(t)
 	data := write(t, r)
