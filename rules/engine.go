@@ -733,7 +733,7 @@ func (r *threadRun) output() (*Output, *Batch) {
 // genealogy graph to out.
 func (e *Engine) Finish(out *Output, batch *Batch) {
 	fs, internal := e.CheckBatch(batch)
-	out.Genealogy = Genealogy(batch.facts())
+	out.Genealogy = genealogy(batch.refGraph())
 	out.Findings = withdraw(e.enabled, append(out.Findings, fs...), out.Cost)
 	for _, msg := range internal {
 		out.internal(msg)

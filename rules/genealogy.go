@@ -6,12 +6,13 @@ import (
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
-// Genealogy builds the reference graph of facts (threads' and persisted
-// artifacts'): the items that reference or are referenced, by session, and
-// every reference. An edge read from an artifact names its file; a
-// reference an artifact shares with its session's thread is the thread's.
-func Genealogy(facts []*Facts) diag.Genealogy {
-	g := newRefGraph(facts)
+// genealogy is the reference graph g of a batch's facts (threads' and
+// persisted artifacts') as the reports draw it: the items that reference
+// or are referenced, by session, and every reference. An edge read from an
+// artifact names its file; a reference an artifact shares with its
+// session's thread is the thread's. It is the graph the RF- rules read
+// (Batch.refGraph), built once for both.
+func genealogy(g *refGraph) diag.Genealogy {
 	type node struct{ session, item string }
 	sessions := map[string]*diag.GenSession{}
 	seen := map[node]bool{}
