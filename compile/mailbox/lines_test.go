@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,6 +43,31 @@ func TestScanCountsLines(t *testing.T) {
 	for _, name := range []string{"tail.json", "crlf.json", "broken.json", "oneline.json"} {
 		if _, ok := b.Lines[filepath.ToSlash(filepath.Join(dir, name))]; !ok {
 			t.Errorf("%s: no lines recorded", name)
+		}
+	}
+}
+
+// TestLinesAreBounded: a batch keeps the lines of its first maxLines files
+// (in listing order) and no more.
+func TestLinesAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 6 {
+		files[fmt.Sprintf("t%d.json", i)] = fmt.Sprintf(`{"thread_id":"T-%d","messages":[]}`+"\n", i)
+	}
+	testutil.WriteTree(t, dir, files)
+	defer func(n int) { maxLines = n }(maxLines)
+	maxLines = 4
+	b, err := Scan([]string{dir}, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Lines) != 4 {
+		t.Fatalf("%d files' lines kept, want 4", len(b.Lines))
+	}
+	for i := range 4 {
+		if _, ok := b.Lines[filepath.ToSlash(filepath.Join(dir, fmt.Sprintf("t%d.json", i)))]; !ok {
+			t.Errorf("t%d.json, among the first four, has no lines", i)
 		}
 	}
 }

@@ -188,7 +188,8 @@ type Batch struct {
 	// Files counts the input files read.
 	Files int
 	// Lines holds the lines of the files read whole (JSON documents), by
-	// path as positions name it: a SARIF report clamps its regions to them
-	// without reading each file again.
+	// path as positions name it, for the first 65,536 of them (maxLines):
+	// a SARIF report clamps its regions to them without reading each file
+	// again.
 	Lines map[string]diag.Lines
 }
