@@ -426,6 +426,34 @@ func BenchmarkReporters(b *testing.B) {
 	}
 }
 
+// BenchmarkSARIFFiles: the SARIF report of the whole corpus made afresh
+// (its paths not cached), each finding's file looked at the way a run
+// does: read again from the disk (lines=reread) or taken from the lines
+// the scan counted (lines=scan, diag.Report.Lines).
+func BenchmarkSARIFFiles(b *testing.B) {
+	for _, scanned := range []bool{false, true} {
+		b.Run(map[bool]string{false: "lines=reread", true: "lines=scan"}[scanned], func(b *testing.B) {
+			each(b, func(b *testing.B, c *corpus) {
+				base := *c.reportOf(b)
+				if scanned {
+					batch, err := mailbox.Scan([]string{c.dir}, mailbox.ScanOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					base.Lines = batch.Lines
+				}
+				var w countWriter
+				loop(b, c, func() {
+					r := base // a new report: reporters.PathsFor looks at its files again
+					if err := sarif.Write(&w, &r); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		})
+	}
+}
+
 // BenchmarkEngine: scan, compile and every rule (rules.Engine.Run) and the
 // findings pipeline, without reports, with 1 and 2 jobs.
 func BenchmarkEngine(b *testing.B) {
