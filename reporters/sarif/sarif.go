@@ -90,13 +90,13 @@ type Prepared struct {
 // empty results array. TestWriteSplicesResults holds it to encoding the
 // whole log.
 func (p *Prepared) Write(w io.Writer) error {
-	run := p.log.Runs[0]
-	results := run.Results
+	// Copies of the log and its run without the results: the prepared log
+	// is not changed (Build returns it, and a run may write it twice).
+	log, run := *p.log, *p.log.Runs[0]
 	run.Results = []*gosarif.Result{}
+	log.Runs = []*gosarif.Run{&run}
 	var doc bytes.Buffer
-	err := encode(&doc, p.log)
-	run.Results = results
-	if err != nil {
+	if err := encode(&doc, &log); err != nil {
 		return err
 	}
 	at := resultsAt(doc.Bytes())
@@ -311,7 +311,7 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 			budget.results++
 			continue
 		}
-		kept[i] = built{res, data}
+		kept[i] = built{res, bytes.Clone(data)}
 	}
 	p.Results, p.ByBytes = len(kept), budget.results
 	order := "the most severe were kept"
@@ -569,8 +569,8 @@ func newByteBudget() *byteBudget {
 }
 
 // spend adds v's JSON, as the log holds it, to the file's size and
-// returns it; false (and nothing added) when it would go over MaxBytes raw
-// or MaxCompressed compressed.
+// returns it (valid until the next spend); false (and nothing added) when
+// it would go over MaxBytes raw or MaxCompressed compressed.
 func (b *byteBudget) spend(v any) ([]byte, bool) {
 	b.enc.Reset()
 	if err := encode(&b.enc, v); err != nil {
@@ -587,5 +587,5 @@ func (b *byteBudget) spend(v any) ([]byte, bool) {
 		b.z.Flush()
 		b.pending = 0
 	}
-	return bytes.Clone(data), true
+	return data, true
 }
