@@ -109,7 +109,10 @@ func (c *checker) run(e *Env) error {
 	if err == nil {
 		eng = run.Engine()
 		var in *mailbox.Inputs
-		if in, err = c.list(run); err == nil {
+		end := phase(phaseList)
+		in, err = c.list(run)
+		end()
+		if err == nil {
 			policy := c.policyNotes(run)
 			// A run whose every input, option and setting is that of a
 			// recorded run writes that run's products again (runcache.go).
@@ -177,14 +180,18 @@ func (c *checker) finish(e *Env, run *Plan, eng *rules.Engine, res *rules.Output
 		}
 		return notes[i].Message < notes[j].Message
 	})
+	end := phase(phasePipeline)
 	findings := run.pipeline(eng, res, run.baseline)
+	end()
 	r := c.report(run, res.Threads, findings, notes, last)
 	r.Internal = res.Internal
 	r.Genealogy = &res.Genealogy
 	r.Config = configInfo(run.Policy)
 	r.RunID = reporters.RunID(r)
 	// Every report file is written before the exit code is chosen.
+	end = phase(phaseWrite)
 	werrs := c.writeReports(e, r)
+	end()
 	// Run-level notes on standard error, bounded: a batch of thousands of
 	// threads must not flood the log; the reports hold them all.
 	const maxNotes = 20
@@ -409,7 +416,9 @@ func (c *checker) newFromRev(run *Plan, base func() revRead, mem *cache.Memory) 
 // It returns the engine's output, run-level notes and the instant of the
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
 func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, scanned func()) (*rules.Output, []diag.Notification, time.Time, error) {
+	end := phase(phaseScan)
 	batch, err := c.scan(run, in)
+	end()
 	if err != nil {
 		return nil, nil, time.Time{}, err
 	}
@@ -422,8 +431,12 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, sc
 		// are in before the threads' run writes anything (--out).
 		c.renamesAt()
 	}
+	end = phase(phaseThreads)
 	res, b, notes, last := c.runThreads(eng, run, batch)
+	end()
+	end = phase(phaseBatch)
 	eng.Finish(res, b)
+	end()
 	return res, append(notes, res.Notifications...), last, nil
 }
 
@@ -780,7 +793,9 @@ func (c *checker) writeReports(e *Env, r *diag.Report) []string {
 		"baseline": func(w io.Writer) error { return jsonreport.WriteFingerprints(w, r) },
 	}
 	sarifOut := targets[0].path != "" || c.Format == "sarif" // a SARIF log is prepared (file or standard output)
+	end := phase(phaseWarm)
 	warmPaths(r, c.Jobs, sarifOut)
+	end()
 	// The report files are one set (reporters.Set): each is written to a
 	// temporary file, then all are renamed into place together, so an
 	// interrupted run leaves the previous run's set whole, and a report
