@@ -60,3 +60,24 @@ func TestProfileUsageErrors(t *testing.T) {
 		stop()
 	}
 }
+
+// TestMemProfileAsked: the process keeps sampling allocations only when
+// its arguments ask for a heap profile, in either spelling of the flag.
+func TestMemProfileAsked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"check", "dir"}, false},
+		{[]string{"check", "dir", "--profile", "cpu=c.out"}, false},
+		{[]string{"check", "dir", "--profile", "cpu=c.out", "--profile", "mem=m.out"}, true},
+		{[]string{"check", "--profile=mem=m.out", "dir"}, true},
+		{[]string{"check", "--profile"}, false},
+		{[]string{"check", "--", "--profile", "mem=m.out"}, false},
+		{[]string{"compile", "dir", "--profile", "mem=m.out", "--out", "o"}, true},
+	} {
+		if got := memProfileAsked(c.args); got != c.want {
+			t.Errorf("%q: %v, want %v", c.args, got, c.want)
+		}
+	}
+}
