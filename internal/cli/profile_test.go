@@ -75,6 +75,9 @@ func TestMemProfileAsked(t *testing.T) {
 		{[]string{"check", "--profile"}, false},
 		{[]string{"check", "--", "--profile", "mem=m.out"}, false},
 		{[]string{"compile", "dir", "--profile", "mem=m.out", "--out", "o"}, true},
+		{[]string{"check", "dir", "--profile", "cpu=c.out,mem=m.out"}, true},
+		{[]string{"check", "dir", "--profile=trace=t.out,mem=m.out"}, true},
+		{[]string{"check", "dir", "--profile", "cpu=c.out,trace=t.out"}, false},
 	} {
 		if got := memProfileAsked(c.args); got != c.want {
 			t.Errorf("%q: %v, want %v", c.args, got, c.want)

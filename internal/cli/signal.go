@@ -53,14 +53,22 @@ func RunRules(reg *rules.Registry, args []string, stdout, stderr io.Writer) int 
 // errs towards yes (an argument that only looks like one keeps sampling
 // on); the profile's own parsing (startProfiles) decides what is asked.
 func memProfileAsked(args []string) bool {
+	asks := func(v string) bool { // a flag value: kong splits it at commas
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.HasPrefix(part, "mem=") {
+				return true
+			}
+		}
+		return false
+	}
 	for i, a := range args {
 		if a == "--" {
 			break
 		}
-		if v, ok := strings.CutPrefix(a, "--profile="); ok && strings.HasPrefix(v, "mem=") {
+		if v, ok := strings.CutPrefix(a, "--profile="); ok && asks(v) {
 			return true
 		}
-		if a == "--profile" && i+1 < len(args) && strings.HasPrefix(args[i+1], "mem=") {
+		if a == "--profile" && i+1 < len(args) && asks(args[i+1]) {
 			return true
 		}
 	}
