@@ -59,8 +59,8 @@ func TestPaths(t *testing.T) {
 		}
 	}
 	fi := p.File("threads/a b.json")
-	if fi.Lines != 3 || fi.LastLineEnd != 8 {
-		t.Errorf("lines %d, last line end %d; want 3, 8", fi.Lines, fi.LastLineEnd)
+	if fi.Lines.N != 3 || fi.Lines.LastEnd != 8 {
+		t.Errorf("lines %d, last line end %d; want 3, 8", fi.Lines.N, fi.Lines.LastEnd)
 	}
 	if got := p.Display("../elsewhere/x.json"); got != "../elsewhere/x.json" {
 		t.Errorf("Display outside: %q", got)
@@ -84,7 +84,7 @@ func TestEscapePath(t *testing.T) {
 }
 
 func TestClampRegion(t *testing.T) {
-	fi := reporters.FileInfo{OK: true, Lines: 3, LastLineEnd: 8}
+	fi := reporters.FileInfo{OK: true, Lines: diag.Lines{N: 3, LastEnd: 8}}
 	for _, c := range []struct {
 		in   [4]int
 		want reporters.Region

@@ -50,12 +50,9 @@ type FileInfo struct {
 	OK bool
 	// Reason says why OK is false.
 	Reason string
-	// Lines counts the file's lines the way GitHub and reportcheck do: the
-	// newlines, plus one when the last line has no newline.
-	Lines int
-	// LastLineEnd is the 1-based code-point column just after the last
-	// character of line Lines (1 for an empty line).
-	LastLineEnd int
+	// Lines are the file's lines (diag.CountLines): how many, and the
+	// code-point column just after the last one's last character.
+	Lines diag.Lines
 }
 
 // NewPaths returns a resolver for repoRoot. An empty repoRoot means the
@@ -279,7 +276,7 @@ func (p *Paths) computeFile(file string) FileInfo {
 		// The run read it as a regular file (scanned inputs are never
 		// links), so it exists; reading it again took 5 system calls and
 		// a pass over its bytes for each finding's file at the end of a run.
-		return FileInfo{Rel: rel, OK: true, Lines: n.N, LastLineEnd: n.LastEnd}
+		return FileInfo{Rel: rel, OK: true, Lines: n}
 	}
 	full := filepath.Join(p.rootReal, filepath.FromSlash(rel))
 	st, err := os.Lstat(full)
@@ -302,7 +299,7 @@ func (p *Paths) computeFile(file string) FileInfo {
 	if lines == 0 {
 		return FileInfo{Rel: rel, Reason: "its file is empty, so no region can point into it"}
 	}
-	return FileInfo{Rel: rel, OK: true, Lines: lines, LastLineEnd: lastEnd}
+	return FileInfo{Rel: rel, OK: true, Lines: diag.Lines{N: lines, LastEnd: lastEnd}}
 }
 
 var lineBufs = sync.Pool{New: func() any { return new([]byte) }}
@@ -419,7 +416,7 @@ type Region struct {
 }
 
 // ClampRegion turns a finding position into a complete region that lies
-// inside a file of fi.Lines lines: a position with no line (the file as a
+// inside a file of fi.Lines.N lines: a position with no line (the file as a
 // whole) becomes line 1, column 1 to 1; missing columns and ends are filled
 // in; an end past the last line is moved to the end of the last line.
 func ClampRegion(line, col, endLine, endCol int, fi FileInfo) Region {
@@ -438,12 +435,12 @@ func ClampRegion(line, col, endLine, endCol int, fi FileInfo) Region {
 	if endLine == line && endCol < col {
 		endCol = col
 	}
-	if fi.Lines > 0 {
-		if line > fi.Lines {
-			line, col = fi.Lines, 1
+	if n := fi.Lines.N; n > 0 {
+		if line > n {
+			line, col = n, 1
 		}
-		if endLine > fi.Lines {
-			endLine, endCol = fi.Lines, fi.LastLineEnd
+		if endLine > n {
+			endLine, endCol = n, fi.Lines.LastEnd
 		}
 		if endLine < line {
 			endLine, endCol = line, col

@@ -34,7 +34,7 @@ func TestWarmPaths(t *testing.T) {
 		for name, want := range map[string]int{"b.json": 2, "c.json": 3} {
 			fi := p.File(file(name))
 			switch {
-			case lines && (!fi.OK || fi.Lines != want):
+			case lines && (!fi.OK || fi.Lines.N != want):
 				t.Errorf("File(%s) after warmPaths = %+v, want OK with %d lines", name, fi, want)
 			case !lines && fi.OK:
 				t.Errorf("File(%s) was resolved with no SARIF report to write", name)
