@@ -1,9 +1,13 @@
 package mailbox
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -243,4 +247,134 @@ func TestLocalFS(t *testing.T) {
 			t.Errorf("localFS(%#x) = %t, want %t", magic, got, want)
 		}
 	}
+}
+
+// fdTableSize is the size of this process's descriptor table (FDSize in
+// /proc/self/status), and the number of descriptors open in it.
+func fdTableSize(t testing.TB) (size, open int) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("skipping: %v (the descriptor table's size is read from /proc)", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "FDSize:"); ok {
+			if size, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+				t.Fatalf("/proc/self/status: %q: %v", line, err)
+			}
+		}
+	}
+	if size == 0 {
+		t.Skip("skipping: /proc/self/status has no FDSize line")
+	}
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	return size, len(fds) - 1 // less the descriptor ReadDir read the folder through
+}
+
+// TestReserveKept: reserveKept grows the descriptor table at once to hold
+// the descriptors a scan will keep, leaves every descriptor as it was (the
+// ones open before it still read their files; none is left open by it),
+// and does nothing when the table's first size holds them.
+func TestReserveKept(t *testing.T) {
+	defer func(f func() int64) { keptMax = f }(keptMax)
+	keptMax = func() int64 { return 1 << 20 }
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	size, _ := fdTableSize(t)
+	want := 2*size + 100 // past the table's size, whatever earlier tests opened
+	if rl.Cur <= uint64(want+reserveSlack) {
+		t.Skipf("skipping: the limit of open files (%d) leaves no room to grow the table past %d", rl.Cur, want)
+	}
+	path := filepath.Join(t.TempDir(), "a.json")
+	if err := os.WriteFile(path, []byte(`{"a": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, openBefore := fdTableSize(t)
+
+	reserveKept(want)
+	after, openAfter := fdTableSize(t)
+	if after < want+reserveSlack {
+		t.Errorf("after reserveKept(%d) the descriptor table holds %d; want at least %d", want, after, want+reserveSlack)
+	}
+	if openAfter != openBefore {
+		t.Errorf("reserveKept left %d descriptors open, %d before", openAfter, openBefore)
+	}
+	if b, err := io.ReadAll(f); err != nil || string(b) != `{"a": 1}` {
+		t.Errorf("a descriptor open before reserveKept reads %q, %v", b, err)
+	}
+
+	reserveTable = false
+	reserveKept(4 * after)
+	reserveTable = true
+	if got, _ := fdTableSize(t); got != after {
+		t.Errorf("with reserveTable off the table went from %d to %d", after, got)
+	}
+	reserveKept(10)
+	if got, _ := fdTableSize(t); got != after {
+		t.Errorf("reserveKept(10) changed the table from %d to %d", after, got)
+	}
+}
+
+// BenchmarkReserveKept measures a scan of 5,000 thread files with two
+// workers, which keeps each open for its Load, with and without
+// reserveKept. Linux grows a descriptor table once per process, so each
+// scan runs in a process of its own (this test binary again, running
+// TestReserveKeptChild) and reports its own scan time.
+func BenchmarkReserveKept(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 5000 {
+		data := fmt.Sprintf(`{"thread_id": "T-%d", "messages": [{"id": %d, "subject": "KICKOFF: t%d", "from": "A", "to": ["B"], "created_ts": "2026-01-14T10:00:00Z", "body_md": "# T\n\nthread %d\n"}]}`, i, i, i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("t%05d.json", i)), []byte(data), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, reserve := range []bool{false, true} {
+		b.Run(fmt.Sprintf("reserve=%t", reserve), func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				cmd := exec.Command(os.Args[0], "-test.run=^TestReserveKeptChild$")
+				cmd.Env = append(os.Environ(), fmt.Sprintf("BRENNER_RESERVE_CHILD=%t:%s", reserve, dir))
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					b.Fatalf("child: %v\n%s", err, out)
+				}
+				_, ns, ok := strings.Cut(strings.Fields(string(out))[0], "scan-ns=")
+				d, err := strconv.ParseInt(ns, 10, 64)
+				if !ok || err != nil {
+					b.Fatalf("child printed %q", out)
+				}
+				total += time.Duration(d)
+			}
+			b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "scan-ms/op")
+		})
+	}
+}
+
+// TestReserveKeptChild is BenchmarkReserveKept's child process: it scans
+// the folder in $BRENNER_RESERVE_CHILD ("true:DIR" or "false:DIR") and
+// prints the scan's time.
+func TestReserveKeptChild(t *testing.T) {
+	spec := os.Getenv("BRENNER_RESERVE_CHILD")
+	if spec == "" {
+		t.Skip("skipping: BenchmarkReserveKept runs it in a process of its own")
+	}
+	on, dir, _ := strings.Cut(spec, ":")
+	reserveTable = on == "true"
+	in, err := List([]string{dir}, ScanOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	b := in.Scan()
+	fmt.Printf("scan-ns=%d threads=%d\n", time.Since(start).Nanoseconds(), len(b.Threads))
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -284,6 +285,11 @@ func (in *Inputs) Scan() *Batch {
 		// kept one worker busy alone at the end of the scan, and its
 		// transient memory (its nodes, a few times its size) came on top
 		// of the metadata of every thread scanned before it.
+		// Room for the descriptors the scan keeps, made beside the stats
+		// (which open none): the first open waits for it if need be.
+		var reserved conc.WaitGroup
+		reserved.Go(func() { reserveKept(len(files)) })
+		defer reserved.Wait()
 		iter.Iterator[inFile]{MaxGoroutines: in.jobs}.ForEach(files, (*inFile).stat)
 		order := make([]int, len(files))
 		for i := range order {
