@@ -144,20 +144,35 @@ func merge(results []*fileResult, jobs int) *Batch {
 			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
 		}
 		first, single := "", true
-		for i, ref := range res.refs {
+		// A file's records come in runs of one thread (a thread file is
+		// one run): each run is one lookup of its key and one append.
+		for i := 0; i < len(res.refs); {
+			p, key := res.refs[i].p, res.keys[i]
+			j := i + 1
+			for j < len(res.refs) && res.refs[j].p == p && res.keys[j] == key {
+				j++
+			}
 			// The key's index was recorded when the record was packed: the
 			// shared strings are always in memory, so a spilled pack's
 			// records are not read back for it.
-			k := ref.p.str(ref.p.tab, int(res.keys[i]))
-			if len(packs) == 0 || packs[len(packs)-1] != ref.p {
-				packs = append(packs, ref.p)
+			k := p.str(p.tab, int(key))
+			if len(packs) == 0 || packs[len(packs)-1] != p {
+				packs = append(packs, p)
 			}
-			threads[k] = append(threads[k], member{uint32(len(packs) - 1), ref.off, seq})
-			seq++
+			g := threads[k]
+			if g == nil {
+				g = make([]member, 0, j-i)
+			}
+			for _, ref := range res.refs[i:j] {
+				g = append(g, member{uint32(len(packs) - 1), ref.off, seq})
+				seq++
+			}
+			threads[k] = g
 			if i == 0 {
 				first = k
 			}
 			single = single && k == first
+			i = j
 		}
 		if res.sum != "" && len(res.refs) > 0 && single {
 			sums[res.disp] = res.sum
