@@ -170,3 +170,32 @@ func TestAsIsEscapesNothing(t *testing.T) {
 		t.Fatal("asIs took no input")
 	}
 }
+
+// TestTokenShortcut holds token's shortcut for printable ASCII to the
+// plain collapse-then-escape (tokenAll), on every string of up to three
+// characters from an alphabet of spaces, escaped and plain characters, and
+// on the names a report writes most.
+func TestTokenShortcut(t *testing.T) {
+	alphabet := []string{"", " ", "  ", "a", "&", "\"", "\t", "\u00a0", "\x00", "é"}
+	var ins []string
+	for _, a := range alphabet {
+		for _, b := range alphabet {
+			for _, c := range alphabet {
+				ins = append(ins, a+b+c)
+			}
+		}
+	}
+	ins = append(ins, "all rules", "MB-001 subject-format", "RS-20260102-round2-nanochat", " x", "x ", "a  b", "a b")
+	short := 0
+	for _, s := range ins {
+		if got, want := token(s), tokenAll(s); got != want {
+			t.Fatalf("token(%q) = %q, want %q", s, got, want)
+		}
+		if asIs(s) && !collapses(s) {
+			short++
+		}
+	}
+	if short == 0 {
+		t.Fatal("the shortcut took no input")
+	}
+}
