@@ -284,9 +284,10 @@ func (in *Inputs) Scan() *Batch {
 		// scan uses it instead of its own): a huge document scanned last
 		// kept one worker busy alone at the end of the scan, and its
 		// transient memory (its nodes, a few times its size) came on top
-		// of the metadata of every thread scanned before it.
-		// Room for the descriptors the scan keeps, made beside the stats
-		// (which open none): the first open waits for it if need be.
+		// of the metadata of every thread scanned before it. Room in the
+		// descriptor table for the files the scan keeps open is made
+		// beside the stats, which open none (reserveKept): the scan's
+		// first open waits for it if need be.
 		var reserved conc.WaitGroup
 		reserved.Go(func() { reserveKept(len(files)) })
 		defer reserved.Wait()
