@@ -286,8 +286,8 @@ func (in *Inputs) Scan() *Batch {
 		// transient memory (its nodes, a few times its size) came on top
 		// of the metadata of every thread scanned before it. Room in the
 		// descriptor table for the files the scan keeps open is made
-		// beside the stats, which open none (reserveKept): the scan's
-		// first open waits for it if need be.
+		// beside the stats, which open none (reserveKept); an open that
+		// needs the table grown while it grows waits in the kernel.
 		var reserved conc.WaitGroup
 		reserved.Go(func() { reserveKept(len(files)) })
 		defer reserved.Wait()
