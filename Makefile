@@ -69,7 +69,8 @@ FUZZ_TARGETS := \
 	FuzzCustomRule:./rules/custom \
 	FuzzGuardedEvaluation:./rules/custom \
 	FuzzMatchesPrefilter:./rules/custom \
-	FuzzPrefilter:./diag
+	FuzzPrefilter:./diag \
+	FuzzPrefilterVector:./diag
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing
 # input: such a target is run once more (and the retry is printed); a real

@@ -20,6 +20,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gtext "github.com/yuin/goldmark/text"
+	"golang.org/x/sys/cpu"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
@@ -589,6 +590,44 @@ func BenchmarkRender(b *testing.B) {
 			for _, t := range ts {
 				t.Current.Render()
 			}
+		})
+	})
+}
+
+// BenchmarkSecrets: the credential search (diag.FindSecrets, as SC-001 runs
+// it) over every message body of the corpus; few hold a secret, so this is
+// mostly the prefilter. "vector" is the AVX2 anchor search where the
+// processor has it, "plain" the prefilter's IndexByte passes, in the same
+// run (the benchmark turns the processor flag off for it).
+func BenchmarkSecrets(b *testing.B) {
+	each(b, func(b *testing.B, c *corpus) {
+		var bodies []string
+		size := 0
+		for _, t := range c.load(b) {
+			for _, m := range t.Messages {
+				bodies = append(bodies, m.Body)
+				size += len(m.Body)
+			}
+		}
+		run := func(b *testing.B) {
+			b.SetBytes(int64(size))
+			found := 0
+			for b.Loop() {
+				found = 0
+				for _, s := range bodies {
+					found += len(diag.FindSecrets(s))
+				}
+			}
+			b.ReportMetric(float64(found), "secrets")
+		}
+		if cpu.X86.HasAVX2 {
+			b.Run("vector", run)
+		}
+		b.Run("plain", func(b *testing.B) {
+			was := cpu.X86.HasAVX2
+			cpu.X86.HasAVX2 = false
+			defer func() { cpu.X86.HasAVX2 = was }()
+			run(b)
 		})
 	})
 }

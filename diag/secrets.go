@@ -3,6 +3,7 @@ package diag
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math/bits"
 	"regexp"
 	"sort"
 	"strings"
@@ -222,38 +223,60 @@ type Secret struct {
 
 // mayHoldSecret is a cheap prefilter, run on every message body: a string
 // it rejects cannot match a secret pattern (TestPrefilterMatchesPatterns and
-// FuzzPrefilter hold it to the patterns). It looks for a rare byte of each
-// pattern with IndexByte (vectorised) and checks the bytes around it, a
-// handful of passes over the text instead of one search per pattern prefix
-// (which stopped at every "e" and "s").
+// FuzzPrefilter hold it to the patterns). Every pattern's match holds one of
+// a few anchor bytes with fixed bytes around it ("_" after "ghp", "J" after
+// "ey" …); secretAnchor tests one. Where the processor has it, a vectorised
+// search (anchors, prefilter_amd64.s) finds the candidate anchors 32 bytes at
+// a time, else mayHoldSecretPlain searches for each anchor byte in turn.
 func mayHoldSecret(s string) bool {
-	return anyAt(s, '_', func(i int) bool {
+	if vectorised() {
+		return mayHoldSecretVector(s)
+	}
+	return mayHoldSecretPlain(s)
+}
+
+// mayHoldSecretPlain is the prefilter as IndexByte passes (vectorised by Go
+// itself), one per anchor byte: the plain form the vectorised search is held
+// to (FuzzPrefilterVector).
+func mayHoldSecretPlain(s string) bool {
+	for _, c := range []byte("_-JAbBkK") {
+		for off := 0; ; {
+			j := strings.IndexByte(s[off:], c)
+			if j < 0 {
+				break
+			}
+			if secretAnchor(s, off+j) {
+				return true
+			}
+			off += j + 1
+		}
+	}
+	return false
+}
+
+// secretAnchor reports whether a credential pattern may match around s[i]:
+// s[i] is an anchor byte with the bytes that must surround it.
+func secretAnchor(s string, i int) bool {
+	switch s[i] {
+	case '_':
 		return i >= 3 && s[i-3] == 'g' && s[i-2] == 'h' && strings.IndexByte("pousr", s[i-1]) >= 0 || // ghp_ gho_ ghu_ ghs_ ghr_
-			i >= 6 && s[i-6:i] == "github" || // github_pat_
-			i >= 12 && asciiFold(s[i-12:i], "registration") || // registration_token
+			i >= 6 && s[i-6:i] == "github" && strings.HasPrefix(s[i+1:], "pat_") || // github_pat_
+			i >= 12 && asciiFold(s[i-12:i], "registration") && i+6 <= len(s) && asciiFold(s[i+1:i+6], "token") || // registration_token
 			i >= 3 && s[i-3:i] == "npm" || // npm_
 			i >= 2 && (s[i-2:i] == "sk" || s[i-2:i] == "rk") && strings.HasPrefix(s[i+1:], "live_") // sk_live_ rk_live_
-	}) || anyAt(s, '-', func(i int) bool {
+	case '-':
 		return i >= 2 && s[i-2:i] == "sk" || // sk- API keys
 			i >= 5 && s[i-5:i] == "glpat" || // glpat-
-			i >= 4 && s[i-4:i-1] == "xox" && strings.IndexByte("abposr", s[i-1]) >= 0 || // xoxb- …
-			strings.HasPrefix(s[i:], pemBegin) // -----BEGIN
-	}) || anyAt(s, 'J', func(i int) bool { return i >= 2 && s[i-2:i] == "ey" }) || // JWT
-		anyAt(s, 'A', func(i int) bool { // AKIA, ASIA, AIza
-			return i+4 <= len(s) && (s[i+1:i+4] == "KIA" || s[i+1:i+4] == "SIA" || s[i+1:i+4] == "Iza")
-		}) ||
-		anyAt(s, 'b', isBearer(s)) || anyAt(s, 'B', isBearer(s)) ||
-		anyAt(s, 'k', isSecretKey(s)) || anyAt(s, 'K', isSecretKey(s)) // …secret…key
-}
-
-func isBearer(s string) func(int) bool {
-	return func(i int) bool { return i+6 <= len(s) && asciiFold(s[i:i+6], "bearer") }
-}
-
-// isSecretKey: "key" at i with "secret" in the 14 bytes before it (the
-// AWS secret access key names put at most "_access_" between them).
-func isSecretKey(s string) func(int) bool {
-	return func(i int) bool {
+			i >= 4 && s[i-4:i-1] == "xox" && strings.IndexByte("abposr", s[i-1]) >= 0 // xoxb- …
+	case 'J': // JWT
+		return i >= 2 && s[i-2:i] == "ey"
+	case 'A': // AKIA, ASIA, AIza
+		return i+4 <= len(s) && (s[i+1:i+4] == "KIA" || s[i+1:i+4] == "SIA" || s[i+1:i+4] == "Iza")
+	case 'b', 'B':
+		return i+6 <= len(s) && asciiFold(s[i:i+6], "bearer") ||
+			i >= 5 && strings.HasPrefix(s[i-5:], pemBegin) // -----BEGIN
+	case 'k', 'K': // "key" with "secret" in the 14 bytes before it (the AWS
+		// secret access key names put at most "_access_" between them)
 		if i+3 > len(s) || !asciiFold(s[i:i+3], "key") {
 			return false
 		}
@@ -263,8 +286,60 @@ func isSecretKey(s string) func(int) bool {
 				return true
 			}
 		}
-		return false
 	}
+	return false
+}
+
+// mayHoldSecretVector is mayHoldSecretPlain with the anchors found by the
+// vectorised search: anchors returns the next 32-byte block holding a
+// candidate (an anchor byte whose neighbours fit one of its shapes, a
+// superset of what secretAnchor accepts), and secretAnchor decides each.
+// The search reads two bytes before and after each block: the first two
+// bytes and the last two are tested here one by one, and the bytes after
+// the last whole block by one more block that ends where the text does
+// (its bytes tested before are masked off).
+func mayHoldSecretVector(s string) bool {
+	i := 0
+	if n := len(s); n >= 2+anchorBlock+2 {
+		if secretAnchor(s, 0) || secretAnchor(s, 1) {
+			return true
+		}
+		i = 2
+		for {
+			at, mask := anchors(s, i)
+			if mask == 0 {
+				i = at
+				break
+			}
+			if anyAnchor(s, at, mask) {
+				return true
+			}
+			i = at + anchorBlock
+		}
+		if last := n - 2 - anchorBlock; i < n-2 {
+			if _, mask := anchors(s, last); anyAnchor(s, last, mask&^(1<<(i-last)-1)) {
+				return true
+			}
+			i = n - 2
+		}
+	}
+	for ; i < len(s); i++ {
+		if secretAnchor(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyAnchor reports whether secretAnchor accepts one of the candidates of
+// the block at s[at:] that mask flags.
+func anyAnchor(s string, at int, mask uint32) bool {
+	for ; mask != 0; mask &= mask - 1 {
+		if secretAnchor(s, at+bits.TrailingZeros32(mask)) {
+			return true
+		}
+	}
+	return false
 }
 
 // asciiFold reports whether s equals the lower-case ASCII word w, ignoring
@@ -283,20 +358,6 @@ func asciiFold(s, w string) bool {
 		}
 	}
 	return true
-}
-
-// anyAt reports whether ok holds at some index of byte c in s.
-func anyAt(s string, c byte, ok func(int) bool) bool {
-	for off := 0; ; {
-		j := strings.IndexByte(s[off:], c)
-		if j < 0 {
-			return false
-		}
-		if ok(off + j) {
-			return true
-		}
-		off += j + 1
-	}
 }
 
 // FindSecrets returns the credential-looking strings of s: pattern by
