@@ -46,6 +46,7 @@ FUZZ_TARGETS := \
 	FuzzArenaParse:./compile/jsonv \
 	FuzzAppendValid:./compile/jsonv \
 	FuzzRawOffsets:./compile/jsonv \
+	FuzzSpecials:./compile/jsonv \
 	FuzzScanner:./compile/mailbox \
 	FuzzScanLoad:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \

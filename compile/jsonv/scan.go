@@ -330,7 +330,26 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 	src, end := sc.src, sc.end
 	esc := false
 	i++
+	// The 64-byte block specials last looked at, and its special bytes:
+	// escapes come every 20 bytes or so in a body, and the block's mask
+	// serves all of them.
+	base, mask := i-strBlock, uint64(0)
 	for {
+		if vectorStr {
+			for {
+				if i-base < strBlock {
+					if m := mask >> uint(i-base); m != 0 {
+						i += bits.TrailingZeros64(m)
+						goto special
+					}
+					i = base + strBlock
+				}
+				if i+strBlock > end {
+					break // the last bytes: eight at a time
+				}
+				base, mask = i, specials((*[strBlock]byte)(src[i:i+strBlock]))
+			}
+		}
 		// Eight bytes at a time while none of them is '"', '\\' or a
 		// control character (SWAR: a zero byte of w^x marks a byte equal to
 		// x; a zero byte of w&0xE0… marks one below 0x20). Bodies are long

@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package jsonv
+
+const strBlock = 64
+
+// vectorStr: specials is written for amd64 only (a variable, as on amd64,
+// for the tests that set it).
+var vectorStr = false
+
+// specials is never called where vectorStr is false.
+func specials(b *[strBlock]byte) uint64 {
+	panic("jsonv: no vectorised string search on this architecture")
+}

@@ -1,0 +1,92 @@
+package jsonv
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// scanBothWays scans in with the string search vectorised and plain and
+// fails when the nodes, the root or the error differ.
+func scanBothWays(t *testing.T, in []byte) {
+	t.Helper()
+	was := vectorStr
+	defer func() { vectorStr = was }()
+	type result struct {
+		root  int32
+		err   string
+		nodes []Node
+	}
+	run := func(vec bool) result {
+		vectorStr = vec
+		var s Scanner
+		root, err := s.Scan(in, 0, len(in))
+		return result{root, fmt.Sprint(err), append([]Node(nil), s.Nodes...)}
+	}
+	if v, p := run(true), run(false); !reflect.DeepEqual(v, p) {
+		t.Fatalf("%q: vectorised scan %v (%d nodes), plain %v (%d nodes)", in, v.err, len(v.nodes), p.err, len(p.nodes))
+	}
+}
+
+// strPieces are what a string's bytes may hold: plain text, every escape,
+// broken escapes, control characters, bytes past ASCII.
+var strPieces = []string{`a`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\x`, "\t", "\x00", "é", `\`, `"`}
+
+// TestSpecialsBothWays puts each piece at every offset of strings around one
+// and two blocks long, closed and unclosed, alone and in an object, so that
+// each lands on a block's edges and in the last bytes of the input.
+func TestSpecialsBothWays(t *testing.T) {
+	if !vectorStr {
+		t.Skip("no vectorised string search on this machine (amd64 with AVX2 only)")
+	}
+	for _, p := range strPieces {
+		for n := 0; n <= 2*strBlock+8; n++ {
+			for off := 0; off <= n; off += 1 + off/16 {
+				body := strings.Repeat("x", off) + p + strings.Repeat("y", n-off)
+				for _, in := range []string{`"` + body + `"`, `"` + body, `{"k":"` + body + `","n":1}`, `["` + body + `",` + strings.Repeat(" ", n) + `"z"]`} {
+					scanBothWays(t, []byte(in))
+				}
+			}
+		}
+	}
+}
+
+// TestSpecialsMask: specials flags exactly the bytes str stops at.
+func TestSpecialsMask(t *testing.T) {
+	if !vectorStr {
+		t.Skip("no vectorised string search on this machine (amd64 with AVX2 only)")
+	}
+	var b [strBlock]byte
+	for c := 0; c < 256; c++ {
+		for k := range b {
+			b[k] = 'a'
+		}
+		for _, k := range []int{0, 1, 31, 32, 33, 63} {
+			b[k] = byte(c)
+		}
+		want := uint64(0)
+		if !plainStr[c] {
+			want = 1 | 1<<1 | 1<<31 | 1<<32 | 1<<33 | 1<<63
+		}
+		if got := specials(&b); got != want {
+			t.Fatalf("byte %#x: mask %#x, want %#x", c, got, want)
+		}
+	}
+}
+
+// FuzzSpecials holds the vectorised string search to the plain one: same
+// nodes, same error, on any input, also with a long string around it.
+func FuzzSpecials(f *testing.F) {
+	for _, p := range strPieces {
+		f.Add(`{"a":"` + strings.Repeat("x", 60) + p + strings.Repeat("y", 70) + `"}`)
+	}
+	f.Add(`["\u00e9\\\"` + strings.Repeat(`\n`, 40) + `"]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		if !vectorStr {
+			t.Skip("no vectorised string search on this machine")
+		}
+		scanBothWays(t, []byte(in))
+		scanBothWays(t, []byte(`["`+strings.Repeat("w", 50)+in+`"]`))
+	})
+}
