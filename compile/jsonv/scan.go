@@ -460,6 +460,12 @@ func appendValid(dst, raw []byte) (out []byte, ascii bool) {
 	var seen uint64 // the bytes read, or-ed: their high bits
 	i := 0
 	for i < len(raw) {
+		if vectorStr && i+32 <= len(raw) {
+			var high uint32
+			if n, i, high = decodeBlocks(out, raw, n, i, &simpleEscape); high != 0 {
+				seen |= swarHi
+			}
+		}
 		for i+8 <= len(raw) {
 			w := binary.LittleEndian.Uint64(raw[i:])
 			binary.LittleEndian.PutUint64(out[n:], w)

@@ -12,3 +12,8 @@ var vectorStr = false
 func specials(b *[strBlock]byte) uint64 {
 	panic("jsonv: no vectorised string search on this architecture")
 }
+
+// decodeBlocks is never called where vectorStr is false.
+func decodeBlocks(out, raw []byte, o, i int, tab *[256]byte) (int, int, uint32) {
+	panic("jsonv: no vectorised decoding on this architecture")
+}

@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -29,13 +30,46 @@ func scanBothWays(t *testing.T, in []byte) {
 	}
 }
 
+// decodeBothWays decodes the scanned literal lit with appendValid
+// vectorised and plain (into a buffer with text before, as Load decodes a
+// thread's bodies one after another) and fails when the text or the
+// ASCII answer differ.
+func decodeBothWays(t *testing.T, lit []byte) {
+	t.Helper()
+	var s Scanner
+	if _, err := s.Scan(lit, 0, len(lit)); err != nil || len(lit) < 2 || lit[0] != '"' {
+		return
+	}
+	was := vectorStr
+	defer func() { vectorStr = was }()
+	run := func(vec bool) (string, bool) {
+		vectorStr = vec
+		raw := lit[1 : len(lit)-1]
+		dst := append(make([]byte, 0, 3+len(raw)+DecodeSlack), "abc"...)
+		out, ascii := appendValid(dst, raw)
+		if &out[0] != &dst[0] {
+			t.Fatalf("%q: decoded into a new array (vectorised %v)", lit, vec)
+		}
+		return string(out), ascii
+	}
+	vo, va := run(true)
+	po, pa := run(false)
+	if vo != po || va != pa {
+		t.Fatalf("%q: vectorised decoding %q (ASCII %v), plain %q (ASCII %v)", lit, vo, va, po, pa)
+	}
+	if want := AppendDecoded([]byte("abc"), lit, &[]Escape{}); !bytes.Equal([]byte(vo), want) {
+		t.Fatalf("%q: decoded %q, the general loop %q", lit, vo, want)
+	}
+}
+
 // strPieces are what a string's bytes may hold: plain text, every escape,
 // broken escapes, control characters, bytes past ASCII.
 var strPieces = []string{`a`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\x`, "\t", "\x00", "é", `\`, `"`}
 
 // TestSpecialsBothWays puts each piece at every offset of strings around one
 // and two blocks long, closed and unclosed, alone and in an object, so that
-// each lands on a block's edges and in the last bytes of the input.
+// each lands on a block's edges and in the last bytes of the input; and
+// decodes each closed one both ways.
 func TestSpecialsBothWays(t *testing.T) {
 	if !vectorStr {
 		t.Skip("no vectorised string search on this machine (amd64 with AVX2 only)")
@@ -47,6 +81,7 @@ func TestSpecialsBothWays(t *testing.T) {
 				for _, in := range []string{`"` + body + `"`, `"` + body, `{"k":"` + body + `","n":1}`, `["` + body + `",` + strings.Repeat(" ", n) + `"z"]`} {
 					scanBothWays(t, []byte(in))
 				}
+				decodeBothWays(t, []byte(`"`+body+`"`))
 			}
 		}
 	}
@@ -75,8 +110,9 @@ func TestSpecialsMask(t *testing.T) {
 	}
 }
 
-// FuzzSpecials holds the vectorised string search to the plain one: same
-// nodes, same error, on any input, also with a long string around it.
+// FuzzSpecials holds the vectorised string search and decoding to the
+// plain ones: same nodes, same error, same decoded text, on any input, also
+// with a long string around it.
 func FuzzSpecials(f *testing.F) {
 	for _, p := range strPieces {
 		f.Add(`{"a":"` + strings.Repeat("x", 60) + p + strings.Repeat("y", 70) + `"}`)
@@ -88,5 +124,7 @@ func FuzzSpecials(f *testing.F) {
 		}
 		scanBothWays(t, []byte(in))
 		scanBothWays(t, []byte(`["`+strings.Repeat("w", 50)+in+`"]`))
+		decodeBothWays(t, []byte(`"`+in+`"`))
+		decodeBothWays(t, []byte(`"`+strings.Repeat("w", 31)+in+`"`))
 	})
 }
