@@ -43,8 +43,9 @@ func readFast(a *Arena, src string, spans, guard bool) (d *Doc, why string, ok b
 	var hbuf [48]Heading
 	var fbuf [8]Fence
 	hs, fences := hbuf[:0], fbuf[:0]
+	lines := newLineEnds(src)
 	for p := 0; p < len(src); {
-		end, ctl, tick := scanLineEnd(src, p)
+		end, ctl, tick := lines.at(p)
 		if ctl || spans && tick && src[p] != '`' {
 			return nil, "", false
 		}
@@ -65,7 +66,7 @@ func readFast(a *Arena, src string, spans, guard bool) (d *Doc, why string, ok b
 			}
 			hs = append(hs, h)
 		case len(line) > 2 && (line[0] == '`' || line[0] == '~') && line[1] == line[0] && line[2] == line[0]:
-			f, next, why, ok := fastFence(src, p, end, guard)
+			f, next, why, ok := fastFence(src, p, end, guard, &lines)
 			if !ok || why != "" {
 				return nil, why, ok
 			}
@@ -108,8 +109,9 @@ func readFast(a *Arena, src string, spans, guard bool) (d *Doc, why string, ok b
 // character, is left to goldmark (ok false).
 //
 // With guard, each content and closing line gets Guard's test: the first
-// reason is returned with ok (the lines before it were read).
-func fastFence(src string, p, end int, guard bool) (f Fence, next int, why string, ok bool) {
+// reason is returned with ok (the lines before it were read). lines finds
+// the line ends of src.
+func fastFence(src string, p, end int, guard bool, lines *lineEnds) (f Fence, next int, why string, ok bool) {
 	c := src[p]
 	n := 0
 	for p+n < end && src[p+n] == c {
@@ -128,7 +130,7 @@ func fastFence(src string, p, end int, guard bool) (f Fence, next int, why strin
 	}
 	f.ContentStart = end + 1
 	for q := end + 1; q < len(src); {
-		le, ctl, _ := scanLineEnd(src, q)
+		le, ctl, _ := lines.at(q)
 		if ctl {
 			return Fence{}, 0, "", false
 		}
@@ -354,6 +356,46 @@ func scanLineEnd(s string, p int) (end int, ctl, tick bool) {
 		}
 	}
 	return len(b), false, ticks != 0
+}
+
+// lineEnds answers scanLineEnd for the lines of one text, asked in
+// increasing order. Where the processor can (vectorLines), it reads the
+// masks of control bytes and backticks of a 64-byte block once
+// (lineMasks) and answers every line end in the block from them; the
+// text's last 63 bytes, and a line asked before the block, go to
+// scanLineEnd. TestLineEnds and FuzzScanLineEnd hold it to the byte loop.
+type lineEnds struct {
+	s         string
+	base      int // the block ctl and tick describe starts here
+	ctl, tick uint64
+}
+
+func newLineEnds(s string) lineEnds { return lineEnds{s: s, base: -lineBlock} }
+
+// at is scanLineEnd(l.s, p).
+func (l *lineEnds) at(p int) (end int, ctl, tick bool) {
+	s := l.s
+	if !vectorLines {
+		return scanLineEnd(s, p)
+	}
+	ticks := false
+	for {
+		if p < l.base || p-l.base >= lineBlock {
+			if p+lineBlock > len(s) {
+				e, c, t := scanLineEnd(s, p)
+				return e, c, ticks || t
+			}
+			l.base = p
+			l.ctl, l.tick = lineMasks((*[lineBlock]byte)(unsafe.Pointer(unsafe.StringData(s[p:])))) // read only
+		}
+		sh := uint(p - l.base)
+		if c := l.ctl >> sh; c != 0 {
+			k := bits.TrailingZeros64(c)
+			return p + k, s[p+k] != '\n', ticks || l.tick>>sh&(1<<k-1) != 0
+		}
+		ticks = ticks || l.tick>>sh != 0
+		p = l.base + lineBlock
+	}
 }
 
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }

@@ -124,11 +124,14 @@ func TestScanLineEnd(t *testing.T) {
 	}
 }
 
-// FuzzScanLineEnd holds scanLineEnd to the byte loop at every line start.
+// FuzzScanLineEnd holds scanLineEnd to the byte loop at every line start,
+// and lineEnds, vectorised and not, to scanLineEnd (checkLineEnds).
 func FuzzScanLineEnd(f *testing.F) {
 	f.Add("# H\n\ntext `x` more\n```go\ncode\n```\n")
 	f.Add("a\rb\n\x7f\t`\n")
+	f.Add(strings.Repeat("line `with` ticks\n", 9) + "\x01")
 	f.Fuzz(func(t *testing.T, s string) {
+		checkLineEnds(t, s)
 		for p := 0; p <= len(s); p++ {
 			e, ctl, tick := scanLineEnd(s, p)
 			we, wctl, wtick := plainLineEnd(s, p)
