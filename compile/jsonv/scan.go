@@ -330,9 +330,9 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 	src, end := sc.src, sc.end
 	esc := false
 	i++
-	// The 64-byte block specials last looked at, and its special bytes:
-	// escapes come every 20 bytes or so in a body, and the block's mask
-	// serves all of them.
+	// The 64-byte block strMasks last looked at, and its special bytes
+	// ('"', '\\', control characters): escapes come every 20 bytes or so
+	// in a body, and the block's masks serve all of them.
 	base, mask := i-strBlock, uint64(0)
 	for {
 		if vectorStr {
@@ -347,7 +347,25 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 				if i+strBlock > end {
 					break // the last bytes: eight at a time
 				}
-				base, mask = i, specials((*[strBlock]byte)(src[i:i+strBlock]))
+				q, b, c, e := strMasks((*[strBlock]byte)(src[i:i+strBlock]))
+				// A block whose escapes are all two bytes long, inside it
+				// and simple (no escaped backslash, no \u) is read whole: the escaped
+				// bytes are those after a backslash, and the string goes on
+				// to the first quote not among them or a control character.
+				if escd := b << 1; b&escd == 0 && b>>63 == 0 && escd&^e == 0 {
+					if stop := q&^escd | c; stop != 0 {
+						k := bits.TrailingZeros64(stop)
+						esc = esc || b&(1<<k-1) != 0
+						if c>>k&1 != 0 {
+							return i + k, esc, errControl
+						}
+						return i + k + 1, esc, errNone
+					}
+					esc = esc || b != 0
+					i += strBlock
+					continue
+				}
+				base, mask = i, q|b|c // one special at a time
 			}
 		}
 		// Eight bytes at a time while none of them is '"', '\\' or a

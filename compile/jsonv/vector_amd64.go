@@ -9,11 +9,12 @@ const strBlock = 64
 // specials (AVX2). A variable, so that tests compare both ways in one run.
 var vectorStr = cpu.X86.HasAVX2
 
-// specials returns one bit per byte of b (bit k for b[k]) that is '"',
-// '\\' or a control character (below 0x20): the bytes str stops at.
+// strMasks returns, with one bit per byte of b (bit k for b[k]), where b
+// holds '"', '\\', a control character (below 0x20), and a byte that may
+// follow a backslash in a two-byte escape (simpleEscape's: " \\ / b f n r t).
 //
 //go:noescape
-func specials(b *[strBlock]byte) uint64
+func strMasks(b *[strBlock]byte) (quote, backslash, ctl, simple uint64)
 
 // decodeBlocks decodes raw[i:] into out[o:] while 32 bytes of raw are left:
 // a block with no backslash is copied whole (32 bytes stored, of which the

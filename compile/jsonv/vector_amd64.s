@@ -2,7 +2,11 @@
 
 #include "textflag.h"
 
-// Rows of 32 equal bytes: '"', '\\', 0x1F.
+// Rows of 32 bytes: '"', '\\', 0x1F repeated; then 0x0F repeated and the
+// two 16-byte tables of strMasks' simple escapes, each written twice
+// (VPSHUFB looks up within each half). A byte c is a simple escape when
+// lo[c&15] & hi[c>>4] is nonzero: bit 0 for " and / (high nibble 2), bit 1
+// for \ (5), bit 2 for b f n (6), bit 3 for r t (7).
 DATA specialRows<>+0x00(SB)/8, $0x2222222222222222
 DATA specialRows<>+0x08(SB)/8, $0x2222222222222222
 DATA specialRows<>+0x10(SB)/8, $0x2222222222222222
@@ -15,42 +19,88 @@ DATA specialRows<>+0x40(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA specialRows<>+0x48(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA specialRows<>+0x50(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA specialRows<>+0x58(SB)/8, $0x1f1f1f1f1f1f1f1f
-GLOBL specialRows<>(SB), RODATA|NOPTR, $96
+// 0x0F (nibble mask)
+DATA specialRows<>+0x60(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA specialRows<>+0x68(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA specialRows<>+0x70(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA specialRows<>+0x78(SB)/8, $0x0f0f0f0f0f0f0f0f
+// simple escapes by low nibble
+DATA specialRows<>+0x80(SB)/8, $0x00040008000d0000
+DATA specialRows<>+0x88(SB)/8, $0x0104000200000000
+DATA specialRows<>+0x90(SB)/8, $0x00040008000d0000
+DATA specialRows<>+0x98(SB)/8, $0x0104000200000000
+// simple escapes by high nibble
+DATA specialRows<>+0xa0(SB)/8, $0x0804020000010000
+DATA specialRows<>+0xa8(SB)/8, $0x0000000000000000
+DATA specialRows<>+0xb0(SB)/8, $0x0804020000010000
+DATA specialRows<>+0xb8(SB)/8, $0x0000000000000000
+GLOBL specialRows<>(SB), RODATA|NOPTR, $192
 
-// func specials(b *[64]byte) uint64
+// func strMasks(b *[64]byte) (quote, backslash, ctl, simple uint64)
 //
-// Each half of b: equal to '"', equal to '\\', or equal to its minimum with
-// 0x1F (a control character), or-ed; the two halves' byte masks are the
-// result's low and high 32 bits.
-TEXT ·specials(SB), NOSPLIT, $0-16
+// Each half of b: equal to '"'; equal to '\\'; equal to its minimum with
+// 0x1F (a control character); a simple escape by the nibble tables. The
+// halves' byte masks are each result's low and high 32 bits.
+TEXT ·strMasks(SB), NOSPLIT, $0-40
 	MOVQ b+0(FP), SI
 	LEAQ specialRows<>(SB), R8
-	VMOVDQU 0(R8), Y1  // '"'
-	VMOVDQU 32(R8), Y2 // '\\'
-	VMOVDQU 64(R8), Y3 // 0x1F
+	VMOVDQU 0(R8), Y1   // '"'
+	VMOVDQU 32(R8), Y2  // '\\'
+	VMOVDQU 64(R8), Y3  // 0x1F
+	VMOVDQU 96(R8), Y6  // 0x0F
+	VMOVDQU 128(R8), Y7 // simple escapes by low nibble
+	VMOVDQU 160(R8), Y8 // by high nibble
+	VPXOR   Y9, Y9, Y9
 
 	VMOVDQU   0(SI), Y0
 	VPCMPEQB  Y1, Y0, Y4
-	VPCMPEQB  Y2, Y0, Y5
-	VPOR      Y5, Y4, Y4
-	VPMINUB   Y3, Y0, Y5
-	VPCMPEQB  Y5, Y0, Y5
-	VPOR      Y5, Y4, Y4
 	VPMOVMSKB Y4, AX
+	VPCMPEQB  Y2, Y0, Y4
+	VPMOVMSKB Y4, BX
+	VPMINUB   Y3, Y0, Y4
+	VPCMPEQB  Y4, Y0, Y4
+	VPMOVMSKB Y4, CX
+	VPSRLW    $4, Y0, Y5
+	VPAND     Y6, Y0, Y4
+	VPAND     Y6, Y5, Y5
+	VPSHUFB   Y4, Y7, Y4
+	VPSHUFB   Y5, Y8, Y5
+	VPAND     Y5, Y4, Y4
+	VPCMPEQB  Y9, Y4, Y4 // not a simple escape
+	VPMOVMSKB Y4, DX
+	NOTL      DX
 
 	VMOVDQU   32(SI), Y0
 	VPCMPEQB  Y1, Y0, Y4
-	VPCMPEQB  Y2, Y0, Y5
-	VPOR      Y5, Y4, Y4
-	VPMINUB   Y3, Y0, Y5
-	VPCMPEQB  Y5, Y0, Y5
-	VPOR      Y5, Y4, Y4
-	VPMOVMSKB Y4, BX
+	VPMOVMSKB Y4, R10
+	VPCMPEQB  Y2, Y0, Y4
+	VPMOVMSKB Y4, R11
+	VPMINUB   Y3, Y0, Y4
+	VPCMPEQB  Y4, Y0, Y4
+	VPMOVMSKB Y4, R12
+	VPSRLW    $4, Y0, Y5
+	VPAND     Y6, Y0, Y4
+	VPAND     Y6, Y5, Y5
+	VPSHUFB   Y4, Y7, Y4
+	VPSHUFB   Y5, Y8, Y5
+	VPAND     Y5, Y4, Y4
+	VPCMPEQB  Y9, Y4, Y4
+	VPMOVMSKB Y4, R13
+	NOTL      R13
 
 	VZEROUPPER
-	SHLQ $32, BX
-	ORQ  BX, AX
-	MOVQ AX, ret+8(FP)
+	SHLQ $32, R10
+	ORQ  R10, AX
+	SHLQ $32, R11
+	ORQ  R11, BX
+	SHLQ $32, R12
+	ORQ  R12, CX
+	SHLQ $32, R13
+	ORQ  R13, DX
+	MOVQ AX, quote+8(FP)
+	MOVQ BX, backslash+16(FP)
+	MOVQ CX, ctl+24(FP)
+	MOVQ DX, simple+32(FP)
 	RET
 
 // func decodeBlocks(out, raw []byte, o, i int, tab *[256]byte) (o2, i2 int, high uint32)

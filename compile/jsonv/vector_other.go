@@ -8,8 +8,8 @@ const strBlock = 64
 // for the tests that set it).
 var vectorStr = false
 
-// specials is never called where vectorStr is false.
-func specials(b *[strBlock]byte) uint64 {
+// strMasks is never called where vectorStr is false.
+func strMasks(b *[strBlock]byte) (quote, backslash, ctl, simple uint64) {
 	panic("jsonv: no vectorised string search on this architecture")
 }
 

@@ -64,7 +64,8 @@ func decodeBothWays(t *testing.T, lit []byte) {
 
 // strPieces are what a string's bytes may hold: plain text, every escape,
 // broken escapes, control characters, bytes past ASCII.
-var strPieces = []string{`a`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\x`, "\t", "\x00", "é", `\`, `"`}
+var strPieces = []string{`a`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\x`, "\t", "\x00", "é", `\`, `"`,
+	`\\"`, `\\\"`, `\b\f\r\t`, "\\\x01", `\"\"\"`, "\x7f"}
 
 // TestSpecialsBothWays puts each piece at every offset of strings around one
 // and two blocks long, closed and unclosed, alone and in an object, so that
@@ -76,9 +77,9 @@ func TestSpecialsBothWays(t *testing.T) {
 	}
 	for _, p := range strPieces {
 		for n := 0; n <= 2*strBlock+8; n++ {
-			for off := 0; off <= n; off += 1 + off/16 {
+			for off := 0; off <= n; off++ {
 				body := strings.Repeat("x", off) + p + strings.Repeat("y", n-off)
-				for _, in := range []string{`"` + body + `"`, `"` + body, `{"k":"` + body + `","n":1}`, `["` + body + `",` + strings.Repeat(" ", n) + `"z"]`} {
+				for _, in := range []string{`"` + body + `"`, `"` + body, `{"k":"` + body + `","n":1}`, `["` + body + `",` + strings.Repeat(" ", n) + `"z"]`, `["` + body + `","\n\u0041"]`} {
 					scanBothWays(t, []byte(in))
 				}
 				decodeBothWays(t, []byte(`"`+body+`"`))
@@ -87,12 +88,14 @@ func TestSpecialsBothWays(t *testing.T) {
 	}
 }
 
-// TestSpecialsMask: specials flags exactly the bytes str stops at.
-func TestSpecialsMask(t *testing.T) {
+// TestStrMasks: strMasks flags exactly the quotes, backslashes, control
+// characters (the bytes plainStr refuses) and simple escapes.
+func TestStrMasks(t *testing.T) {
 	if !vectorStr {
 		t.Skip("no vectorised string search on this machine (amd64 with AVX2 only)")
 	}
 	var b [strBlock]byte
+	pos := uint64(1 | 1<<1 | 1<<31 | 1<<32 | 1<<33 | 1<<63)
 	for c := 0; c < 256; c++ {
 		for k := range b {
 			b[k] = 'a'
@@ -100,12 +103,17 @@ func TestSpecialsMask(t *testing.T) {
 		for _, k := range []int{0, 1, 31, 32, 33, 63} {
 			b[k] = byte(c)
 		}
-		want := uint64(0)
-		if !plainStr[c] {
-			want = 1 | 1<<1 | 1<<31 | 1<<32 | 1<<33 | 1<<63
+		var want [4]uint64
+		for i, in := range []bool{c == '"', c == '\\', c < 0x20, simpleEscape[c] != 0} {
+			if in {
+				want[i] = pos
+			}
 		}
-		if got := specials(&b); got != want {
-			t.Fatalf("byte %#x: mask %#x, want %#x", c, got, want)
+		if q, bs, ctl, simple := strMasks(&b); [4]uint64{q, bs, ctl, simple} != want {
+			t.Fatalf("byte %#x: masks %#x %#x %#x %#x, want %#x", c, q, bs, ctl, simple, want)
+		}
+		if plainStr[c] != (c != '"' && c != '\\' && c >= 0x20) {
+			t.Fatalf("byte %#x: plainStr and the masks disagree", c)
 		}
 	}
 }
