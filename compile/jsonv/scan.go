@@ -347,7 +347,7 @@ func (sc *scan) str(i int) (int, bool, errKind) {
 				if i+strBlock > end {
 					break // the last bytes: eight at a time
 				}
-				q, b, c, e := strMasks((*[strBlock]byte)(src[i:i+strBlock]))
+				q, b, c, e := strMasks((*[strBlock]byte)(src[i : i+strBlock]))
 				// A block whose escapes are all two bytes long, inside it
 				// and simple (no escaped backslash, no \u) is read whole: the escaped
 				// bytes are those after a backslash, and the string goes on
