@@ -68,7 +68,12 @@ func buildAnchorTables() *[11][32]byte {
 // holding a candidate (see anchorShapes), with one bit per candidate (bit k
 // for s[at+k]). With no candidate left it returns (the first block it did
 // not test, 0).
-func anchors(s string, i int) (at int, mask uint32) { return anchorsAVX2(s, i, anchorTables) }
+func anchors(s string, i int) (at int, mask uint32) {
+	if i < 2 {
+		panic("diag: anchors reads two bytes before its first block")
+	}
+	return anchorsAVX2(s, i, anchorTables)
+}
 
 //go:noescape
 func anchorsAVX2(s string, i int, tab *[11][32]byte) (at int, mask uint32)

@@ -296,8 +296,8 @@ func secretAnchor(s string, i int) bool {
 // superset of what secretAnchor accepts), and secretAnchor decides each.
 // The search reads two bytes before and after each block: the first two
 // bytes and the last two are tested here one by one, and the bytes after
-// the last whole block by one more block that ends where the text does
-// (its bytes tested before are masked off).
+// the last whole block by one more block, [n-34, n-2), whose reads end
+// where the text does (its bytes tested before are masked off).
 func mayHoldSecretVector(s string) bool {
 	i := 0
 	if n := len(s); n >= 2+anchorBlock+2 {

@@ -361,9 +361,10 @@ func scanLineEnd(s string, p int) (end int, ctl, tick bool) {
 // lineEnds answers scanLineEnd for the lines of one text, asked in
 // increasing order. Where the processor can (vectorLines), it reads the
 // masks of control bytes and backticks of a 64-byte block once
-// (lineMasks) and answers every line end in the block from them; the
-// text's last 63 bytes, and a line asked before the block, go to
-// scanLineEnd. TestLineEnds and FuzzScanLineEnd hold it to the byte loop.
+// (lineMasks) and answers every line end in the block from them (a line
+// asked before the block reads the block at it); a line in the text's
+// last 63 bytes goes to scanLineEnd. TestLineEnds and FuzzScanLineEnd hold
+// it to the byte loop.
 type lineEnds struct {
 	s         string
 	base      int // the block ctl and tick describe starts here

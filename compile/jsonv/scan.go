@@ -327,7 +327,8 @@ const (
 // str scans a string literal starting at its opening quote i and returns the
 // offset after the closing quote and whether the literal has escapes.
 func (sc *scan) str(i int) (int, bool, errKind) {
-	src, end := sc.src, sc.end
+	src := sc.src[:sc.end] // no block read past the scanned bytes
+	end := len(src)
 	esc := false
 	i++
 	// The 64-byte block strMasks last looked at, and its special bytes
@@ -466,11 +467,14 @@ const DecodeSlack = 8
 // asks where the escapes were, for raw that is valid UTF-8; ascii reports
 // whether every byte of raw is below 0x80 (then it is valid). Exported
 // bodies escape a quote or a line break every 20 bytes or so, so the runs
-// between escapes are short: they are copied eight bytes at a time with no
-// call (a word is stored whole and the output advances to the backslash in
-// it, so dst gets eight bytes of room past the raw text; the decoded text
-// is never longer than the raw), and the commonest escapes are decoded in
-// the loop. FuzzAppendValid holds it to the general loop.
+// between escapes are short: where the processor can, decodeBlocks copies
+// them 32 bytes at a time and decodes the two-byte escapes; the rest (a
+// "\u" escape, the last 31 bytes, or all of it without AVX2) is copied eight
+// bytes at a time with no call (a word is stored whole and the output
+// advances to the backslash in it; the decoded text is never longer than
+// the raw), and the commonest escapes are decoded in the loop.
+// FuzzAppendValid holds it to the general loop, FuzzSpecials both ways to
+// each other.
 func appendValid(dst, raw []byte) (out []byte, ascii bool) {
 	n := len(dst)
 	dst = slices.Grow(dst, len(raw)+DecodeSlack)

@@ -103,11 +103,11 @@ TEXT ·strMasks(SB), NOSPLIT, $0-40
 	MOVQ DX, simple+32(FP)
 	RET
 
-// func decodeBlocks(out, raw []byte, o, i int, tab *[256]byte) (o2, i2 int, high uint32)
+// func decodeBlocksAVX2(out, raw []byte, o, i int, tab *[256]byte) (o2, i2 int, high uint32)
 //
 // AX is the offset in raw, R9 in out; Y2 or-s every block read (its high
 // bits are the result's high).
-TEXT ·decodeBlocks(SB), NOSPLIT, $0-92
+TEXT ·decodeBlocksAVX2(SB), NOSPLIT, $0-92
 	MOVQ out_base+0(FP), DI
 	MOVQ raw_base+24(FP), SI
 	MOVQ raw_len+32(FP), DX

@@ -4,7 +4,7 @@ package jsonv
 
 const strBlock = 64
 
-// vectorStr: specials is written for amd64 only (a variable, as on amd64,
+// vectorStr: strMasks and decodeBlocks are written for amd64 only (a variable, as on amd64,
 // for the tests that set it).
 var vectorStr = false
 
