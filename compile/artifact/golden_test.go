@@ -211,6 +211,9 @@ func TestGolden(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no golden cases under testdata/artifact")
 	}
+	// One buffer, stale bytes in it, rendered into case after case as
+	// compile does (RenderInto), and a buffer too small to hold any.
+	reused := bytes.Repeat([]byte("stale "), 2000)
 	for _, c := range cases {
 		cdir := filepath.Dir(c)
 		name := filepath.Base(cdir)
@@ -220,6 +223,12 @@ func TestGolden(t *testing.T) {
 			md := r.final.Render()
 			if again := r.final.Render(); !bytes.Equal(md, again) {
 				t.Fatal("rendering twice gave different bytes")
+			}
+			if reused = r.final.RenderInto(reused); !bytes.Equal(reused, md) {
+				t.Fatal("RenderInto a used buffer gave different bytes")
+			}
+			if small := r.final.RenderInto(make([]byte, 3, 4)); !bytes.Equal(small, md) {
+				t.Fatal("RenderInto a small buffer gave different bytes")
 			}
 			golden(t, filepath.Join(cdir, "expected.md"), md)
 			golden(t, filepath.Join(cdir, "events.txt"), []byte(r.events))

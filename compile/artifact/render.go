@@ -146,7 +146,15 @@ func (w *lines) bytes() []byte {
 // (artifact_publish_spec_v0.1.md) and the seven sections
 // (artifact_schema_v0.1.md). It is deterministic and does not change a.
 func (a *Artifact) Render() []byte {
-	w := &lines{b: make([]byte, 0, 8192)} // most artifacts: 4-8 KB
+	return a.RenderInto(make([]byte, 0, 8192)) // most artifacts: 4-8 KB
+}
+
+// RenderInto is Render written from the start of buf's array (buf's length
+// does not matter), which it outgrows when the rendering needs more room: a
+// caller that renders artifact after artifact can reuse one buffer. The
+// result shares buf's array unless it outgrew it.
+func (a *Artifact) RenderInto(buf []byte) []byte {
+	w := &lines{b: buf[:0]}
 	a.frontMatter(w)
 	w.add("")
 	w.line("# Brenner Protocol Artifact: ", oneLine(a.SessionID))
@@ -565,7 +573,7 @@ var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 // text trims a string and turns its line breaks into <br> so that it stays
 // on its field's line.
 func text(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 { // ContainsAny builds a set each call
 		return strings.TrimSpace(s) // most values: one line
 	}
 	s = strings.TrimSpace(lineBreaks.Replace(s))
