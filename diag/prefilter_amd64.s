@@ -2,6 +2,18 @@
 
 #include "textflag.h"
 
+// LOOKUP sets dst to the lookups of the 32 bytes at off(SI)(AX*1) by low
+// nibble in the table lo and by high nibble in hi, ANDed (Y14 holds 0x0F in
+// every byte; Y0 and Y1 are scratch).
+#define LOOKUP(off, lo, hi, dst) \
+	VMOVDQU off(SI)(AX*1), Y0; \
+	VPSRLW  $4, Y0, Y1;        \
+	VPAND   Y14, Y0, Y0;       \
+	VPAND   Y14, Y1, Y1;       \
+	VPSHUFB Y0, lo, Y0;        \
+	VPSHUFB Y1, hi, Y1;        \
+	VPAND   Y1, Y0, dst
+
 // func anchorsAVX2(s string, i int, tab *[11][32]byte) (at int, mask uint32)
 //
 // For each block s[i:i+32] and each of the offsets -2, -1, 0, 1, 2, the 32
@@ -35,54 +47,15 @@ loop:
 	CMPQ AX, DX
 	JGT  done
 
-	// offset -2: the result starts as its lookup
-	VMOVDQU -2(SI)(AX*1), Y0
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y14, Y0, Y0
-	VPAND   Y14, Y1, Y1
-	VPSHUFB Y0, Y4, Y0
-	VPSHUFB Y1, Y5, Y1
-	VPAND   Y1, Y0, Y3
-
-	// offset -1
-	VMOVDQU -1(SI)(AX*1), Y0
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y14, Y0, Y0
-	VPAND   Y14, Y1, Y1
-	VPSHUFB Y0, Y6, Y0
-	VPSHUFB Y1, Y7, Y1
-	VPAND   Y1, Y0, Y0
-	VPAND   Y0, Y3, Y3
-
-	// offset 0
-	VMOVDQU (SI)(AX*1), Y0
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y14, Y0, Y0
-	VPAND   Y14, Y1, Y1
-	VPSHUFB Y0, Y8, Y0
-	VPSHUFB Y1, Y9, Y1
-	VPAND   Y1, Y0, Y0
-	VPAND   Y0, Y3, Y3
-
-	// offset 1
-	VMOVDQU 1(SI)(AX*1), Y0
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y14, Y0, Y0
-	VPAND   Y14, Y1, Y1
-	VPSHUFB Y0, Y10, Y0
-	VPSHUFB Y1, Y11, Y1
-	VPAND   Y1, Y0, Y0
-	VPAND   Y0, Y3, Y3
-
-	// offset 2
-	VMOVDQU 2(SI)(AX*1), Y0
-	VPSRLW  $4, Y0, Y1
-	VPAND   Y14, Y0, Y0
-	VPAND   Y14, Y1, Y1
-	VPSHUFB Y0, Y12, Y0
-	VPSHUFB Y1, Y13, Y1
-	VPAND   Y1, Y0, Y0
-	VPAND   Y0, Y3, Y3
+	LOOKUP(-2, Y4, Y5, Y3) // the result starts as offset -2's lookup
+	LOOKUP(-1, Y6, Y7, Y0)
+	VPAND Y0, Y3, Y3
+	LOOKUP(0, Y8, Y9, Y0)
+	VPAND Y0, Y3, Y3
+	LOOKUP(1, Y10, Y11, Y0)
+	VPAND Y0, Y3, Y3
+	LOOKUP(2, Y12, Y13, Y0)
+	VPAND Y0, Y3, Y3
 
 	VPCMPEQB  Y2, Y3, Y3 // 0xFF where no shape fits
 	VPMOVMSKB Y3, BX

@@ -17,6 +17,19 @@ DATA lineRows<>+0x50(SB)/8, $0x6060606060606060
 DATA lineRows<>+0x58(SB)/8, $0x6060606060606060
 GLOBL lineRows<>(SB), RODATA|NOPTR, $96
 
+// LINE_HALF sets ctl and tick to the byte masks of the 32 bytes at
+// off(SI): a control character, equal to its minimum with 0x1F (Y1) or to
+// 0x7F (Y2); a backtick, equal to '`' (Y3). Y0, Y4 and Y5 are scratch.
+#define LINE_HALF(off, ctl, tick) \
+	VMOVDQU   off(SI), Y0; \
+	VPMINUB   Y1, Y0, Y4;  \
+	VPCMPEQB  Y4, Y0, Y4;  \
+	VPCMPEQB  Y2, Y0, Y5;  \
+	VPOR      Y5, Y4, Y4;  \
+	VPCMPEQB  Y3, Y0, Y5;  \
+	VPMOVMSKB Y4, ctl;     \
+	VPMOVMSKB Y5, tick
+
 // func lineMasks(b *[64]byte) (ctl, tick uint64)
 //
 // Each half of b: a control character is equal to its minimum with 0x1F,
@@ -29,23 +42,8 @@ TEXT ·lineMasks(SB), NOSPLIT, $0-24
 	VMOVDQU 32(R8), Y2 // 0x7F
 	VMOVDQU 64(R8), Y3 // '`'
 
-	VMOVDQU   0(SI), Y0
-	VPMINUB   Y1, Y0, Y4
-	VPCMPEQB  Y4, Y0, Y4
-	VPCMPEQB  Y2, Y0, Y5
-	VPOR      Y5, Y4, Y4
-	VPCMPEQB  Y3, Y0, Y5
-	VPMOVMSKB Y4, AX
-	VPMOVMSKB Y5, CX
-
-	VMOVDQU   32(SI), Y0
-	VPMINUB   Y1, Y0, Y4
-	VPCMPEQB  Y4, Y0, Y4
-	VPCMPEQB  Y2, Y0, Y5
-	VPOR      Y5, Y4, Y4
-	VPCMPEQB  Y3, Y0, Y5
-	VPMOVMSKB Y4, BX
-	VPMOVMSKB Y5, DX
+	LINE_HALF(0, AX, CX)
+	LINE_HALF(32, BX, DX)
 
 	VZEROUPPER
 	SHLQ $32, BX

@@ -36,6 +36,29 @@ DATA specialRows<>+0xb0(SB)/8, $0x0804020000010000
 DATA specialRows<>+0xb8(SB)/8, $0x0000000000000000
 GLOBL specialRows<>(SB), RODATA|NOPTR, $192
 
+// STR_HALF sets q, b, c and s to the byte masks of the 32 bytes at off(SI):
+// equal to '"' (Y1); equal to '\\' (Y2); equal to their minimum with 0x1F
+// (Y3), a control character; a simple escape by the nibble tables Y7 (low)
+// and Y8 (high), Y6 holding 0x0F and Y9 zero. Y0, Y4 and Y5 are scratch.
+#define STR_HALF(off, q, b, c, s) \
+	VMOVDQU   off(SI), Y0;  \
+	VPCMPEQB  Y1, Y0, Y4;   \
+	VPMOVMSKB Y4, q;        \
+	VPCMPEQB  Y2, Y0, Y4;   \
+	VPMOVMSKB Y4, b;        \
+	VPMINUB   Y3, Y0, Y4;   \
+	VPCMPEQB  Y4, Y0, Y4;   \
+	VPMOVMSKB Y4, c;        \
+	VPSRLW    $4, Y0, Y5;   \
+	VPAND     Y6, Y0, Y4;   \
+	VPAND     Y6, Y5, Y5;   \
+	VPSHUFB   Y4, Y7, Y4;   \
+	VPSHUFB   Y5, Y8, Y5;   \
+	VPAND     Y5, Y4, Y4;   \
+	VPCMPEQB  Y9, Y4, Y4;   \
+	VPMOVMSKB Y4, s;        \
+	NOTL      s
+
 // func strMasks(b *[64]byte) (quote, backslash, ctl, simple uint64)
 //
 // Each half of b: equal to '"'; equal to '\\'; equal to its minimum with
@@ -52,41 +75,8 @@ TEXT ·strMasks(SB), NOSPLIT, $0-40
 	VMOVDQU 160(R8), Y8 // by high nibble
 	VPXOR   Y9, Y9, Y9
 
-	VMOVDQU   0(SI), Y0
-	VPCMPEQB  Y1, Y0, Y4
-	VPMOVMSKB Y4, AX
-	VPCMPEQB  Y2, Y0, Y4
-	VPMOVMSKB Y4, BX
-	VPMINUB   Y3, Y0, Y4
-	VPCMPEQB  Y4, Y0, Y4
-	VPMOVMSKB Y4, CX
-	VPSRLW    $4, Y0, Y5
-	VPAND     Y6, Y0, Y4
-	VPAND     Y6, Y5, Y5
-	VPSHUFB   Y4, Y7, Y4
-	VPSHUFB   Y5, Y8, Y5
-	VPAND     Y5, Y4, Y4
-	VPCMPEQB  Y9, Y4, Y4 // not a simple escape
-	VPMOVMSKB Y4, DX
-	NOTL      DX
-
-	VMOVDQU   32(SI), Y0
-	VPCMPEQB  Y1, Y0, Y4
-	VPMOVMSKB Y4, R10
-	VPCMPEQB  Y2, Y0, Y4
-	VPMOVMSKB Y4, R11
-	VPMINUB   Y3, Y0, Y4
-	VPCMPEQB  Y4, Y0, Y4
-	VPMOVMSKB Y4, R12
-	VPSRLW    $4, Y0, Y5
-	VPAND     Y6, Y0, Y4
-	VPAND     Y6, Y5, Y5
-	VPSHUFB   Y4, Y7, Y4
-	VPSHUFB   Y5, Y8, Y5
-	VPAND     Y5, Y4, Y4
-	VPCMPEQB  Y9, Y4, Y4
-	VPMOVMSKB Y4, R13
-	NOTL      R13
+	STR_HALF(0, AX, BX, CX, DX)
+	STR_HALF(32, R10, R11, R12, R13)
 
 	VZEROUPPER
 	SHLQ $32, R10
