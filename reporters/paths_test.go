@@ -77,3 +77,36 @@ func TestRelShortcut(t *testing.T) {
 		}
 	}
 }
+
+// TestPathsAbs: Paths.abs answers as filepath.Abs does in the working
+// directory the Paths was made in, and keeps that directory: a report's
+// paths are those of the run that named them, and the directory is not
+// asked for again (os.Getwd stats two folders a call).
+func TestPathsAbs(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, other := filepath.Join(base, "repo"), filepath.Join(base, "other")
+	for _, d := range []string{filepath.Join(repo, "threads"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(repo, "threads", "a.json"), []byte("{}\n"), 0o644)
+	t.Chdir(repo)
+	p := NewPaths(repo)
+	for _, f := range []string{"threads/a.json", "./threads//a.json", "threads/../x.json", "../other/y.json", ".", "..", "a b/c", filepath.Join(repo, "threads", "a.json"), "/x/../y", "/"} {
+		want, err := filepath.Abs(f)
+		if got, ok := p.abs(f); err != nil || !ok || got != want {
+			t.Errorf("abs(%q) = %q, %v; filepath.Abs: %q, %v", f, got, ok, want, err)
+		}
+	}
+	t.Chdir(other)
+	if rel, ok := p.computeRel("threads/a.json"); !ok || rel != "threads/a.json" {
+		t.Errorf("after a change of directory: computeRel = %q, %v; want threads/a.json, true", rel, ok)
+	}
+	if fi := p.File("threads/a.json"); !fi.OK {
+		t.Errorf("after a change of directory: File not OK: %s", fi.Reason)
+	}
+}
