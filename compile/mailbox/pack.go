@@ -40,8 +40,13 @@ type packed struct {
 	sp *spill
 	at spillAt
 	// users counts the threads holding records of the pack until they are
-	// released (ThreadRef.Release evicts a spilled pack with the last).
+	// released (ThreadRef.Release lets the records go with the last: see
+	// release).
 	users atomic.Int32
+	// kept is set when the pack's records are read again after its threads
+	// are released (Inputs.kept: a scan of the base revision reuses them):
+	// release then keeps them.
+	kept bool
 	// file is the file's descriptor, kept open by the scan for the first
 	// Load that reads records of the pack from it (keptFile.take), or nil.
 	file *keptFile
@@ -72,6 +77,24 @@ func (p *packed) evict() {
 	p.mu.Lock()
 	p.enc = nil
 	p.mu.Unlock()
+}
+
+// release lets the pack's records go once the last thread holding them is
+// released: a spilled pack's leave memory (evict; nothing reads them
+// again), and an unspilled pack forgets them unless it is kept. Packs are
+// allocated 64 to an array (packer.packs), so a pack outlives its threads
+// while any pack of its array is in use: a check of 10,000 threads held
+// every thread's records (16 MB) until the last thread was checked, and
+// the collector let the heap grow to three times that. The shared strings
+// stay: a thread's key and the strings of its findings are views of them.
+func (p *packed) release() {
+	if p.sp != nil {
+		p.evict()
+		return
+	}
+	if !p.kept {
+		p.enc, p.mems = nil, nil
+	}
 }
 
 // nstrs is the number of shared strings.

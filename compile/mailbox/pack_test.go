@@ -353,3 +353,45 @@ func TestMessagesUnpackAsRecords(t *testing.T) {
 		t.Error("no message took its body from another copy: the test checks less than it says")
 	}
 }
+
+// TestPackReleasedWithItsLastThread: a pack in memory keeps its records
+// until the last thread holding some of them is released, then lets them
+// go (its shared strings stay: the threads' keys are views of them);
+// packs whose records a later scan reuses (KeepScans) keep them.
+func TestPackReleasedWithItsLastThread(t *testing.T) {
+	inRoot(t)
+	const file = "testdata/ingest/jsonl/mailbox.jsonl"
+	for _, kept := range []bool{false, true} {
+		in, err := List([]string{file}, ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept {
+			in.KeepScans()
+		}
+		b := in.Scan()
+		t1, t2 := ref(t, b, "T-1"), ref(t, b, "T-2")
+		p := t1.pack
+		if p == nil || p.sp != nil || t2.pack != p || p.enc == nil {
+			t.Fatalf("want both threads in one pack in memory: %p %p", t1.pack, t2.pack)
+		}
+		for i, r := range []*ThreadRef{t1, t2} {
+			th, err := r.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(th.Messages) == 0 || th.Messages[0].Body == "" {
+				t.Fatalf("%s: loaded without bodies", r.Key)
+			}
+			th.Release()
+			r.Release()
+			want := kept || i == 0
+			if (p.enc != nil) != want {
+				t.Errorf("kept %v, after releasing %s: records in memory %v, want %v", kept, r.Key, p.enc != nil, want)
+			}
+		}
+		if t1.Key != "T-1" || t2.Key != "T-2" || t1.ThreadID() != "T-1" {
+			t.Errorf("released threads' keys %q %q, id %q", t1.Key, t2.Key, t1.ThreadID())
+		}
+	}
+}

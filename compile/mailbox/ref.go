@@ -217,12 +217,11 @@ func (r *ThreadRef) ID() string {
 // checked, so that a batch of many threads does not keep every message's
 // metadata to the end of the run. Key, ThreadID and Findings stay.
 func (r *ThreadRef) Release() {
-	// A spilled pack's records, read back for the load, go when the last
-	// thread using it is released: the pack itself may outlive its
-	// threads in its packer's array.
+	// A pack's records go when the last thread using it is released: the
+	// pack itself may outlive its threads in its packer's array.
 	r.eachPack(func(p *packed) {
 		if p.users.Add(-1) == 0 {
-			p.evict()
+			p.release()
 		}
 	})
 	r.pack, r.offs, r.msgs = nil, nil, nil

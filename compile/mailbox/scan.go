@@ -315,6 +315,9 @@ func (in *Inputs) Scan() *Batch {
 		in.kept = make([]fileResult, len(results))
 		for i, r := range results {
 			in.kept[i] = *r // before merge takes its records
+			for _, ref := range r.refs {
+				ref.p.kept = true // read again when they are reused (again)
+			}
 		}
 	}
 	b := merge(results, in.jobs)
