@@ -18,6 +18,7 @@ import (
 // repo-relative, slash-separated paths. It caches what it learns; it is safe
 // for concurrent use.
 type Paths struct {
+	given    string // the repository root as NewPaths was given it
 	root     string // absolute, cleaned repository root
 	rootReal string // root with symbolic links resolved
 	// wd is the working directory when the Paths was made ("" if it
@@ -80,7 +81,7 @@ func NewPaths(repoRoot string) *Paths {
 	if err != nil {
 		wd = ""
 	}
-	return &Paths{root: root, rootReal: real, wd: wd, rel: map[string]relInfo{}, files: map[string]*FileInfo{}, dirs: map[string]dirInfo{}}
+	return &Paths{given: repoRoot, root: root, rootReal: real, wd: wd, rel: map[string]relInfo{}, files: map[string]*FileInfo{}, dirs: map[string]dirInfo{}}
 }
 
 // Root returns the absolute repository root with symbolic links resolved.
@@ -481,6 +482,25 @@ var pathsCache struct {
 	r     *diag.Report
 	root  string
 	paths *Paths
+}
+
+// Adopt makes p, made by NewPaths(r.RepoRoot) before r existed, the shared
+// path resolver of report r (PathsFor(r) returns it, and it reads the
+// lines of r.Lines): a run resolves its threads' paths while its batch
+// rules run, on the processor they leave idle, and hands them to its
+// report. A p made for another root is not adopted. p must not be in use.
+func Adopt(r *diag.Report, p *Paths) {
+	root := r.RepoRoot
+	if root == "" {
+		root = "."
+	}
+	if p == nil || p.given != root {
+		return
+	}
+	pathsCache.Lock()
+	defer pathsCache.Unlock()
+	p.read = r.Lines
+	pathsCache.r, pathsCache.root, pathsCache.paths = r, r.RepoRoot, p
 }
 
 // PathsFor returns the shared path resolver of report r.

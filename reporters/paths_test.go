@@ -110,3 +110,36 @@ func TestPathsAbs(t *testing.T) {
 		t.Errorf("after a change of directory: File not OK: %s", fi.Reason)
 	}
 }
+
+// TestAdopt: a resolver made by NewPaths(r.RepoRoot) before report r
+// existed, and used, becomes PathsFor(r), reading r.Lines; one made for
+// another root is not adopted.
+func TestAdopt(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(base, "repo")
+	os.MkdirAll(filepath.Join(repo, "threads"), 0o755)
+	os.WriteFile(filepath.Join(repo, "threads", "a.json"), []byte("{}\n"), 0o644)
+	t.Chdir(repo)
+	lines := map[string]diag.Lines{"threads/a.json": {N: 7, LastEnd: 3}}
+	r := &diag.Report{RepoRoot: repo, Lines: lines}
+	early := NewPaths(repo)
+	if got := early.Display("threads/a.json"); got != "threads/a.json" {
+		t.Fatalf("Display before adoption: %q", got)
+	}
+	Adopt(r, early)
+	if PathsFor(r) != early {
+		t.Fatal("PathsFor(r) is not the adopted resolver")
+	}
+	if fi := PathsFor(r).File("threads/a.json"); !fi.OK || fi.Lines.N != 7 {
+		t.Errorf("File after adoption: %+v; want the 7 lines of r.Lines", fi)
+	}
+	other := &diag.Report{RepoRoot: filepath.Join(repo, "threads")}
+	Adopt(other, NewPaths(repo))
+	if p := PathsFor(other); p == early || p.Root() != filepath.Join(repo, "threads") {
+		t.Errorf("a resolver of another root was adopted: root %s", p.Root())
+	}
+	Adopt(&diag.Report{}, nil) // nothing to adopt: no effect, no panic
+}
