@@ -69,3 +69,45 @@ func TestFindByHeadingKey(t *testing.T) {
 		t.Errorf("research matched %q", h.Text)
 	}
 }
+
+// TestFindPrefilter: Find answers the same with and without its first-byte
+// test (mayBe) for every heading text and every name over alphabets of the
+// characters that matter: letters of both cases, white space, brackets,
+// colons, and characters whose lower case is ASCII ('K', U+212A) or not
+// ('İ', 'É').
+func TestFindPrefilter(t *testing.T) {
+	var gen func(alphabet []string, prefix string, k int, out *[]string)
+	gen = func(alphabet []string, prefix string, k int, out *[]string) {
+		*out = append(*out, prefix)
+		if k == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(alphabet, prefix+c, k-1, out)
+		}
+	}
+	var texts, names []string
+	gen([]string{"k", "K", "\u212a", "İ", "É", "é", " ", "(", ")", ":", "\t"}, "", 4, &texts)
+	gen([]string{"k", "K", "é", "(", ")", " ", ":"}, "", 3, &names)
+	defer func() { findPrefilter = true }()
+	checked, found := 0, 0
+	for _, text := range texts {
+		d := Parse("# x\n\n## " + text + "\nbody\n\n## K\n")
+		for _, n := range names {
+			findPrefilter = true
+			with := d.Find(2, n, "x")
+			findPrefilter = false
+			without := d.Find(2, n, "x")
+			if with != without {
+				t.Fatalf("heading %q, name %q: with the prefilter %+v, without %+v", text, n, with, without)
+			}
+			checked++
+			if with != nil {
+				found++
+			}
+		}
+	}
+	if found == 0 || found == checked {
+		t.Errorf("%d of %d lookups found a heading: the cases do not test both answers", found, checked)
+	}
+}
