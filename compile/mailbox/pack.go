@@ -147,32 +147,7 @@ type packer struct {
 	tab   map[string]uint32
 	last  []byte // the last srcMem buffer seen, and its index
 	lidx  uint32
-	// prev holds, for each field packed with sharedIn, the string the
-	// previous record had there and its index.
-	prev [numFields]prevStr
 }
-
-type prevStr struct {
-	s  string
-	i  uint32
-	ok bool
-}
-
-// The fields packed with sharedIn.
-const (
-	fProject = iota
-	fThreadID
-	fThreadKey
-	fFrom
-	fImportance
-	fTimeStyle
-	fSrcFile
-	fTsFile
-	fTsKey
-	fTsIssue
-	fBodyIssue
-	numFields
-)
 
 func (pk *packer) reset() {
 	pk.p = nextOf(&pk.packs)
@@ -181,7 +156,6 @@ func (pk *packer) reset() {
 	}
 	clear(pk.tab)
 	pk.last, pk.lidx = nil, 0
-	pk.prev = [numFields]prevStr{}
 	pk.buf = pk.buf[:0]
 	pk.strs = pk.strs[:0]
 }
@@ -192,7 +166,6 @@ func (pk *packer) finish() {
 	pk.p.setStrs(pk.strs)
 	clear(pk.strs) // the pooled packer keeps no file's strings
 	pk.strs = pk.strs[:0]
-	pk.prev = [numFields]prevStr{}
 	if cap(pk.buf) > 1<<20 {
 		pk.buf = nil
 	}
@@ -218,24 +191,6 @@ func (pk *packer) shared(s string) uint32 {
 	return i
 }
 
-// sharedIn is shared for the string of field f, which is most often the
-// one the file's previous record had there (its project, thread, file,
-// sender …): compared with that first, it is packed without a map lookup.
-// Eleven lookups a record, hashing each string, were half of packing.
-func (pk *packer) sharedIn(f int, s string) uint32 {
-	if p := &pk.prev[f]; p.ok && p.s == s && comparePrev {
-		pk.uvarint(uint64(p.i))
-		return p.i
-	}
-	i := pk.shared(s)
-	pk.prev[f] = prevStr{s, i, true}
-	return i
-}
-
-// comparePrev enables sharedIn's comparison with the previous record's
-// string (TestSharedInPacksAsShared compares the packs with and without).
-var comparePrev = true
-
 func (pk *packer) list(l []string) {
 	pk.uvarint(uint64(len(l)))
 	for _, s := range l {
@@ -243,8 +198,8 @@ func (pk *packer) list(l []string) {
 	}
 }
 
-func (pk *packer) pos(f int, p diag.Pos) {
-	pk.sharedIn(f, p.File)
+func (pk *packer) pos(p diag.Pos) {
+	pk.shared(p.File)
 	pk.varint(int64(p.Line))
 	pk.varint(int64(p.Col))
 	pk.varint(int64(p.EndLine))
@@ -265,11 +220,11 @@ const (
 func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 	off := uint32(len(pk.buf))
 	pk.str(m.ID)
-	pk.sharedIn(fProject, m.Project)
-	pk.sharedIn(fThreadID, m.ThreadID)
-	key = pk.sharedIn(fThreadKey, m.ThreadKey)
+	pk.shared(m.Project)
+	pk.shared(m.ThreadID)
+	key = pk.shared(m.ThreadKey)
 	pk.str(m.Subject)
-	pk.sharedIn(fFrom, m.From)
+	pk.shared(m.From)
 	pk.list(m.To)
 	pk.list(m.CC)
 	pk.list(m.BCC)
@@ -293,15 +248,15 @@ func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 		fl |= flLazyHash
 	}
 	pk.buf = append(pk.buf, fl)
-	pk.sharedIn(fImportance, m.Importance)
+	pk.shared(m.Importance)
 	pk.str(m.CreatedRaw)
 	if !m.Created.IsZero() {
 		pk.varint(m.Created.Unix())
 		pk.uvarint(uint64(m.Created.Nanosecond()))
 	}
-	pk.sharedIn(fTimeStyle, m.TimeStyle)
+	pk.shared(m.TimeStyle)
 	s := &m.Src
-	pk.sharedIn(fSrcFile, s.File)
+	pk.shared(s.File)
 	pk.varint(int64(s.Line))
 	pk.varint(int64(s.Col))
 	pk.buf = append(pk.buf, byte(s.kind))
@@ -324,10 +279,10 @@ func (pk *packer) add(m *Message, r *recInfo) (ref msgRef, key uint32) {
 		}
 		pk.uvarint(uint64(pk.lidx))
 	}
-	pk.pos(fTsFile, r.tsPos)
-	pk.sharedIn(fTsKey, r.tsKey)
-	pk.sharedIn(fTsIssue, r.tsIssue)
-	pk.sharedIn(fBodyIssue, r.bodyIssue)
+	pk.pos(r.tsPos)
+	pk.shared(r.tsKey)
+	pk.shared(r.tsIssue)
+	pk.shared(r.bodyIssue)
 	pk.buf = binary.LittleEndian.AppendUint64(pk.buf, r.meta)
 	return msgRef{pk.p, off}, key
 }

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // TestPackRoundTrip packs and unpacks every record of every fixture (and of
@@ -394,49 +392,6 @@ func TestPackReleasedWithItsLastThread(t *testing.T) {
 		}
 		if t1.Key != "T-1" || t2.Key != "T-2" || t1.ThreadID() != "T-1" {
 			t.Errorf("released threads' keys %q %q, id %q", t1.Key, t2.Key, t1.ThreadID())
-		}
-	}
-}
-
-// TestSharedInPacksAsShared: packing a field's string by comparing it with
-// the previous record's first (sharedIn) gives the very bytes and shared
-// strings packing every string through the map gives, on every fixture
-// folder and on the shared corpus when it is there.
-func TestSharedInPacksAsShared(t *testing.T) {
-	inRoot(t)
-	roots := []string{"testdata"}
-	if _, err := os.Stat("../shared/corpus"); err == nil {
-		roots = append(roots, "../shared/corpus")
-	} else {
-		t.Log("../shared/corpus is absent: packs compared on testdata only")
-	}
-	defer func() { comparePrev = true }()
-	packs := func(b *Batch) string {
-		var w strings.Builder
-		for _, r := range b.Threads {
-			fmt.Fprintf(&w, "thread %q\n", r.Key)
-			r.eachPack(func(p *packed) {
-				enc, tab := p.view()
-				fmt.Fprintf(&w, "  %x\n  %q %d\n", enc, tab, p.nstrs())
-			})
-		}
-		return w.String()
-	}
-	for _, root := range roots {
-		var got [2]string
-		for i, cmp := range []bool{true, false} {
-			comparePrev = cmp
-			b, err := Scan([]string{root}, ScanOptions{Jobs: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got[i] = packs(b)
-		}
-		if got[0] != got[1] {
-			t.Errorf("%s: sharedIn packs differ from shared's at %s", root, testutil.FirstDiff([]byte(got[0]), []byte(got[1])))
-		}
-		if !strings.Contains(got[0], "thread") {
-			t.Errorf("%s: no threads packed", root)
 		}
 	}
 }
