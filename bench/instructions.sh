@@ -15,8 +15,12 @@
 # Each BIN is a brenner-ci binary (go build -o), run three times with one
 # processor and --jobs 1 (with two, the scheduler's spinning under valgrind
 # moved one binary's count by 3%; with one, runs agree within 1%), and the
-# smallest count is printed. Alternate the binaries and compare them within
-# one call: counts drift by about 1% from one call to the next.
+# smallest and largest counts are printed. The binaries take turns (one
+# count of each, three rounds): a binary's counts can move by 3% over a few
+# minutes, so counts of one build made in a row and compared with another
+# build's made afterwards can show a gain that is not there (twenty-fourth
+# round, docs/performance.md). Compare builds within one call, and only
+# when their ranges are apart.
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 DIR BIN [BIN ...]" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "$0: valgrind is not installed" >&2; exit 2; }
@@ -24,9 +28,10 @@ dir=$1
 shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for bin in "$@"; do
-	best=
-	for try in 1 2 3; do
+for try in 1 2 3; do
+	i=0
+	for bin in "$@"; do
+		i=$((i + 1))
 		# Go's asynchronous preemption signals trip callgrind's assertions;
 		# valgrind 3.19 does not know RDTSCP, which the runtime's cputicks
 		# uses where the processor has it.
@@ -36,7 +41,11 @@ for bin in "$@"; do
 			>/dev/null 2>"$tmp/err" || { tail -5 "$tmp/err" >&2; exit 1; }
 		n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
 		[ -n "$n" ] || { echo "$0: callgrind printed no count for $bin" >&2; tail -5 "$tmp/err" >&2; exit 1; }
-		if [ -z "$best" ] || [ "$n" -lt "$best" ]; then best=$n; fi
+		echo "$n" >>"$tmp/counts.$i"
 	done
-	echo "$bin $best instructions"
+done
+i=0
+for bin in "$@"; do
+	i=$((i + 1))
+	echo "$bin $(sort -n "$tmp/counts.$i" | head -1)-$(sort -n "$tmp/counts.$i" | tail -1) instructions"
 done
