@@ -376,15 +376,7 @@ func TestPackReleasedWithItsLastThread(t *testing.T) {
 			t.Fatalf("want both threads in one pack in memory: %p %p", t1.pack, t2.pack)
 		}
 		for i, r := range []*ThreadRef{t1, t2} {
-			th, err := r.Load()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(th.Messages) == 0 || th.Messages[0].Body == "" {
-				t.Fatalf("%s: loaded without bodies", r.Key)
-			}
-			th.Release()
-			r.Release()
+			loadAndRelease(t, r)
 			want := kept || i == 0
 			if (p.enc != nil) != want {
 				t.Errorf("kept %v, after releasing %s: records in memory %v, want %v", kept, r.Key, p.enc != nil, want)

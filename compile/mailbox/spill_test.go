@@ -72,6 +72,21 @@ func TestSpilledScanMatches(t *testing.T) {
 	}
 }
 
+// loadAndRelease loads thread r, checks that its first message has a
+// body, and releases the loaded thread and r.
+func loadAndRelease(t *testing.T, r *ThreadRef) {
+	t.Helper()
+	th, err := r.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(th.Messages) == 0 || th.Messages[0].Body == "" {
+		t.Fatalf("%s: loaded without bodies", r.Key)
+	}
+	th.Release()
+	r.Release()
+}
+
 // TestSpilledPackEvictedWithItsLastThread: the records of a spilled pack,
 // read back to load a thread, stay in memory while another thread holds
 // records of the pack, and go when the last one is released (the pack
@@ -91,15 +106,7 @@ func TestSpilledPackEvictedWithItsLastThread(t *testing.T) {
 		t.Fatal("the pack's records are in memory after the merge")
 	}
 	for i, r := range []*ThreadRef{t1, t2} {
-		th, err := r.Load()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(th.Messages) == 0 || th.Messages[0].Body == "" {
-			t.Fatalf("%s: loaded without bodies", r.Key)
-		}
-		th.Release()
-		r.Release()
+		loadAndRelease(t, r)
 		if last := i == 1; (p.enc == nil) != last {
 			t.Errorf("after releasing %s: records in memory %v, want %v", r.Key, p.enc != nil, !last)
 		}
