@@ -456,7 +456,7 @@ func itemFromJSON(v *jsonv.Value, sec string) *Item {
 				it.KillReason = e.Text()
 			}
 		default:
-			if !forbiddenKeys[k] {
+			if !delta.ForbiddenKey(k) {
 				it.Fields.Set(k, e.Clone())
 			}
 		}

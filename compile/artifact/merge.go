@@ -70,10 +70,6 @@ var arrayFields = map[string]bool{"anchors": true, "conflicts_with": true, "refe
 // score part keeps the others.
 var objectFields = map[string]bool{"predictions": true, "expected_outcomes": true, "score": true}
 
-// forbiddenKeys are dropped from every payload (prototype pollution in the
-// reference implementation; meaningless here, but never stored).
-var forbiddenKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
-
 // systemKey reports whether a payload key belongs to the merge (id and kill
 // state) and is dropped silently.
 func systemKey(k string) bool {
@@ -97,7 +93,7 @@ func flagTrue(payload *jsonv.Value, k string) bool {
 
 // stored reports whether a payload key is stored on the item.
 func stored(payload *jsonv.Value, k string) bool {
-	return !systemKey(k) && !forbiddenKeys[k] && !flagKey(payload, k)
+	return !systemKey(k) && !delta.ForbiddenKey(k) && !flagKey(payload, k)
 }
 
 type merger struct {

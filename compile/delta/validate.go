@@ -332,11 +332,15 @@ func (c *checker) check(v *jsonv.Value) {
 // they reach an object's prototype, so they are never stored.
 var ForbiddenKeys = []string{"__proto__", "constructor", "prototype"}
 
+// ForbiddenKey reports whether k is one of ForbiddenKeys (the merge asks
+// for every key of every payload).
+func ForbiddenKey(k string) bool { return slices.Contains(ForbiddenKeys, k) }
+
 // forbiddenKeys reports each top-level payload key that the merge drops
 // (DL-012), at the key.
 func (c *checker) forbiddenKeys(pv *jsonv.Value) {
 	for _, k := range pv.Keys() {
-		if !slices.Contains(ForbiddenKeys, k) {
+		if !ForbiddenKey(k) {
 			continue
 		}
 		ko, ok := pv.KeyOffset(k)
