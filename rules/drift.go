@@ -14,7 +14,7 @@ import (
 var drRules = []Rule{
 	{ID: "DR-001", Name: "artifact-drift", Code: "ARTIFACT_DRIFT", Family: "DR", Severity: diag.Error, Scope: ScopeThread, Spec: "artifact_publish_spec_v0.1.md, Latest Artifact Pointer (dual-source truth)",
 		Short: "Persisted artifact matches its thread compiled at the same version.",
-		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, brenner-ci compiles the thread up to the artifact's front-matter version and compares item by item: items added or missing, changed fields, kill state. Hand edits that no delta explains make the two sources of truth disagree. The finding lists the differences and points at the first differing item.",
+		Full:  "When a thread and its persisted artifacts/<thread_id>.md are both inputs, brenner-ci compiles the thread up to the artifact's front-matter version and compares item by item: items added or missing, changed fields, kill state. Hand edits that no delta explains make the two sources of truth disagree. The finding lists the differences and points at the first differing item. An artifact that could not be parsed (IN-001, IN-008) cannot be compared: that is reported here too, as an error, so that making the file unreadable cannot hide a drift.",
 		Check: checkDrift},
 	{ID: "DR-002", Name: "artifact-file-name-mismatch", Code: "ARTIFACT_FILE_NAME_MISMATCH", Family: "DR", Severity: diag.Error, Scope: ScopeBatch, Spec: specAP + "; " + specTH + ", Artifact storage layout",
 		Short: "A persisted artifact's file name matches its session_id.",
@@ -33,6 +33,15 @@ func checkDrift(c *Ctx) {
 	t := c.T
 	id := t.ID()
 	for _, p := range c.Persisted {
+		if unread(p) {
+			// Nothing of it is known, so it cannot be compared; still an
+			// error, so that a file made unreadable cannot hide a drift.
+			c.emit(diag.Finding{
+				Message: fmt.Sprintf("Artifact %s could not be compared with thread %s: the file could not be parsed (its own finding says why).", p.File, t.Key),
+				Hint:    "Make the file parse, or re-persist it from the mailbox (brenner-ci check --fix --out DIR writes the recompiled file).",
+				Pos:     diag.Pos{File: p.File, Line: 1, Col: 1}, Thread: t.Key, Anchor: fmt.Sprintf("drift %s unparsed", id)})
+			continue
+		}
 		v, ok := p.Version()
 		if !ok {
 			if p.HasFrontMatter {

@@ -30,12 +30,14 @@ type Engine struct {
 	// enabled lists the rules the engine runs, in the order given.
 	enabled []*Rule
 	on      map[string]bool
-	// ids are the enabled rules' ids, and artifactIDs those of the
-	// artifact-scope ones: one slice shared (read-only) by every thread's
-	// and artifact's summary, so summaries cost nothing per rule.
-	ids, artifactIDs []string
-	files            Files
-	limits           limits.Parse
+	// ids are the enabled rules' ids, artifactIDs those of the
+	// artifact-scope ones, and unparsedIDs those of them that run on an
+	// artifact that could not be parsed (all but the artifact linter's,
+	// see checkArtifact): slices shared (read-only) by every thread's and
+	// artifact's summary, so summaries cost nothing per rule.
+	ids, artifactIDs, unparsedIDs []string
+	files                         Files
+	limits                        limits.Parse
 }
 
 // Files reads the inputs the engine checks besides thread exports:
@@ -58,10 +60,14 @@ func NewEngine(rs []*Rule, files Files, lim limits.Parse) *Engine {
 		e.ids = append(e.ids, r.ID)
 		if r.Scope == ScopeArtifact && r.Check != nil {
 			e.artifactIDs = append(e.artifactIDs, r.ID)
+			if r.Family != familyLinter {
+				e.unparsedIDs = append(e.unparsedIDs, r.ID)
+			}
 		}
 	}
 	e.ids = slices.Clip(e.ids)
 	e.artifactIDs = slices.Clip(e.artifactIDs)
+	e.unparsedIDs = slices.Clip(e.unparsedIDs)
 	return e
 }
 
@@ -367,8 +373,17 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artif
 	}
 	c := &Ctx{P: p, Evidence: ev, Thread: artifactSession(p, path)}
 	r.Summary.Rules = e.artifactIDs
+	// A file that could not be parsed (IN-001, IN-008) has front matter and
+	// sections that are unknown, not absent: the artifact linter's rules,
+	// which judge them, would report them all missing, so they do not run.
+	// The others do: credentials are looked for in the file's bytes, and
+	// the evidence pack is a file of its own.
+	parsed := !unread(p)
+	if !parsed {
+		r.Summary.Rules = e.unparsedIDs
+	}
 	for _, rule := range e.enabled {
-		if rule.Scope == ScopeArtifact && rule.Check != nil {
+		if rule.Scope == ScopeArtifact && rule.Check != nil && (parsed || rule.Family != familyLinter) {
 			e.run(rule, c, func() string { return "artifact " + path }, &r.Internal)
 		}
 	}

@@ -9,6 +9,10 @@ type Family struct {
 	Spec   string // the spec document the family's rules come from
 }
 
+// familyLinter is the artifact linter's family: its rules judge a
+// persisted artifact's parsed front matter and sections.
+const familyLinter = "AL"
+
 // families of rules, in registry order.
 var familyTable = []Family{
 	{"MB", "message-body", "MB — message bodies", docMB},
@@ -19,7 +23,7 @@ var familyTable = []Family{
 	{"RF", "reference", "RF — cross-session references", specDF},
 	{"IN", "input", "IN — inputs", specIN},
 	{"SP", "suppression", "SP — suppressions", specSP},
-	{"AL", "artifact-lint", "Artifact linter (" + docAL + ")", docAL},
+	{familyLinter, "artifact-lint", "Artifact linter (" + docAL + ")", docAL},
 	{"EV", "evidence", "EV — evidence packs", docEV},
 	{"DR", "drift", "DR — artifact drift", docAP},
 	{"SC", "security", "SC — credentials in the input", "brenner-ci security (docs/security.md)"},

@@ -60,7 +60,9 @@ var inRules = []Rule{
 			"such message could stall a whole CI job, so a body (or a persisted artifact) past a limit (more " +
 			"than 100 markers on a line or a list item indented as deep, more than 1,000 unclosed \"](\", more " +
 			"than 1 MiB) is not parsed: it is reported here, its delta blocks are not extracted and its sections " +
-			"are not checked; the rest of the thread and the batch are checked as usual.",
+			"are not checked (for an artifact: the artifact linter's rules do not run, and its thread's DR-001 " +
+			"says it could not be compared; credentials are still looked for); the rest of the thread and the " +
+			"batch are checked as usual.",
 	},
 	{ID: "IN-009", Name: "input-too-large", Code: "INPUT_TOO_LARGE", Family: "IN", Severity: diag.Error, Scope: ScopeInput, By: ByCompiler, Spec: specIN,
 		Short: "Input files are within the size limit.",
