@@ -77,10 +77,7 @@ func NewPaths(repoRoot string) *Paths {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		real = r
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		wd = ""
-	}
+	wd, _ := os.Getwd() // "" when it cannot be read: relative paths are then not resolved
 	return &Paths{given: repoRoot, root: root, rootReal: real, wd: wd, rel: map[string]relInfo{}, files: map[string]*FileInfo{}, dirs: map[string]dirInfo{}}
 }
 

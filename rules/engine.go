@@ -404,7 +404,7 @@ func (e *Engine) checkArtifact(path string, fromJSON, atPath bool, thread *artif
 	}
 	// References are checked where the file holds them: a JSON artifact's
 	// in the JSON file (after the rewrite above).
-	if !unread(p) {
+	if parsed {
 		if e.on["RF-003"] {
 			r.Findings = append(r.Findings, artifactReferenceFindings(p, c.Thread, thread)...)
 		}
