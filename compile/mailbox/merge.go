@@ -226,7 +226,7 @@ func mergeThread(k string, members []member, packs []*packed, sums map[string]st
 	// thread to thread (they were 3% of a check's CPU allocated afresh).
 	w := mergeBufsPool.Get().(*mergeBufs)
 	defer w.release()
-	slab, msgs, recs, dups, byID := w.take(len(members))
+	slab, msgs := w.take(len(members))
 	for i, mb := range members {
 		r := &slab[i]
 		r.m = &msgs[i]
@@ -235,45 +235,12 @@ func mergeThread(k string, members []member, packs []*packed, sums map[string]st
 			panic("mailbox: corrupt packed message record")
 		}
 		r.ref, r.src = ref, ref
-		m := r.m
-		m.Seq = mb.seq
-		var dup *diag.Finding
-		if m.ID != "" {
-			// Ids are unique per Agent Mail database; exports of
-			// different servers reuse them, so a clash only counts
-			// within one thread of one project.
-			key := idKey{m.Project, m.ID}
-			if prev, ok := byID[key]; ok {
-				pm := prev.m
-				if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
-					// The same message again (another export of it):
-					// keep one copy, the one with a body.
-					if !pm.HasBody && m.HasBody {
-						pm.HasBody, pm.Src = true, m.Src
-						prev.src = r.ref
-						prev.bodyIssue = ""
-						prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
-					}
-					continue
-				}
-				dup = &diag.Finding{
-					Rule: ruleid.IN003, Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
-					Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
-					Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
-					Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
-					Thread:  m.ThreadKey, MsgID: strings.Clone(m.ID), Anchor: "duplicate id " + m.ID,
-				}
-			} else {
-				byID[key] = r
-			}
-		}
-		recs = append(recs, r)
-		dups = append(dups, dup)
+		r.m.Seq = mb.seq
+		w.add(r)
 	}
-	w.recs, w.dups = recs, dups
 	a := refAllocs.Get().(*refAlloc)
 	defer refAllocs.Put(a)
-	for _, g := range splitByProject(k, recs, dups) {
+	for _, g := range splitByProject(k, w.recs, w.dups) {
 		ref := finishThread(g.key, g.recs, g.findings, a)
 		ref.sums = sums
 		ref.summed = inSummedFile(g.recs, sums)
@@ -320,14 +287,54 @@ var mergeBufsPool = sync.Pool{New: func() any { return &mergeBufs{byID: map[idKe
 // threads; a longer thread's arrays go to the collector.
 const maxPooledMerge = 4096
 
-// take returns zeroed records and messages for n members, and an empty
-// list, finding list and map.
-func (w *mergeBufs) take(n int) ([]rec, []Message, []*rec, []*diag.Finding, map[idKey]*rec) {
+// take returns zeroed records and messages for n members, and empties
+// the list, the finding list and the map.
+func (w *mergeBufs) take(n int) ([]rec, []Message) {
 	if cap(w.slab) < n {
 		w.slab, w.msgs = make([]rec, n), make([]Message, n)
 	}
 	w.slab, w.msgs = w.slab[:n], w.msgs[:n]
-	return w.slab, w.msgs, w.recs[:0], w.dups[:0], w.byID
+	w.recs, w.dups = w.recs[:0], w.dups[:0]
+	return w.slab, w.msgs
+}
+
+// add takes a thread's next record in input order: it keeps one copy of
+// a message exported twice (the one with a body) and notes an id used by
+// two different messages (IN-003).
+func (w *mergeBufs) add(r *rec) {
+	m := r.m
+	var dup *diag.Finding
+	if m.ID != "" {
+		// Ids are unique per Agent Mail database; exports of
+		// different servers reuse them, so a clash only counts
+		// within one thread of one project.
+		key := idKey{m.Project, m.ID}
+		if prev, ok := w.byID[key]; ok {
+			pm := prev.m
+			if prev.meta == r.meta && (!pm.HasBody || !m.HasBody || sameBody(&pm.Src, &m.Src)) {
+				// The same message again (another export of it):
+				// keep one copy, the one with a body.
+				if !pm.HasBody && m.HasBody {
+					pm.HasBody, pm.Src = true, m.Src
+					prev.src = r.ref
+					prev.bodyIssue = ""
+					prev.tsPos, prev.tsKey = r.tsPos, r.tsKey
+				}
+				return
+			}
+			dup = &diag.Finding{
+				Rule: ruleid.IN003, Code: "DUPLICATE_MESSAGE_ID", Severity: diag.Error,
+				Message: fmt.Sprintf("Message id %s is used by two different messages; the other one is at %s:%d.", m.ID, pm.Src.File, pm.Src.Line),
+				Hint:    "Message ids must be unique within a thread; remove the stray copy or give it its own id.",
+				Pos:     diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize(),
+				Thread:  m.ThreadKey, MsgID: strings.Clone(m.ID), Anchor: "duplicate id " + m.ID,
+			}
+		} else {
+			w.byID[key] = r
+		}
+	}
+	w.recs = append(w.recs, r)
+	w.dups = append(w.dups, dup)
 }
 
 // release clears what the merge left (no stale pointer keeps a pack or a
@@ -479,15 +486,30 @@ func compact(s []string) []string {
 	return out
 }
 
-// finishThread orders a thread's messages and computes its findings.
+// finishThread orders a thread's messages, computes its findings
+// (settle) and makes its reference.
+func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc) *ThreadRef {
+	ref := a.ref()
+	ref.Key = key
+	ref.findings, ref.threadID, ref.project = settle(key, recs, findings)
+	entries := make([]msgEntry, len(recs))
+	for i, r := range recs {
+		entries[i] = msgEntry{meta: r.ref, src: r.src, seq: r.m.Seq}
+	}
+	ref.setMsgs(entries, a)
+	return ref
+}
+
+// settle orders a thread's messages (recs, in place) and computes its
+// findings; it returns them with the thread's id and project.
 //
 // Order: by instant, ties by input order. A message whose timestamp is
 // missing or invalid keeps its place in input order: it gets the instant of
 // the message before it in input order within its thread (the zero time when
 // it is the first), so it sorts right after that message.
 //
-// It is long on purpose: timestamp checks, ordering and the thread reference are one pass over the thread's records.
-func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc) *ThreadRef {
+// It is long on purpose: timestamp checks, ordering, id and project are one pass over the thread's records.
+func settle(key string, recs []*rec, findings []diag.Finding) (_ []diag.Finding, threadID, project string) {
 	var prev time.Time
 	for _, r := range recs { // recs are in input order
 		if r.tsIssue == "" {
@@ -503,20 +525,16 @@ func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc)
 		}
 		return recs[i].m.Seq < recs[j].m.Seq
 	})
-	ref := a.ref()
-	ref.Key = key
-	entries := make([]msgEntry, len(recs))
 	styles := map[string]bool{}
 	var firstStyle string
 	var differs *rec
-	for i, r := range recs {
+	for _, r := range recs {
 		m := r.m
-		entries[i] = msgEntry{meta: r.ref, src: r.src, seq: m.Seq}
-		if ref.threadID == "" && m.ThreadID != "" {
-			ref.threadID = m.ThreadID
+		if threadID == "" && m.ThreadID != "" {
+			threadID = m.ThreadID
 		}
-		if ref.project == "" && m.Project != "" {
-			ref.project = m.Project
+		if project == "" && m.Project != "" {
+			project = m.Project
 		}
 		if r.bodyIssue != "" {
 			msg := fmt.Sprintf("Message %s has no body_md: the export was made without include_bodies.", m.ID)
@@ -576,9 +594,7 @@ func finishThread(key string, recs []*rec, findings []diag.Finding, a *refAlloc)
 		})
 	}
 	sort.SliceStable(findings, func(i, j int) bool { return diag.Less(&findings[i], &findings[j]) })
-	ref.findings = findings
-	ref.setMsgs(entries, a)
-	return ref
+	return findings, threadID, project
 }
 
 // quoteShort quotes input text for a message, cut to 60 runes after its

@@ -14,18 +14,18 @@ import (
 // them, and arrays grown past maxPooledMerge are not kept.
 func TestMergeBufsReleaseClears(t *testing.T) {
 	w := &mergeBufs{byID: map[idKey]*rec{}}
-	slab, msgs, recs, dups, byID := w.take(3)
+	slab, msgs := w.take(3)
 	for i := range slab {
 		slab[i].m = &msgs[i]
 		slab[i].tsIssue, slab[i].meta = "missing", 7
 		msgs[i].ID, msgs[i].HasBody, msgs[i].Created = "m", true, time.Unix(1, 0)
-		recs = append(recs, &slab[i])
-		dups = append(dups, &diag.Finding{})
-		byID[idKey{"", msgs[i].ID}] = &slab[i]
+		w.recs = append(w.recs, &slab[i])
+		w.dups = append(w.dups, &diag.Finding{})
+		w.byID[idKey{"", msgs[i].ID}] = &slab[i]
 	}
-	w.recs, w.dups = recs, dups
 	w.release()
-	slab, msgs, recs, dups, byID = w.take(2)
+	slab, msgs = w.take(2)
+	recs, dups, byID := w.recs, w.dups, w.byID
 	for i := range slab {
 		if slab[i] != (rec{}) || msgs[i].ID != "" || msgs[i].HasBody || !msgs[i].Created.IsZero() {
 			t.Fatalf("record %d left from the last thread: %+v %+v", i, slab[i], msgs[i])
