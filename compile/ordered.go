@@ -23,11 +23,29 @@ type ordered struct {
 func newOrdered(jobs, window int) *ordered {
 	o := &ordered{pool: pool.New().WithMaxGoroutines(jobs), queue: make(chan chan func(), window)}
 	o.calls.Go(func() {
+		// After a callback panics the rest are not called, but every
+		// task's is still taken: a task waits to hand over its callback,
+		// and Go waits for room in the queue, so stopping here would leave
+		// the run waiting forever instead of failing. Wait re-panics.
+		var failed any
 		for ch := range o.queue {
-			(<-ch)()
+			f := <-ch
+			if failed == nil {
+				failed = call(f)
+			}
+		}
+		if failed != nil {
+			panic(failed)
 		}
 	})
 	return o
+}
+
+// call calls f and returns what it panicked with, or nil.
+func call(f func()) (failed any) {
+	defer func() { failed = recover() }()
+	f()
+	return nil
 }
 
 // Go runs task on the pool; its callback is called in turn. It blocks
@@ -46,7 +64,8 @@ func (o *ordered) Go(task func() func()) {
 	})
 }
 
-// Wait waits for every task and callback; a task's panic is re-panicked.
+// Wait waits for every task and callback; a task's or a callback's panic
+// is re-panicked.
 func (o *ordered) Wait() {
 	defer func() {
 		close(o.queue)

@@ -102,3 +102,37 @@ func TestOrderedPanic(t *testing.T) {
 	}()
 	o.Wait()
 }
+
+// TestOrderedCallbackPanic: a callback's panic comes back from Wait; it
+// does not leave the tasks after it waiting forever to hand over theirs
+// (with a window of 2, the twelve tasks below would block in Go).
+func TestOrderedCallbackPanic(t *testing.T) {
+	o := newOrdered(2, 2)
+	var calls atomic.Int32
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		for i := range 12 {
+			o.Go(func() func() {
+				return func() {
+					calls.Add(1)
+					if i == 2 {
+						panic("boom")
+					}
+				}
+			})
+		}
+		o.Wait()
+	}()
+	select {
+	case r := <-done:
+		if r == nil {
+			t.Error("Wait did not re-panic the callback's panic")
+		}
+		if c := calls.Load(); c != 3 {
+			t.Errorf("%d callbacks ran, want the 3 up to the one that panicked", c)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the tasks after a callback's panic were left waiting")
+	}
+}
