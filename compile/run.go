@@ -47,37 +47,11 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	for _, ref := range b.Threads {
 		ref := ref
 		s.Go(func() func() {
-			budget, run := opt.budget()
-			stop := new(atomic.Bool)
-			r, err := withBudget(budget, run, stop, func() (R, error) {
-				return safely(func() (R, error) {
-					if pre != nil {
-						if r, ok := pre(ref); ok {
-							return r, nil
-						}
-					}
-					mt, err := ref.Load()
-					if err != nil {
-						var zero R
-						return zero, err
-					}
-					arena := arenas.Get().(*workArena)
-					t := compile(mt, opt, stop, arena)
-					r := work(t)
-					// Its read buffers go to the next thread's Load (a
-					// position asked for later reads the file again), its
-					// values' and Docs' memory to the next thread's:
-					// work's result holds none of them (it is the thread's
-					// findings, facts and rendered artifact).
-					mt.Release()
-					t.arena, t.blocks, t.docs = nil, nil, nil
-					arena.values.Reset()
-					arena.blocks.Reset()
-					arena.docs.Reset()
-					arenas.Put(arena)
-					return r, nil
-				})
-			})
+			var early func() (R, bool)
+			if pre != nil {
+				early = func() (R, bool) { return pre(ref) }
+			}
+			r, err := runThread(opt, early, ref.Load, work)
 			return func() {
 				collect(ref, r, err)
 				if _, late := err.(*TimeoutError); !late {
@@ -89,6 +63,51 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 		})
 	}
 	s.Wait()
+}
+
+// One compiles the loaded thread mt and hands it to work as Each does a
+// thread of its batch: within the thread's time budget, a panic returned
+// as an InternalError, mt released when work returns (the rules of Each's
+// result hold). A scan calls it for a thread it checks while it holds the
+// thread's file (mailbox.Early).
+func One[R any](mt *mailbox.Thread, opt Options, work func(*Thread) R) (R, error) {
+	return runThread(opt, nil, func() (*mailbox.Thread, error) { return mt, nil }, work)
+}
+
+// runThread is the work on one thread: pre (a cache hit stands for the
+// thread), else load, compile and work, within the thread's budget.
+func runThread[R any](opt Options, pre func() (R, bool), load func() (*mailbox.Thread, error), work func(*Thread) R) (R, error) {
+	budget, run := opt.budget()
+	stop := new(atomic.Bool)
+	return withBudget(budget, run, stop, func() (R, error) {
+		return safely(func() (R, error) {
+			if pre != nil {
+				if r, ok := pre(); ok {
+					return r, nil
+				}
+			}
+			mt, err := load()
+			if err != nil {
+				var zero R
+				return zero, err
+			}
+			arena := arenas.Get().(*workArena)
+			t := compile(mt, opt, stop, arena)
+			r := work(t)
+			// Its read buffers go to the next thread's Load (a position
+			// asked for later reads the file again), its values' and
+			// Docs' memory to the next thread's: work's result holds
+			// none of them (it is the thread's findings, facts and
+			// rendered artifact).
+			mt.Release()
+			t.arena, t.blocks, t.docs = nil, nil, nil
+			arena.values.Reset()
+			arena.blocks.Reset()
+			arena.docs.Reset()
+			arenas.Put(arena)
+			return r, nil
+		})
+	})
 }
 
 // workArena is what a worker compiles a thread in: its delta blocks,
@@ -227,9 +246,7 @@ func TimeoutFinding(ref *mailbox.ThreadRef, err *TimeoutError) diag.Finding {
 		f.Message = fmt.Sprintf("Thread %s was not checked: the run's time budget (--timeout) ran out before it was done.", ref.Key)
 		f.Hint, f.Anchor = "Raise --timeout, split the run into shards (check --shard I/N), or look for a pathological thread.", "run timeout "+ref.Key
 	}
-	if m := ref.First(); m != nil {
-		f.Pos = diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
-	}
+	f.Pos = ref.Where()
 	return f
 }
 
@@ -254,9 +271,6 @@ func safely[R any](f func() (R, error)) (r R, err error) {
 func LoadError(ref *mailbox.ThreadRef, err error) diag.Finding {
 	f := diag.Finding{Rule: ruleid.IN001, Code: "UNREADABLE_INPUT", Severity: diag.Error, Thread: ref.Key,
 		Message: fmt.Sprintf("Thread %s could not be read back from its input: %v.", ref.Key, err), Anchor: "load " + ref.Key}
-	if m := ref.First(); m != nil {
-		f.Pos.File, f.Pos.Line, f.Pos.Col = m.Src.File, m.Src.Line, m.Src.Col
-		f.Pos = f.Pos.Normalize()
-	}
+	f.Pos = ref.Where()
 	return f
 }

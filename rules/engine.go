@@ -621,8 +621,12 @@ func (r *threadRun) pair(jobs int) {
 	}
 }
 
-// reuse asks the cache for a thread's results (in the worker).
+// reuse takes a thread's results from its check during the scan (Early),
+// or asks the cache for them (in the worker).
 func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
+	if c, ok := ref.Early().(*Checked); ok && len(r.owned[ref.Key]) == 0 {
+		return c, true // else its file is read again (ThreadRef.Load)
+	}
 	if r.opt.Cache == nil {
 		return nil, false
 	}

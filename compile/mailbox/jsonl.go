@@ -46,7 +46,9 @@ func (s *scanner) json(size int64) {
 			return
 		}
 		if _, perr := s.p.parse(content, 0, len(content)); perr == nil {
-			// JSON Lines (or a one-line document): stream the rest.
+			// JSON Lines (or a one-line document): stream the rest,
+			// packing the records as they are read (never checked early).
+			s.packing()
 			jl := s.newJSONL(nf)
 			jl.line(content, lineNo, off)
 			off += int64(len(line))
@@ -89,6 +91,9 @@ func (s *scanner) json(size int64) {
 	}
 	root, perr := s.p.parse(data, 0, len(data))
 	if perr == nil {
+		if s.hold {
+			s.whole = data
+		}
 		d := s.doc(data, 0, 1, 1)
 		if s.shape(d, root, ctx{}) {
 			s.emptyExport(nf)

@@ -30,6 +30,9 @@ import (
 // contents[].text) are decoded from the copy Scan kept; their positions are
 // those of the string field.
 func (r *ThreadRef) Load() (*Thread, error) {
+	if r.from != nil {
+		return r.loadAgain()
+	}
 	t := &Thread{Key: r.Key, ThreadID: r.threadID, Project: r.project, Findings: r.Findings(),
 		Messages: r.Messages()}
 	type want struct {
@@ -137,6 +140,7 @@ type held struct {
 	base     int64
 	buf      []byte
 	released bool
+	scan     bool // buf is the scan's buffer of the whole file (Early): not a pooled one
 }
 
 // Release gives the thread's read buffers and the memory of its bodies
@@ -146,7 +150,9 @@ type held struct {
 func (t *Thread) Release() {
 	for _, h := range t.held {
 		h.released = true
-		putReadBuf(h.buf)
+		if !h.scan {
+			putReadBuf(h.buf)
+		}
 		h.buf = nil
 	}
 	t.held = nil

@@ -125,6 +125,9 @@ func merge(results []*fileResult, jobs int) *Batch {
 	// batch's records holds no pointer per record for the collector to
 	// follow (a nightly audit groups millions of them).
 	var packs []*packed
+	// The threads checked during the scan, by key: no other file holds a
+	// thread of theirs (earlyAgain).
+	early := map[string]*ThreadRef{}
 	for _, res := range results {
 		if res.read {
 			b.Files++
@@ -142,6 +145,10 @@ func merge(results []*fileResult, jobs int) *Batch {
 		}
 		if res.artifact {
 			b.ArtifactJSON = append(b.ArtifactJSON, res.disp)
+		}
+		if res.early != nil {
+			early[res.earlyKey] = res.early
+			res.early = nil
 		}
 		first, single := "", true
 		// A file's records come in runs of one thread (a thread file is
@@ -179,8 +186,11 @@ func merge(results []*fileResult, jobs int) *Batch {
 		}
 		res.refs, res.keys = nil, nil
 	}
-	keys := make([]string, 0, len(threads))
+	keys := make([]string, 0, len(threads)+len(early))
 	for k := range threads {
+		keys = append(keys, k)
+	}
+	for k := range early {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -193,6 +203,10 @@ func merge(results []*fileResult, jobs int) *Batch {
 	// listed in key order.
 	merged := make([][]*ThreadRef, len(keys))
 	iter.Iterator[string]{MaxGoroutines: jobs}.ForEachIdx(keys, func(i int, k *string) {
+		if ref := early[*k]; ref != nil {
+			merged[i] = []*ThreadRef{ref}
+			return
+		}
 		merged[i] = mergeThread(*k, groups[i], packs, sums)
 		groups[i] = nil
 	})

@@ -33,6 +33,13 @@ type ThreadRef struct {
 	project  string         // first non-empty project in protocol order
 	findings []diag.Finding // IN-002 … IN-005, computed by Scan
 	maxDepth int            // the JSON nesting limit Scan applied (0: the default)
+
+	// A thread checked during the scan (Early) keeps no message: its
+	// result, its file (read again when the result cannot be used) and
+	// where its first message is.
+	early any
+	from  *inFile
+	where diag.Pos
 }
 
 // msgEntry is one message of a thread: its packed metadata, and the packed
@@ -187,12 +194,17 @@ func (r *ThreadRef) sources() []Src {
 	return out
 }
 
-// First returns the thread's first message (metadata only), or nil.
-func (r *ThreadRef) First() *Message {
-	if r.n() == 0 {
-		return nil
+// Where is the position of the thread's first message (the zero Pos when
+// it has none).
+func (r *ThreadRef) Where() diag.Pos {
+	if r.from != nil {
+		return r.where
 	}
-	return r.entry(0).message()
+	if r.n() == 0 {
+		return diag.Pos{}
+	}
+	m := r.entry(0).message()
+	return diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()
 }
 
 // Findings returns the thread's input findings (IN-002 … IN-005) without
@@ -225,6 +237,7 @@ func (r *ThreadRef) Release() {
 		}
 	})
 	r.pack, r.offs, r.msgs = nil, nil, nil
+	r.early = nil
 }
 
 // eachPack calls f once for each pack holding a record of the thread.
@@ -258,6 +271,9 @@ func (r *ThreadRef) Digest(w io.Writer) error { return r.DigestAs(w, nil) }
 // comparing the threads of two copies of a tree: a revision's files,
 // written elsewhere, named by the paths they have in the working tree.
 func (r *ThreadRef) DigestAs(w io.Writer, name func(string) string) error {
+	if r.from != nil {
+		return errEarly
+	}
 	if name == nil {
 		name = func(s string) string { return s }
 	}

@@ -138,6 +138,7 @@ type Inputs struct {
 	sums  []string     // after Scan: the content id each file was keyed by ("": its bytes)
 	keep  bool         // KeepScans
 	kept  []fileResult // after Scan, with keep: each file's scan, as merge found it
+	early *Early       // CheckEarly
 }
 
 // KeepScans has Scan keep every file's scan for an Overlay of the inputs
@@ -301,11 +302,21 @@ func (in *Inputs) Scan() *Batch {
 		iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(order, func(i *int) {
 			if f := &files[*i]; f.kept != nil {
 				results[*i] = f.kept.again()
+			} else if in.early != nil {
+				results[*i] = scanEarly(f, in.early)
+				sp.keep(results[*i])
 			} else {
 				results[*i] = scanFile(f)
 				sp.keep(results[*i])
 			}
 		})
+		if in.early != nil {
+			again := earlyAgain(results)
+			iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(again, func(i *int) {
+				results[*i] = scanFile(&files[*i])
+				sp.keep(results[*i])
+			})
+		}
 	}
 	in.sums = make([]string, len(results))
 	for i, r := range results {
@@ -693,6 +704,9 @@ type fileResult struct {
 	read     bool
 	lines    diag.Lines // the file's lines, when counted is set: it was read whole
 	counted  bool
+	early    *ThreadRef // the file's thread, checked during the scan (Early), or nil
+	earlyKey string     // its thread key
+	rescan   bool       // the early check gave up: scan the file again
 }
 
 // scanner holds the per-worker buffers used while reading one file.
@@ -705,7 +719,10 @@ type scanner struct {
 	intern map[string]string
 	br     *bufio.Reader
 	line   []byte
-	fbuf   []byte      // file contents, reused (nothing retains it after the file is scanned)
+	fbuf   []byte      // file contents, reused (nothing retains it after the file is scanned, but an early check past its budget: see Early)
+	whole  []byte      // the file's contents when it was read whole as one JSON document (fbuf), for an early check
+	open   inputFile   // with hold: the file, kept open until the early check is decided
+	hold   bool        // an early check follows the scan of the file (Early)
 	lists  [3][]string // a message's to, cc and bcc until it is packed (recipients)
 	// tooLarge is the file's size when it is over the limit: only JSON
 	// Lines are read then, a line at a time, each line within the limit.
@@ -721,15 +738,19 @@ var scannerPool = sync.Pool{New: func() any {
 }}
 
 func scanFile(f *inFile) *fileResult {
-	res := scan(f, true)
+	res := scan(f, true, nil)
 	packRecs(res)
 	return res
 }
 
 // scanRecs reads one file into records, none packed.
-func scanRecs(f *inFile) *fileResult { return scan(f, false) }
+func scanRecs(f *inFile) *fileResult { return scan(f, false, nil) }
 
-func scan(f *inFile, pack bool) *fileResult {
+// scan reads one file into records, packed as they are read when pack is
+// set. With e, the records are not packed while the file is read: its
+// thread is checked at once when it can be (scanner.early), else they are
+// packed then.
+func scan(f *inFile, pack bool, e *Early) *fileResult {
 	s := scannerPool.Get().(*scanner)
 	s.f = f
 	s.p.MaxDepth = f.maxDepth
@@ -739,7 +760,21 @@ func scan(f *inFile, pack bool) *fileResult {
 		s.res.pk.reset()
 	}
 	res := s.res
+	s.hold = e != nil
 	s.run()
+	if e != nil {
+		if s.early(e) {
+			if s.open != nil {
+				s.open.Close()
+			}
+		} else {
+			res.flush()
+			if s.open != nil {
+				s.keepOrClose(s.open)
+			}
+		}
+		s.open, s.whole, s.hold = nil, nil, false
+	}
 	if res.read {
 		res.sum = f.sum // a scan cache's own hash replaces it (scanCached)
 	}
@@ -776,6 +811,16 @@ func (s *scanner) keepOrClose(fh inputFile) {
 		}
 	}
 	fh.Close()
+}
+
+// done keeps or closes the scanned file (keepOrClose), or leaves it open
+// in s.open when an early check follows (scan).
+func (s *scanner) done(fh inputFile) {
+	if s.hold {
+		s.open = fh
+		return
+	}
+	s.keepOrClose(fh)
 }
 
 func (s *scanner) run() {
@@ -817,7 +862,7 @@ func (s *scanner) run() {
 			"Check that the file exists and is readable.")
 		return
 	}
-	defer s.keepOrClose(fh)
+	defer s.done(fh)
 	s.fh, s.pos = fh, 0
 	defer func() { s.fh = nil }()
 	var size int64 // the size stat gave before the file was opened (a hint: the file is read to its end)

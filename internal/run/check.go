@@ -422,6 +422,13 @@ func (c *checker) newFromRev(run *Plan, base func() revRead, mem *cache.Memory) 
 // last message (the report's time when SOURCE_DATE_EPOCH is unset).
 func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, scanned func()) (*rules.Output, []diag.Notification, time.Time, error) {
 	end := phase(phaseScan)
+	// The threads of files that hold one are checked while the scan has
+	// their bytes (rules.Engine.Early), unless a cache or pull-request mode
+	// keeps what the scan read, or the results, which live from the scan
+	// on, would be more than a check keeps in memory (keepResults).
+	if c.Cache == "" && c.prMemory == nil && in.Files() <= keepResults {
+		in.CheckEarly(earlyCheck(eng, c.runOptions(run, nil), in.Markdown()))
+	}
 	batch, err := c.scan(run, in)
 	end()
 	if err != nil {
@@ -517,8 +524,19 @@ func (c *checker) scan(run *Plan, in *mailbox.Inputs) (*mailbox.Batch, error) {
 // for tests).
 var keepResults = 16 << 10
 
+// earlyCheck is the check a scan runs on the threads it can check early
+// (a variable for tests, which count its calls or turn it off).
+var earlyCheck = (*rules.Engine).Early
+
+// runOptions are the options the run's threads are checked with, the
+// archive agents aside.
+func (c *checker) runOptions(run *Plan, agents []string) rules.RunOptions {
+	return rules.RunOptions{Compile: run.CompileOptions(agents), Jobs: c.Jobs, Render: c.Out != ""}
+}
+
 func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {
-	opt := run.CompileOptions(batch.Agents)
+	ro := c.runOptions(run, batch.Agents)
+	opt := ro.Compile
 	w := &artifactWriter{out: c.Out, fix: c.Fix, repoRoot: run.repoRoot, persisted: map[string][]string{}, claims: nameClaims{}}
 	for _, p := range batch.Markdown {
 		id := rules.ArtifactPathThread(p)
@@ -531,18 +549,18 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
 	defer prog.finish()
 	var threads *cache.Threads
-	ro := rules.RunOptions{Compile: opt, Jobs: c.Jobs, Render: c.Out != "", Results: &cache.Results{KeepFirst: keepResults, Expect: len(batch.Threads)},
-		// In thread order, and only for threads checked in time: a thread
-		// past its budget may still be running, and writes nothing.
-		Collect: func(ref *mailbox.ThreadRef, ck *rules.Checked) {
-			if ck.Last.After(last) {
-				last = ck.Last
-			}
-			if c.Out != "" && ck.Render != nil {
-				w.write(ref.Key, ck.ID, ck.Render)
-			}
-			prog.tick()
-		}}
+	ro.Results = &cache.Results{KeepFirst: keepResults, Expect: len(batch.Threads)}
+	// In thread order, and only for threads checked in time: a thread
+	// past its budget may still be running, and writes nothing.
+	ro.Collect = func(ref *mailbox.ThreadRef, ck *rules.Checked) {
+		if ck.Last.After(last) {
+			last = ck.Last
+		}
+		if c.Out != "" && ck.Render != nil {
+			w.write(ref.Key, ck.ID, ck.Render)
+		}
+		prog.tick()
+	}
 	if c.Cache != "" {
 		threads = cache.OpenThreads(c.Cache, c.threadSalt(eng, run, opt), eng, ro.Render, opt.ThreadTimeout)
 		ro.Cache = threads

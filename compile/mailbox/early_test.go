@@ -1,0 +1,287 @@
+package mailbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/diag"
+)
+
+// msgSnap is what a check can read of a loaded message: its metadata,
+// body, field regions, body positions and encoding (input order aside:
+// see Early).
+type msgSnap struct {
+	M       Message
+	Fields  map[string]diag.Pos
+	BodyPos []diag.Pos
+	Enc     BodyEncoding
+}
+
+type threadSnap struct {
+	Key, ThreadID, Project string
+	Findings               []diag.Finding
+	Msgs                   []msgSnap
+}
+
+// snap copies what a check can read of t, while t is valid.
+func snap(t *Thread) threadSnap {
+	s := threadSnap{Key: t.Key, ThreadID: t.ThreadID, Project: t.Project, Findings: append([]diag.Finding(nil), t.Findings...)}
+	for _, m := range t.Messages {
+		c := *m
+		c.Seq, c.fields, c.Src.held, c.Src.bm = 0, nil, nil, nil
+		c.Body = strings.Clone(m.Body)
+		ms := msgSnap{M: c, Fields: m.Fields(), Enc: m.Encoding()}
+		for _, r := range [][2]int{{0, 0}, {0, 1}, {len(m.Body) / 2, len(m.Body)/2 + 3}, {len(m.Body), len(m.Body)}} {
+			if r[1] <= len(m.Body) {
+				ms.BodyPos = append(ms.BodyPos, m.BodyPos(r[0], r[1]))
+			}
+		}
+		s.Msgs = append(s.Msgs, ms)
+	}
+	return s
+}
+
+// scanEarlyT scans paths with an Early check that snaps every thread it is
+// given (and gives up on the keys in fail).
+func scanEarlyT(t *testing.T, owned func(string) bool, fail map[string]bool, paths ...string) (*Batch, map[string]threadSnap) {
+	t.Helper()
+	in, err := List(paths, ScanOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]threadSnap{}
+	in.CheckEarly(&Early{Owned: owned, Check: func(th *Thread) (any, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if fail[th.Key] {
+			return nil, false
+		}
+		seen[th.Key] = snap(th)
+		return th.Key, true
+	}})
+	return in.Scan(), seen
+}
+
+// corpusPaths are the module's ingest fixtures and the shared corpus when
+// it is there.
+func corpusPaths(t *testing.T) []string {
+	// Each folder of testdata/ingest on its own too: the archive's agents
+	// would keep every thread of the whole folder from an early check.
+	paths := []string{"testdata/ingest", "testdata/demo"}
+	sub, _ := filepath.Glob("testdata/ingest/*")
+	paths = append(paths, sub...)
+	if _, err := os.Stat("../shared/corpus"); err == nil {
+		paths = append(paths, "../shared/corpus")
+	} else {
+		t.Log("../shared/corpus is absent: the module's fixtures only")
+	}
+	return paths
+}
+
+// TestEarlyThreadIsTheLoadedThread holds the early check to the plain
+// path: every thread checked during the scan is, message for message, the
+// thread its reference loads when the scan checks none (bodies, metadata,
+// field regions, body positions, input findings), and the batches list
+// the same threads in the same order.
+func TestEarlyThreadIsTheLoadedThread(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	// A file per thread: escapes, a duplicate id, a copy without a body,
+	// an invalid timestamp, mixed formats; two files of one key (merged,
+	// never early); an array of two threads (never early).
+	write(t, filepath.Join(dir, "a.json"), `{"thread_id": "A", "messages": [
+ {"id": 1, "thread_id": "A", "subject": "KICKOFF: a", "from": "X", "to": ["Y"], "created_ts": "2026-01-02T03:04:05Z", "body_md": "line \"one\"\n\u00e9 tab\there"},
+ {"id": 2, "thread_id": "A", "subject": "DELTA: b", "from": "Y", "created_ts": "2026-01-02T03:04:04Z", "body_md": "earlier"},
+ {"id": 2, "thread_id": "A", "subject": "DELTA: b", "from": "Y", "created_ts": "2026-01-02T03:04:04Z"},
+ {"id": 3, "thread_id": "A", "subject": "x", "from": "Z", "created_ts": "not a time", "body_md": "bad time"},
+ {"id": 3, "thread_id": "A", "subject": "other", "from": "Z", "created_ts": "1767323047", "body_md": "same id"}
+]}`)
+	write(t, filepath.Join(dir, "b1.json"), `[{"id": 10, "thread_id": "B", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "b one"}]`)
+	write(t, filepath.Join(dir, "b2.json"), `[{"id": 11, "thread_id": "B", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:06Z", "body_md": "b two"}]`)
+	write(t, filepath.Join(dir, "cd.json"), `[{"id": 20, "thread_id": "C", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "c"},
+ {"id": 21, "thread_id": "D", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "d"}]`)
+	n, total := 0, 0
+	var early *Batch
+	// One scan a folder: a batch that lists agents checks nothing early.
+	for _, p := range append(corpusPaths(t), dir) {
+		plain := scanT(t, p)
+		b, seen := scanEarlyT(t, nil, nil, p)
+		if p == dir {
+			early = b
+		}
+		total += len(plain.Threads)
+		k := compareEarly(t, plain, b, seen)
+		t.Logf("%s: %d of %d threads checked early (agents: %d)", p, k, len(plain.Threads), len(b.Agents))
+		n += k
+	}
+	for _, key := range []string{"B", "C", "D"} {
+		if r := ref(t, early, key); r.Early() != nil {
+			t.Errorf("%s: checked early; its file holds another thread, or another file holds its key", key)
+		}
+	}
+	if r := ref(t, early, "A"); r.Early() == nil {
+		t.Error("A: not checked early")
+	}
+	if n < 5 {
+		t.Fatalf("only %d threads checked early: the test compares less than it says", n)
+	}
+	t.Logf("%d of %d threads checked early", n, total)
+}
+
+// compareEarly compares a batch scanned with early checks (and what the
+// check was given) with the plain scan, and returns how many threads were
+// checked early.
+func compareEarly(t *testing.T, plain, early *Batch, seen map[string]threadSnap) int {
+	t.Helper()
+	if len(plain.Threads) != len(early.Threads) {
+		t.Fatalf("%d threads with early checks, %d without", len(early.Threads), len(plain.Threads))
+	}
+	if len(early.Agents) > 0 && len(seen) > 0 {
+		for _, r := range early.Threads {
+			if r.Early() != nil {
+				t.Errorf("%s: checked early in a batch with agents", r.Key)
+			}
+		}
+	}
+	n := 0
+	for i, ref := range plain.Threads {
+		e := early.Threads[i]
+		if e.Key != ref.Key || e.ID() != ref.ID() || !reflect.DeepEqual(e.Findings(), ref.Findings()) {
+			t.Fatalf("thread %d: %s (%s) early, %s (%s) plain", i, e.Key, e.ID(), ref.Key, ref.ID())
+		}
+		if e.Early() == nil {
+			continue
+		}
+		mt, err := ref.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := snap(mt)
+		mt.Release()
+		n++
+		if e.Early() != ref.Key || e.Len() != 0 || e.Where() != ref.Where() {
+			t.Errorf("%s: early result %v, %d messages kept, first at %v (want %v)", ref.Key, e.Early(), e.Len(), e.Where(), ref.Where())
+		}
+		if got := seen[ref.Key]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the early thread differs from the loaded one:\n got %+v\nwant %+v", ref.Key, got, want)
+		}
+		// A check that cannot use the early result loads the file again.
+		again, err := e.Load()
+		if err != nil {
+			t.Fatalf("%s: loading an early thread again: %v", ref.Key, err)
+		}
+		if got := snap(again); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the early thread loaded again differs:\n got %+v\nwant %+v", ref.Key, got, want)
+		}
+		again.Release()
+		if err := e.Digest(&strings.Builder{}); err == nil {
+			t.Errorf("%s: an early thread has a digest", ref.Key)
+		}
+	}
+	return n
+}
+
+// TestEarlyGivesWay: a thread is not checked early, or its early result
+// is dropped and its file scanned again, when the check gives up, when an
+// artifact may belong to it, and for every thread when the batch lists
+// agents; the batch is then the plain scan's.
+func TestEarlyGivesWay(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	for i, id := range []string{"P", "Q", "R"} {
+		write(t, filepath.Join(dir, id+".json"), fmt.Sprintf("{\"messages\": [\n"+`{"id": %d, "thread_id": %q, "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "b"}]}`, i+1, id))
+	}
+	owned := func(id string) bool { return id == "Q" }
+	b, seen := scanEarlyT(t, owned, map[string]bool{"R": true}, dir)
+	// A check that gives up may still be running (a thread past its
+	// budget): what it reads must stay as it was while the scan goes on
+	// (go test -race sees a scan that reads the next file into it).
+	lateDir := t.TempDir()
+	for i := range 30 {
+		write(t, filepath.Join(lateDir, fmt.Sprintf("t%02d.json", i)), fmt.Sprintf("{\"messages\": [\n"+`{"id": 1, "thread_id": "L%d", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "b"}]}`, i))
+	}
+	in, err := List([]string{lateDir}, ScanOptions{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var late sync.WaitGroup
+	in.CheckEarly(&Early{Check: func(th *Thread) (any, bool) {
+		late.Add(1)
+		go func() {
+			defer late.Done()
+			sum := 0
+			for range 200 {
+				for _, m := range th.Messages {
+					for _, c := range m.Src.reread() {
+						sum += int(c)
+					}
+				}
+			}
+			if sum == 0 {
+				t.Error("a message's bytes read back as nothing")
+			}
+			th.Release()
+		}()
+		return nil, false
+	}})
+	for _, r := range in.Scan().Threads {
+		if r.Early() != nil || r.Len() != 1 {
+			t.Errorf("%s: checked early %t with %d messages kept, after its check gave up", r.Key, r.Early() != nil, r.Len())
+		}
+	}
+	late.Wait()
+	for _, r := range b.Threads {
+		if early := r.Early() != nil; early != (r.Key == "P") {
+			t.Errorf("%s: checked early %t", r.Key, early)
+		}
+		if r.Key != "P" && r.Len() != 1 {
+			t.Errorf("%s: %d messages kept, want 1", r.Key, r.Len())
+		}
+	}
+	if _, ok := seen["Q"]; ok {
+		t.Error("Q was handed to the check though an artifact may belong to it")
+	}
+
+	// Agents in any file: the compile options depend on them.
+	write(t, filepath.Join(dir, "agents.json"), `{"agents": [{"name": "BlueLake"}]}`)
+	b, seen = scanEarlyT(t, nil, nil, dir)
+	if len(b.Agents) != 1 {
+		t.Fatalf("agents %v", b.Agents)
+	}
+	for _, r := range b.Threads {
+		if r.Early() != nil || r.Len() != 1 {
+			t.Errorf("%s: checked early %t with %d messages kept, in a batch with agents", r.Key, r.Early() != nil, r.Len())
+		}
+	}
+	if len(seen) == 0 {
+		t.Log("no thread was checked before the agents were read")
+	}
+}
+
+// TestEarlyLargeJSONLinesPacked: a file read a line at a time is never
+// checked early, and its records are packed as they are read.
+func TestEarlyLargeJSONLinesPacked(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 1; i <= 500; i++ {
+		lines = append(lines, fmt.Sprintf(`{"id": %d, "thread_id": "T", "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "b %d"}`, i, i))
+	}
+	p := filepath.Join(dir, "t.jsonl")
+	write(t, p, strings.Join(lines, "\n"))
+	f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+	f.maxBytes = DefaultMaxFileBytes
+	res := scan(&f, false, &Early{Check: func(*Thread) (any, bool) {
+		t.Error("a JSON Lines file was checked early")
+		return nil, false
+	}})
+	if res.pk == nil || len(res.recs) != 0 || len(res.refs) != 500 {
+		t.Fatalf("packer %v, %d records unpacked, %d packed; want all 500 packed as read", res.pk != nil, len(res.recs), len(res.refs))
+	}
+	packRecs(res)
+}

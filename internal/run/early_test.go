@@ -1,0 +1,110 @@
+package run
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/gen"
+	"github.com/brenner-ci/brenner-ci/rules"
+)
+
+// TestEarlyChecksMatch: a check that checks threads while the scan holds
+// their files (rules.Engine.Early) writes the reports, standard output and
+// artifacts of one that checks every thread after the scan, on generated
+// threads with faults whose artifacts are persisted for half of them (by
+// file name, and one by session id only), a thread key held by two files,
+// a batch that lists agents, the rules' golden inputs and the shared
+// corpus; with one worker and with two.
+func TestEarlyChecksMatch(t *testing.T) {
+	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	var checked atomic.Int64
+	counting := func(e *rules.Engine, opt rules.RunOptions, md []string) *mailbox.Early {
+		x := e.Early(opt, md)
+		if x != nil {
+			check := x.Check
+			x.Check = func(th *mailbox.Thread) (any, bool) { checked.Add(1); return check(th) }
+		}
+		return x
+	}
+	plain := func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
+
+	repo := t.TempDir()
+	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 9, Threads: 40, FaultRate: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.WriteArtifacts(repo, 2); err != nil {
+		t.Fatal(err)
+	}
+	arts, _ := filepath.Glob(filepath.Join(repo, "artifacts", "*.md"))
+	sort.Strings(arts)
+	for i, a := range arts {
+		switch {
+		case i%2 == 0:
+			os.Remove(a)
+		case i == 1:
+			// Paired by its front matter's session id only.
+			os.Rename(a, filepath.Join(repo, "artifacts", "renamed.md"))
+		}
+	}
+	threads, _ := filepath.Glob(filepath.Join(repo, "threads", "*.json"))
+	sort.Strings(threads)
+	data, err := os.ReadFile(threads[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another export of the first thread, one body changed: the two
+	// files' messages are merged into one thread (never checked early).
+	other := bytes.Replace(data, []byte(`"body_md": "`), []byte(`"body_md": "Edited. `), 1)
+	if err := os.WriteFile(filepath.Join(repo, "threads", "zz-copy.json"), other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	agents := t.TempDir()
+	if _, err := gen.WriteCorpus(agents, gen.Options{Seed: 3, Threads: 6, FaultRate: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agents, "agents.json"), []byte("{\"agents\": [\n{\"name\": \"BlueLake\"}]}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	roots := append([]string{repo, agents}, bigRunRoots(t)[1:]...)
+	for _, root := range roots {
+		for _, jobs := range []int{1, 2} {
+			earlyCheck = plain
+			want := checkReports(t, root, jobs)
+			earlyCheck = counting
+			before := checked.Load()
+			got := checkReports(t, root, jobs)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, %d jobs: the reports differ with early checks", root, jobs)
+				diffLines(t, want, got)
+			}
+			// The shared corpus persists every thread's artifact: none
+			// of its threads is checked early.
+			n := checked.Load() - before
+			if n == 0 && (root == repo || root == roots[2]) {
+				t.Errorf("%s: no thread was checked early: the test shows less than it says", root)
+			}
+			t.Logf("%s, %d jobs: %d threads checked early", root, jobs, n)
+		}
+	}
+}
+
+// diffLines logs the first line where two outputs differ.
+func diffLines(t *testing.T, want, got []byte) {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(w) && i < len(g); i++ {
+		if w[i] != g[i] {
+			t.Logf("line %d:\nwant %s\n got %s", i+1, w[i], g[i])
+			return
+		}
+	}
+	t.Logf("%d lines against %d", len(w), len(g))
+}

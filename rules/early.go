@@ -1,0 +1,49 @@
+package rules
+
+import (
+	"github.com/sourcegraph/conc/iter"
+
+	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+)
+
+// Early is the check a scan runs on a thread while it holds the thread's
+// file (mailbox.Early): the check RunThreads would run on it (opt as
+// RunThreads gets it, without archive agents), for a thread that owns no
+// persisted artifact. markdown are the inputs that may be persisted
+// artifacts (mailbox.Inputs.Markdown): a thread that one of them may
+// belong to is left for RunThreads, which pairs them.
+//
+// Nil when the run cannot check threads early: with a cache (opt.Cache),
+// and with a rule that has a Budget, whose spending on a thread checked
+// early and then again (its file scanned again) would count twice.
+func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
+	if opt.Cache != nil {
+		return nil
+	}
+	for _, r := range e.enabled {
+		if r.Budget != nil {
+			return nil
+		}
+	}
+	// The thread each artifact is paired with is the first of its session
+	// id, or else of its file name (pairArtifacts).
+	sids := iter.Mapper[string, string]{MaxGoroutines: opt.Jobs}.Map(markdown, func(p *string) string {
+		if sid := e.ArtifactSession(*p, false); sid != "" {
+			return sid
+		}
+		return ArtifactPathThread(*p)
+	})
+	owned := make(map[string]bool, len(sids))
+	for _, s := range sids {
+		owned[s] = true
+	}
+	r := &threadRun{e: e, opt: opt}
+	return &mailbox.Early{
+		Check: func(t *mailbox.Thread) (any, bool) {
+			c, err := compile.One(t, opt.Compile, r.check)
+			return c, err == nil
+		},
+		Owned: func(id string) bool { return owned[id] },
+	}
+}
