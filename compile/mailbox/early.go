@@ -159,6 +159,30 @@ func (s *scanner) packing() {
 	}
 }
 
+// newRec returns a new zero record with its message, for a record kept
+// unpacked (scanner.keep): from arrays of the file's (reserve), so that a
+// file's records, which an early check reads and then drops, are two
+// allocations, not two each.
+func (res *fileResult) newRec() *rec {
+	if len(res.recArr) == cap(res.recArr) {
+		res.reserve(8)
+	}
+	n := len(res.recArr)
+	res.recArr, res.msgArr = res.recArr[:n+1], res.msgArr[:n+1]
+	r := &res.recArr[n]
+	r.m = &res.msgArr[n]
+	return r
+}
+
+// reserve makes room for n more records (newRec) when the arrays have
+// less: a list of messages is counted before it is read.
+func (res *fileResult) reserve(n int) {
+	if cap(res.recArr)-len(res.recArr) < n {
+		n = min(n, 4096)
+		res.recArr, res.msgArr = make([]rec, 0, n), make([]Message, 0, n)
+	}
+}
+
 // earlyAgain lists the files whose early thread must be merged with the
 // others after all: another file holds a thread of the same key, or the
 // batch lists agents.

@@ -142,8 +142,8 @@ func (s *scanner) message(d *jdoc, n int32, c ctx) {
 func (s *scanner) keep(m *Message, r *recInfo) {
 	res := s.res
 	if res.pk == nil {
-		kept := &rec{m: new(Message), recInfo: *r}
-		*kept.m = *m
+		kept := res.newRec()
+		kept.recInfo, *kept.m = *r, *m
 		// views of the file's bytes (jdoc.view), which the next read reuses,
 		// and the scanner's recipient arrays, which the next message reuses
 		kept.m.Subject, kept.m.CreatedRaw = strings.Clone(m.Subject), strings.Clone(m.CreatedRaw)

@@ -339,6 +339,14 @@ func (s *scanner) array(d *jdoc, n int32, c ctx) bool {
 
 // messages ingests the elements of a messages array.
 func (s *scanner) messages(d *jdoc, n int32, c ctx) {
+	if s.res.pk == nil {
+		// Kept unpacked until the early check (Early): room for them all.
+		k := 0
+		for e := d.nodes[n].Child; e >= 0; e = d.nodes[e].Next {
+			k++
+		}
+		s.res.reserve(k)
+	}
 	i := 0
 	for e := d.nodes[n].Child; e >= 0; e = d.nodes[e].Next {
 		i++
