@@ -213,10 +213,34 @@ func (s *Set) Commit() error {
 // WriteFileAtomic writes one file through a temporary file in the target's
 // folder and renames it into place (a Set of one).
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	var s Set
-	if err := s.Add(path, write); err != nil {
-		s.failed = nil // keep the old file: nothing else of this run was written beside it
+	s, err := StageFile(path, write)
+	if err != nil {
 		return err
 	}
 	return s.Commit()
+}
+
+// StageFile writes one file to a temporary file in the target's folder:
+// the Set's Commit renames it into place, its Discard removes it. On error
+// nothing is staged, and the old file stays.
+func StageFile(path string, write func(io.Writer) error) (*Set, error) {
+	s := new(Set)
+	if err := s.Add(path, write); err != nil {
+		s.failed = nil // keep the old file: nothing else of this run was written beside it
+		return nil, err
+	}
+	return s, nil
+}
+
+// Discard removes the set's staged files: nothing of it is put in place.
+func (s *Set) Discard() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	for _, st := range s.staged {
+		os.Remove(st.tmp)
+		delete(temps.files, st.tmp)
+	}
+	s.staged, s.failed = nil, nil
 }

@@ -313,6 +313,9 @@ func (in *Inputs) Scan() *Batch {
 		if in.early != nil {
 			again := earlyAgain(results)
 			iter.Iterator[int]{MaxGoroutines: in.jobs}.ForEach(again, func(i *int) {
+				if drop := in.early.Drop; drop != nil {
+					drop(results[*i].early.early)
+				}
 				results[*i] = scanFile(&files[*i])
 				sp.keep(results[*i])
 			})

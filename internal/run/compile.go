@@ -57,8 +57,9 @@ type compiledOut struct {
 	line     string
 	findings []diag.Finding
 	comments []diag.Comment
-	files    map[string][]byte // relative path → content
-	buf      *[]byte           // the renderBufs buffer the artifact's content is in
+	files    map[string][]byte     // relative path → content
+	staged   map[string]stagedFile // or, for a thread compiled early (stage), its files already written to temporary files
+	buf      *[]byte               // the renderBufs buffer the artifact's content is in
 	err      string
 }
 
@@ -84,10 +85,29 @@ func (c *compiler) run(e *Env) error {
 	if err != nil {
 		return err
 	}
-	batch, err := mailbox.Scan(paths, plan.ScanOptions(c.Out))
+	in, err := mailbox.List(paths, plan.ScanOptions(c.Out))
 	if err != nil {
 		return usagef("%v", err)
 	}
+	// As check does (runEngine): a thread file's thread is compiled while
+	// the scan holds its bytes, and its files are written to temporary
+	// files (stage), renamed into place in thread order. A thread past its
+	// budget may still run, but writes nothing: the files are staged once
+	// its work has returned in time.
+	earlyOpt := plan.CompileOptions(nil)
+	if earlyCompile {
+		in.CheckEarly(&mailbox.Early{
+			Check: func(t *mailbox.Thread) (any, bool) {
+				o, err := compile.One(t, earlyOpt, c.compileThread)
+				if err != nil {
+					return nil, false
+				}
+				return c.stage(o), true
+			},
+			Drop: func(r any) { r.(compiledOut).discard() },
+		})
+	}
+	batch := in.Scan()
 	if err := nothingFound(batch, paths); err != nil {
 		return err
 	}
@@ -102,8 +122,15 @@ func (c *compiler) run(e *Env) error {
 	internal := false
 	var writeErrs []string
 	claims := nameClaims{}
-	compile.Each(batch, opt, c.Jobs, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
+	early := func(ref *mailbox.ThreadRef) (compiledOut, bool) {
+		o, ok := ref.Early().(compiledOut)
+		return o, ok
+	}
+	compile.EachWith(batch, opt, c.Jobs, early, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
+			if o, ok := ref.Early().(compiledOut); ok {
+				o.discard() // not taken: the run's time was up
+			}
 			if te, ok := err.(*compile.TimeoutError); ok {
 				findings = append(findings, compile.TimeoutFinding(ref, te))
 				return
@@ -183,6 +210,45 @@ func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 	return o
 }
 
+// earlyCompile turns compile's early threads on (tests compare without).
+var earlyCompile = true
+
+// stage writes the files of a thread's result, kept from the scan to the
+// threads' turn (mailbox.Early), to temporary files at once (stageUnder),
+// so that the result holds their names, not their bytes; writeFiles
+// renames them into place, or removes them.
+func (c *compiler) stage(o compiledOut) compiledOut {
+	if len(o.files) > 0 {
+		o.staged = make(map[string]stagedFile, len(o.files))
+		for n, b := range o.files {
+			set, err := stageUnder(c.Out, n, bytesWriter(b))
+			o.staged[n] = stagedFile{set, err}
+		}
+		o.files = nil
+	}
+	if o.buf != nil {
+		renderBufs.Put(o.buf)
+		o.buf = nil
+	}
+	return o
+}
+
+// discard removes o's staged files.
+func (o compiledOut) discard() {
+	for _, st := range o.staged {
+		if st.set != nil {
+			st.set.Discard()
+		}
+	}
+}
+
+// stagedFile is a file of a thread written to a temporary file, or why it
+// could not be.
+type stagedFile struct {
+	set *reporters.Set
+	err error
+}
+
 // compiledBody is the COMPILED message body of t's current version, whose
 // artifact renders as rendered.
 func compiledBody(t *compile.Thread, id, name string, rendered []byte) []byte {
@@ -215,14 +281,26 @@ func (c *compiler) writeFiles(key string, o compiledOut, claims nameClaims) []st
 	if o.err != "" {
 		errs = append(errs, o.err)
 	}
-	names := make([]string, 0, len(o.files))
+	names := make([]string, 0, len(o.files)+len(o.staged))
 	for n := range o.files {
+		names = append(names, n)
+	}
+	for n := range o.staged {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
 		err := claims.claim(n, key)
-		if err == nil {
+		st, staged := o.staged[n]
+		switch {
+		case err != nil && staged && st.set != nil:
+			st.set.Discard()
+		case err != nil:
+		case staged && st.err != nil:
+			err = st.err
+		case staged:
+			err = st.set.Commit()
+		default:
 			err = writeUnder(c.Out, n, bytesWriter(o.files[n]))
 		}
 		if err != nil {

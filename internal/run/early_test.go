@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,7 +17,9 @@ import (
 
 // TestEarlyChecksMatch: a check that checks threads while the scan holds
 // their files (rules.Engine.Early) writes the reports, standard output and
-// artifacts of one that checks every thread after the scan, on generated
+// artifacts of one that checks every thread after the scan, and a compile
+// that compiles them so (and stages their files) writes what one that
+// compiles every thread after the scan writes, on generated
 // threads with faults whose artifacts are persisted for half of them (by
 // file name, and one by session id only), a thread key held by two files,
 // a batch that lists agents, the rules' golden inputs and the shared
@@ -66,6 +69,16 @@ func TestEarlyChecksMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Two threads whose artifact names clash on a case-insensitive file
+	// system: the second in key order writes nothing (its staged file is
+	// removed).
+	for _, id := range []string{"RS-20260101-case", "RS-20260101-CASE"} {
+		msg := fmt.Sprintf(`{"id": 1, "thread_id": %q, "subject": "KICKOFF: case", "from": "A", "to": ["B"], "created_ts": "2026-01-01T00:00:00Z", "body_md": "Kickoff."}`, id)
+		if err := os.WriteFile(filepath.Join(repo, "threads", id+".json"), []byte("{\"messages\": [\n"+msg+"]}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	agents := t.TempDir()
 	if _, err := gen.WriteCorpus(agents, gen.Options{Seed: 3, Threads: 6, FaultRate: 0.5}); err != nil {
 		t.Fatal(err)
@@ -84,6 +97,13 @@ func TestEarlyChecksMatch(t *testing.T) {
 			got := checkReports(t, root, jobs)
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, %d jobs: the reports differ with early checks", root, jobs)
+				diffLines(t, want, got)
+			}
+			earlyCompile = false
+			want = compileOutput(t, root, jobs)
+			earlyCompile = true
+			if got := compileOutput(t, root, jobs); !bytes.Equal(got, want) {
+				t.Errorf("%s, %d jobs: compile's output differs with early threads", root, jobs)
 				diffLines(t, want, got)
 			}
 			// The shared corpus persists every thread's artifact: none

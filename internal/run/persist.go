@@ -28,16 +28,26 @@ var safeDirs sync.Map
 // (go.mod: 1.24). When the module moves to 1.25, an os.Root over dir (stdlib
 // alone) could replace the Lstat walk below.
 func writeUnder(dir, rel string, write func(io.Writer) error) error {
+	s, err := stageUnder(dir, rel, write)
+	if err != nil {
+		return err
+	}
+	return s.Commit()
+}
+
+// stageUnder is writeUnder's checks and write, staged (reporters.StageFile)
+// for the caller to commit or discard.
+func stageUnder(dir, rel string, write func(io.Writer) error) (*reporters.Set, error) {
 	if rel == "" || filepath.IsAbs(rel) || strings.Contains(rel, "\x00") {
-		return fmt.Errorf("refusing to write %q: not a relative path", rel)
+		return nil, fmt.Errorf("refusing to write %q: not a relative path", rel)
 	}
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("refusing to write %q: it leaves the output folder", rel)
+		return nil, fmt.Errorf("refusing to write %q: it leaves the output folder", rel)
 	}
 	if _, ok := safeDirs.Load(dir); !ok {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		safeDirs.Store(dir, false) // made or found: no stat of it for every file
 	}
@@ -67,30 +77,30 @@ func writeUnder(dir, rel string, write func(io.Writer) error) error {
 					safeDirs.Store(cur, true)
 					continue
 				} else if !os.IsExist(err) {
-					return err
+					return nil, err
 				}
 				// Made meanwhile by another writer: check it as found.
 				if fi, err = os.Lstat(cur); err != nil {
-					return err
+					return nil, err
 				}
 			} else {
 				continue
 			}
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return fmt.Errorf("refusing to write %s: %s is a symbolic link", filepath.Join(dir, clean), cur)
+			return nil, fmt.Errorf("refusing to write %s: %s is a symbolic link", filepath.Join(dir, clean), cur)
 		}
 		if !last && !fi.IsDir() {
-			return fmt.Errorf("refusing to write %s: %s is not a directory", filepath.Join(dir, clean), cur)
+			return nil, fmt.Errorf("refusing to write %s: %s is not a directory", filepath.Join(dir, clean), cur)
 		}
 		if !last {
 			safeDirs.Store(cur, false)
 		}
 	}
-	return reporters.WriteFileAtomic(filepath.Join(dir, clean), write)
+	return reporters.StageFile(filepath.Join(dir, clean), write)
 }
 
 // artifactName returns the file name for a thread's artifact (every file

@@ -2,8 +2,10 @@ package run
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
@@ -135,6 +137,12 @@ func compileOutput(t *testing.T, root string, jobs int) []byte {
 		t.Fatalf("compile %s: %v\n%s", root, err, se.String())
 	}
 	all := append(so.Bytes(), se.Bytes()...)
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			t.Errorf("compile %s: a temporary file is left: %s", root, p)
+		}
+		return nil
+	})
 	for _, sub := range []string{"artifacts", "compiled"} {
 		files, _ := filepath.Glob(filepath.Join(out, sub, "*.md"))
 		for _, f := range files {
