@@ -93,9 +93,11 @@ func (c *compiler) run(e *Env) error {
 	// the scan holds its bytes, and its files are written to temporary
 	// files (stage), renamed into place in thread order. A thread past its
 	// budget may still run, but writes nothing: the files are staged once
-	// its work has returned in time.
+	// its work has returned in time. Not past keepResults files: the
+	// results (a line, findings and file names a thread) live from the
+	// scan on.
 	earlyOpt := plan.CompileOptions(nil)
-	if earlyCompile {
+	if earlyCompile && in.Files() <= keepResults {
 		in.CheckEarly(&mailbox.Early{
 			Check: func(t *mailbox.Thread) (any, bool) {
 				o, err := compile.One(t, earlyOpt, c.compileThread)
