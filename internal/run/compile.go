@@ -110,6 +110,9 @@ func (c *compiler) run(e *Env) error {
 		})
 	}
 	batch := in.Scan()
+	if afterCompileScan != nil {
+		afterCompileScan()
+	}
 	if err := nothingFound(batch, paths); err != nil {
 		return err
 	}
@@ -214,6 +217,10 @@ func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 
 // earlyCompile turns compile's early threads on (tests compare without).
 var earlyCompile = true
+
+// afterCompileScan, when set, is called when compile's scan is done (tests
+// let the run's time run out there).
+var afterCompileScan func()
 
 // stage writes the files of a thread's result, kept from the scan to the
 // threads' turn (mailbox.Early), to temporary files at once (stageUnder),

@@ -3,12 +3,14 @@ package run
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
@@ -127,4 +129,37 @@ func diffLines(t *testing.T, want, got []byte) {
 		}
 	}
 	t.Logf("%d lines against %d", len(w), len(g))
+}
+
+// TestCompileEarlyPastDeadline: when the run's time runs out between the
+// scan and the threads' turn, the threads compiled early are not taken, and
+// the files they staged are removed: nothing is written, no temporary file
+// is left, and every thread is reported as not compiled in time.
+func TestCompileEarlyPastDeadline(t *testing.T) {
+	defer func() { afterCompileScan = nil }()
+	repo := t.TempDir()
+	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 4, Threads: 5}); err != nil {
+		t.Fatal(err)
+	}
+	const budget = 2 * time.Second
+	start := time.Now()
+	afterCompileScan = func() { time.Sleep(time.Until(start.Add(budget + 100*time.Millisecond))) }
+	out := t.TempDir()
+	var so, se bytes.Buffer
+	err := Compile(CompileOptions{Paths: []string{repo}, Out: out, Jobs: 2, Timeout: budget}, &Env{Stdout: &so, Stderr: &se})
+	if time.Since(start) < budget {
+		t.Fatal("the run ended before its time ran out: the test shows nothing")
+	}
+	if ee, ok := err.(*ExitError); !ok || ee.Code != 1 {
+		t.Fatalf("compile past its time: %v, want exit 1\n%s", err, se.String())
+	}
+	if n := strings.Count(so.String(), "IN-010"); n != 5 {
+		t.Errorf("%d IN-010 findings, want one for each of the 5 threads:\n%s", n, so.String())
+	}
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("written past the run's time: %s", p)
+		}
+		return nil
+	})
 }
