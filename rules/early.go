@@ -27,16 +27,19 @@ func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
 		}
 	}
 	// The thread each artifact is paired with is the first of its session
-	// id, or else of its file name (pairArtifacts).
+	// id, or else of its file name (pairArtifacts, which takes the ids
+	// read here).
 	sids := iter.Mapper[string, string]{MaxGoroutines: opt.Jobs}.Map(markdown, func(p *string) string {
-		if sid := e.ArtifactSession(*p, false); sid != "" {
-			return sid
-		}
-		return ArtifactPathThread(*p)
+		return e.ArtifactSession(*p, false)
 	})
+	e.sessions = make(map[string]string, len(sids))
 	owned := make(map[string]bool, len(sids))
-	for _, s := range sids {
-		owned[s] = true
+	for i, sid := range sids {
+		e.sessions[markdown[i]] = sid
+		if sid == "" {
+			sid = ArtifactPathThread(markdown[i])
+		}
+		owned[sid] = true
 	}
 	r := &threadRun{e: e, opt: opt}
 	return &mailbox.Early{

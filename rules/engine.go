@@ -38,6 +38,10 @@ type Engine struct {
 	ids, artifactIDs, unparsedIDs []string
 	files                         Files
 	limits                        limits.Parse
+	// sessions are the session ids Early read from the markdown inputs'
+	// front matter, by path, for pairArtifacts not to read them again
+	// (nil: none read).
+	sessions map[string]string
 }
 
 // Files reads the inputs the engine checks besides thread exports:
@@ -802,7 +806,10 @@ func (e *Engine) pairArtifacts(b *mailbox.Batch, jobs int) ([]ArtifactInput, []i
 		if in.JSON {
 			return -1
 		}
-		sid := e.ArtifactSession(in.Path, false)
+		sid, ok := e.sessions[in.Path]
+		if !ok {
+			sid = e.ArtifactSession(in.Path, false)
+		}
 		if sid == "" {
 			sid = name
 		}
