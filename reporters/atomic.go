@@ -49,8 +49,9 @@ var ErrInterrupted = errors.New("interrupted")
 var temps = struct {
 	mu          sync.Mutex
 	files       map[string]bool
+	folders     map[*Folder]bool // folders being built (folder.go)
 	interrupted bool
-}{files: map[string]bool{}}
+}{files: map[string]bool{}, folders: map[*Folder]bool{}}
 
 // tempFile is a staged file being written (createExcl).
 type tempFile interface {
@@ -104,9 +105,11 @@ func removeTemp(name string) {
 	delete(temps.files, name)
 }
 
-// Interrupt removes every temporary file and makes every later write fail
-// with ErrInterrupted. It waits for a Set being renamed into place, so
-// that the set is complete; it returns how many files it removed.
+// Interrupt removes every temporary file and every Folder being built, and
+// makes every later write fail with ErrInterrupted. It waits for a Set
+// being renamed into place, so that the set is complete, and for the files
+// being written in a Folder; it returns how many files and folders it
+// removed.
 func Interrupt() int {
 	temps.mu.Lock()
 	defer temps.mu.Unlock()
@@ -117,6 +120,13 @@ func Interrupt() int {
 			n++
 		}
 		delete(temps.files, name)
+	}
+	for f := range temps.folders {
+		f.mu.Lock()
+		f.end()
+		f.mu.Unlock()
+		delete(temps.folders, f)
+		n++
 	}
 	return n
 }

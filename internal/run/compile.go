@@ -2,6 +2,7 @@ package run
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -31,11 +32,16 @@ type CompileOptions struct {
 	NoGitignore   bool // read what .gitignore ignores too
 }
 
-type compiler struct{ CompileOptions }
+type compiler struct {
+	CompileOptions
+	// fresh are the output subfolders (artifacts, compiled) that did not
+	// exist when the run started, built whole (newFolder).
+	fresh map[string]*newFolder
+}
 
 // Compile compiles every thread of the inputs, prints a line per thread and
 // the compiler's findings, and with Out writes the artifacts.
-func Compile(o CompileOptions, e *Env) error { return (&compiler{o}).run(e) }
+func Compile(o CompileOptions, e *Env) error { return (&compiler{CompileOptions: o}).run(e) }
 
 // threadLine is the one-line summary of a compiled thread.
 func threadLine(t *compile.Thread) string {
@@ -54,11 +60,12 @@ func threadLine(t *compile.Thread) string {
 }
 
 type compiledOut struct {
+	key      string // the thread's
 	line     string
 	findings []diag.Finding
 	comments []diag.Comment
 	files    map[string][]byte     // relative path → content
-	staged   map[string]stagedFile // or, for a thread compiled early (stage), its files already written to temporary files
+	staged   map[string]stagedFile // or, for a thread compiled early (stage), its files already written
 	buf      *[]byte               // the renderBufs buffer the artifact's content is in
 	err      string
 }
@@ -89,6 +96,13 @@ func (c *compiler) run(e *Env) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if c.Out != "" {
+		rels := []string{"artifacts"}
+		if c.CompiledBody {
+			rels = append(rels, "compiled")
+		}
+		c.fresh = newFolders(c.Out, rels...)
+	}
 	// As check does (runEngine): a thread file's thread is compiled while
 	// the scan holds its bytes, and its files are written to temporary
 	// files (stage), renamed into place in thread order. A thread past its
@@ -106,7 +120,7 @@ func (c *compiler) run(e *Env) error {
 				}
 				return c.stage(o), true
 			},
-			Drop: func(r any) { r.(compiledOut).discard() },
+			Drop: func(r any) { c.discard(r.(compiledOut)) },
 		})
 	}
 	batch := in.Scan()
@@ -134,7 +148,7 @@ func (c *compiler) run(e *Env) error {
 	compile.EachWith(batch, opt, c.Jobs, early, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
 			if o, ok := ref.Early().(compiledOut); ok {
-				o.discard() // not taken: the run's time was up
+				c.discard(o) // not taken: the run's time was up
 			}
 			if te, ok := err.(*compile.TimeoutError); ok {
 				findings = append(findings, compile.TimeoutFinding(ref, te))
@@ -154,6 +168,11 @@ func (c *compiler) run(e *Env) error {
 		comments = append(comments, o.comments...)
 		writeErrs = append(writeErrs, c.writeFiles(ref.Key, o, claims)...)
 	})
+	for _, rel := range []string{"artifacts", "compiled"} {
+		if nf := c.fresh[rel]; nf != nil {
+			writeErrs = append(writeErrs, nf.finish(c.Out)...)
+		}
+	}
 	// The same findings pipeline as check: rule ids, severities, ignores
 	// and suppressions agree between the two commands. compile runs no rule
 	// checks: only the compiler's and the pipeline's rules can use a
@@ -189,7 +208,7 @@ func (c *compiler) run(e *Env) error {
 func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 	// The findings and comments are read after the thread is released,
 	// when its bodies' memory holds the next thread's.
-	o := compiledOut{line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
+	o := compiledOut{key: t.Key, line: threadLine(t), findings: t.Findings, comments: rules.MessageComments(t)}
 	for i := range o.findings {
 		o.findings[i].Detach()
 	}
@@ -223,17 +242,33 @@ var earlyCompile = true
 var afterCompileScan func()
 
 // stage writes the files of a thread's result, kept from the scan to the
-// threads' turn (mailbox.Early), to temporary files at once (stageUnder),
-// so that the result holds their names, not their bytes; writeFiles
-// renames them into place, or removes them.
+// threads' turn (mailbox.Early), at once, so that the result holds their
+// names, not their bytes: in a new folder under their own names (place),
+// elsewhere to temporary files (stageUnder). writeFiles commits them in
+// thread order, or removes them. A file whose name another thread has
+// placed keeps its bytes, for writeFiles to write if this thread claims
+// the name.
 func (c *compiler) stage(o compiledOut) compiledOut {
 	if len(o.files) > 0 {
 		o.staged = make(map[string]stagedFile, len(o.files))
+		var kept map[string][]byte
 		for n, b := range o.files {
+			if nf, name := folderOf(c.fresh, n); nf != nil {
+				placed, err := nf.place(o.key, name, b)
+				if placed || err != nil {
+					o.staged[n] = stagedFile{placed: placed, err: err}
+					continue
+				}
+				if kept == nil {
+					kept = map[string][]byte{}
+				}
+				kept[n] = bytes.Clone(b) // b is in o.buf, given back below
+				continue
+			}
 			set, err := stageUnder(c.Out, n, bytesWriter(b))
-			o.staged[n] = stagedFile{set, err}
+			o.staged[n] = stagedFile{set: set, err: err}
 		}
-		o.files = nil
+		o.files = kept
 	}
 	if o.buf != nil {
 		renderBufs.Put(o.buf)
@@ -242,20 +277,26 @@ func (c *compiler) stage(o compiledOut) compiledOut {
 	return o
 }
 
-// discard removes o's staged files.
-func (o compiledOut) discard() {
-	for _, st := range o.staged {
-		if st.set != nil {
+// discard removes the files stage wrote for o.
+func (c *compiler) discard(o compiledOut) {
+	for n, st := range o.staged {
+		switch {
+		case st.set != nil:
 			st.set.Discard()
+		case st.placed:
+			nf, name := folderOf(c.fresh, n)
+			nf.unplace(o.key, name)
 		}
 	}
 }
 
-// stagedFile is a file of a thread written to a temporary file, or why it
-// could not be.
+// stagedFile is a file of a thread written at once (stage): to a
+// temporary file (set), or in a new folder under its name (placed); or why
+// it could not be.
 type stagedFile struct {
-	set *reporters.Set
-	err error
+	set    *reporters.Set
+	placed bool
+	err    error
 }
 
 // compiledBody is the COMPILED message body of t's current version, whose
@@ -301,14 +342,21 @@ func (c *compiler) writeFiles(key string, o compiledOut, claims nameClaims) []st
 	for _, n := range names {
 		err := claims.claim(n, key)
 		st, staged := o.staged[n]
+		nf, name := folderOf(c.fresh, n)
 		switch {
 		case err != nil && staged && st.set != nil:
 			st.set.Discard()
+		case err != nil && staged && st.placed:
+			nf.unplace(key, name)
 		case err != nil:
 		case staged && st.err != nil:
 			err = st.err
+		case staged && st.placed:
+			err = nf.commit(key, name, nil)
 		case staged:
 			err = st.set.Commit()
+		case nf != nil:
+			err = nf.commit(key, name, o.files[n])
 		default:
 			err = writeUnder(c.Out, n, bytesWriter(o.files[n]))
 		}

@@ -130,7 +130,22 @@ func TestArenaReuseIsInvisible(t *testing.T) {
 // standard output and error and every file it wrote.
 func compileOutput(t *testing.T, root string, jobs int) []byte {
 	t.Helper()
+	return compileOutputInto(t, root, jobs, false)
+}
+
+// compileOutputInto is compileOutput, with existing: into an output folder
+// whose artifacts/ and compiled/ exist (written file by file, not built
+// whole as new folders are).
+func compileOutputInto(t *testing.T, root string, jobs int, existing bool) []byte {
+	t.Helper()
 	out := t.TempDir()
+	if existing {
+		for _, sub := range []string{"artifacts", "compiled"} {
+			if err := os.Mkdir(filepath.Join(out, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	var so, se bytes.Buffer
 	err := Compile(CompileOptions{Paths: []string{root}, Out: out, CompiledBody: true, Jobs: jobs}, &Env{Stdout: &so, Stderr: &se})
 	if ee, ok := err.(*ExitError); err != nil && (!ok || ee.Code > 1) {
