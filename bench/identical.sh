@@ -1,7 +1,8 @@
 #!/bin/sh
 # Two brenner-ci builds' outputs compared byte for byte: issue 25 asks that a
 # speed change leave every report as the previous release wrote it. Each
-# build checks each corpus (--jobs 2, the four reports) and compiles it
+# build checks each corpus (--jobs 2, the four reports, the artifacts with
+# --out) and compiles it
 # (--out, --compiled-body); their reports, standard output, standard error
 # and exit status must be identical, file for file.
 #
@@ -54,7 +55,7 @@ outputs() {
 	mkdir -p "$run/check" "$run/compile"
 	rc=0
 	(cd "$2" && "$1" check . --jobs 2 --repo-root . --sarif "$run/check/r.sarif" --junit "$run/check/r.xml" \
-		--markdown "$run/check/r.md" --json "$run/check/r.json" >"$run/check/stdout" 2>"$run/check/stderr") || rc=$?
+		--markdown "$run/check/r.md" --json "$run/check/r.json" --out "$run/check/out" >"$run/check/stdout" 2>"$run/check/stderr") || rc=$?
 	echo "$rc" >"$run/check/status"
 	rc=0
 	(cd "$2" && "$1" compile . --jobs 2 --out "$run/compile/out" --compiled-body >"$run/compile/stdout" 2>"$run/compile/stderr") || rc=$?

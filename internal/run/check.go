@@ -544,6 +544,7 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 	}
 	if c.Out != "" {
 		w.claimAll(batch.Threads)
+		w.fresh = newFolders(c.Out, "artifacts")["artifacts"]
 	}
 	var last time.Time
 	prog := newProgress(c.progressWriter(), len(batch.Threads))
@@ -575,6 +576,11 @@ func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch)
 		ro.Cache = c.prMemory.Recorder(c.threadSalt(eng, run, opt), opt.ThreadTimeout, inner)
 	}
 	res, b := eng.RunThreads(batch, ro)
+	if w.fresh != nil {
+		for _, e := range w.fresh.finish(c.Out) {
+			w.notes = append(w.notes, diag.Notification{Level: diag.Warning, Message: "artifact not written: " + e})
+		}
+	}
 	if threads != nil {
 		threads.Close()
 		w.notes = append(w.notes, c.cacheNotes(run, threads)...)
@@ -597,6 +603,7 @@ type artifactWriter struct {
 	fix           bool
 	persisted     map[string][]string // thread id → persisted artifact paths among the inputs
 	claims        nameClaims
+	fresh         *newFolder // artifacts/, when it did not exist before the run
 	mu            sync.Mutex
 	notes         []diag.Notification
 }
@@ -617,7 +624,10 @@ func (w *artifactWriter) write(key, id string, art []byte) {
 	if err == nil {
 		err = w.claims.owns("artifacts/"+name, key)
 	}
-	if err == nil {
+	switch {
+	case err == nil && w.fresh != nil:
+		err = w.fresh.commit(key, name, art)
+	case err == nil:
 		err = writeUnder(w.out, "artifacts/"+name, bytesWriter(art))
 	}
 	if err == nil && w.fix {

@@ -92,8 +92,10 @@ func TestEarlyChecksMatch(t *testing.T) {
 	roots := append([]string{repo, agents}, bigRunRoots(t)[1:]...)
 	for _, root := range roots {
 		for _, jobs := range []int{1, 2} {
+			// check: the artifacts written file by file into a folder
+			// that exists, against a new folder built whole.
 			earlyCheck = plain
-			want := checkReports(t, root, jobs)
+			want := checkReportsInto(t, root, jobs, true)
 			earlyCheck = counting
 			before := checked.Load()
 			got := checkReports(t, root, jobs)

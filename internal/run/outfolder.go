@@ -126,7 +126,11 @@ func (nf *newFolder) commit(key, name string, b []byte) error {
 		}
 	}
 	delete(nf.placed, lower)
-	if err := f.Replace(name, bytesWriter(b)); err != nil {
+	write := f.Replace
+	if !ok {
+		write = f.Create // nothing placed under the name
+	}
+	if err := write(name, bytesWriter(b)); err != nil {
 		return err
 	}
 	nf.placed[lower] = placement{name: name, key: key, committed: true}

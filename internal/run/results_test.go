@@ -54,7 +54,20 @@ func bigRunRoots(t *testing.T) []string {
 // compiled artifacts (--out), and returns them all with standard output.
 func checkReports(t *testing.T, root string, jobs int) []byte {
 	t.Helper()
+	return checkReportsInto(t, root, jobs, false)
+}
+
+// checkReportsInto is checkReports, with existing: into an output folder
+// whose artifacts/ exists (written file by file, not built whole as a new
+// folder is).
+func checkReportsInto(t *testing.T, root string, jobs int, existing bool) []byte {
+	t.Helper()
 	out := t.TempDir()
+	if existing {
+		if err := os.MkdirAll(filepath.Join(out, "out", "artifacts"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var so, se bytes.Buffer
 	e := &Env{Stdout: &so, Stderr: &se}
 	c := &checker{CheckOptions: CheckOptions{Paths: []string{root}, RepoRoot: root, Format: "text", Jobs: jobs,
@@ -69,6 +82,9 @@ func checkReports(t *testing.T, root string, jobs int) []byte {
 	arts, _ := filepath.Glob(filepath.Join(out, "out", "artifacts", "*.md"))
 	if len(arts) == 0 {
 		t.Fatalf("%s: no artifact written", root)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(out, "out", ".*.tmp-*")); len(tmps) > 0 {
+		t.Errorf("%s: left: %v", root, tmps)
 	}
 	for _, a := range arts {
 		all = append(all, readReports(t, filepath.Dir(a), filepath.Base(a))...)
