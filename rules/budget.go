@@ -18,6 +18,11 @@ type Budget struct {
 	Limit uint64
 	At    diag.Pos // where the rule is declared
 	spent atomic.Uint64
+	// early is what the checks during the scan spent (Ctx.deferred): not
+	// the run's spending, which counts only the results the run takes,
+	// but bounded by the limit too, so that a run does at most twice the
+	// work its budget allows.
+	early atomic.Uint64
 }
 
 // charge adds n to what the run spent and reports whether it is still
@@ -65,6 +70,13 @@ func (c *Ctx) Spend(cost uint64) bool {
 	}
 	c.spent += cost
 	c.spending = true
+	if c.deferred {
+		if b.early.Add(cost) > b.Limit {
+			c.incomplete = true
+			return false
+		}
+		return true
+	}
 	if !b.charge(cost) {
 		c.incomplete = true
 		return false
@@ -88,7 +100,7 @@ func (c *Ctx) settle() {
 // Exhausted reports whether the rule being checked has spent its run
 // budget (checked before evaluating at all).
 func (c *Ctx) Exhausted() bool {
-	if b := c.rule.Budget; b != nil && b.Exceeded() {
+	if b := c.rule.Budget; b != nil && (b.Exceeded() || c.deferred && b.early.Load() > b.Limit) {
 		c.incomplete = true
 		return true
 	}

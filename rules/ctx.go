@@ -40,7 +40,12 @@ type Ctx struct {
 	spent      uint64
 	spending   bool // Spend was called in the check of the rule
 	incomplete bool
-	memo       map[any]any
+	// deferred: the run's budgets are not charged here (a check during
+	// the scan, whose result the run may not take); the costs are charged
+	// when the result is taken (threadRun.reuse). The check stops when the
+	// scan's checks together spend more than a rule's limit (Budget.early).
+	deferred bool
+	memo     map[any]any
 }
 
 // Memo returns what make returned the first time it was called with key

@@ -14,17 +14,21 @@ import (
 // artifacts (mailbox.Inputs.Markdown): a thread that one of them may
 // belong to is left for RunThreads, which pairs them.
 //
-// Nil when the run cannot check threads early: with a cache (opt.Cache),
-// and with a rule that has a Budget, whose spending on a thread checked
-// early and then again (its file scanned again) would count twice.
+// Nil when the run cannot check threads early: with a cache (opt.Cache).
+//
+// The rules with a Budget charge nothing during these checks: a result
+// the run takes is charged when it is taken, as a cached one is
+// (threadRun.reuse), and one it does not take (its file scanned again,
+// Drop) is never charged, so no thread counts twice. What these checks
+// spend together is bounded by the limit too (Budget.early): a check that
+// passes it stops, its result is not taken, and the thread is checked again
+// with the others, charging as it goes. So the run's spending only grows, and reaches the
+// limit only when the taken results' costs pass it, as without early
+// checks: the findings and the withdrawals are those of a run without
+// them.
 func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
 	if opt.Cache != nil {
 		return nil
-	}
-	for _, r := range e.enabled {
-		if r.Budget != nil {
-			return nil
-		}
 	}
 	// The thread each artifact is paired with is the first of its session
 	// id, or else of its file name (pairArtifacts, which takes the ids
@@ -41,11 +45,11 @@ func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
 		}
 		owned[sid] = true
 	}
-	r := &threadRun{e: e, opt: opt}
+	r := &threadRun{e: e, opt: opt, early: true}
 	return &mailbox.Early{
 		Check: func(t *mailbox.Thread) (any, bool) {
 			c, err := compile.One(t, opt.Compile, r.check)
-			return c, err == nil
+			return c, err == nil && !c.Thread.Incomplete
 		},
 		Owned: func(id string) bool { return owned[id] },
 	}

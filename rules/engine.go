@@ -123,6 +123,12 @@ type ThreadResult struct {
 // the compiler's findings of enabled rules. persisted are the thread's
 // persisted artifacts, for DR-001 (nil: none among the inputs).
 func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) ThreadResult {
+	return e.checkThread(t, persisted, false)
+}
+
+// checkThread is CheckThread, with deferred: the run's budgets are not
+// charged (Ctx.deferred).
+func (e *Engine) checkThread(t *compile.Thread, persisted []*artifact.Parsed, deferred bool) ThreadResult {
 	r := ThreadResult{Summary: diag.Thread{
 		Key: t.Key, File: t.File(), Messages: len(t.Msgs), Blocks: t.Stats.Blocks, Valid: t.Stats.Valid,
 		Invalid: t.Stats.Invalid, Applied: t.Stats.Applied, Version: t.Version, Rules: e.Enabled(),
@@ -132,7 +138,7 @@ func (e *Engine) CheckThread(t *compile.Thread, persisted []*artifact.Parsed) Th
 			r.Findings = append(r.Findings, f)
 		}
 	}
-	c := &Ctx{T: t, Thread: t.Key, Persisted: persisted}
+	c := &Ctx{T: t, Thread: t.Key, Persisted: persisted, deferred: deferred}
 	var at checkStep
 	for !e.checkFrom(c, &at, &r.Internal) {
 	}
@@ -606,6 +612,9 @@ type threadRun struct {
 	done  []bool           // aligned with ins
 	owned map[string][]int // thread key → its artifacts (indexes into ins)
 	alone []int            // artifacts of no thread among the inputs
+	// early: the checks of the scan (Engine.Early), which charge no
+	// budget: their results' costs are charged when they are taken.
+	early bool
 
 	threads Results
 }
@@ -628,8 +637,10 @@ func (r *threadRun) pair(jobs int) {
 // reuse takes a thread's results from its check during the scan (Early),
 // or asks the cache for them (in the worker).
 func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
+	// Else (an artifact it owns) its file is read again (ThreadRef.Load).
 	if c, ok := ref.Early().(*Checked); ok && len(r.owned[ref.Key]) == 0 {
-		return c, true // else its file is read again (ThreadRef.Load)
+		chargeCost(r.e.enabled, c.Thread.Cost) // not charged when it was checked
+		return c, true
 	}
 	if r.opt.Cache == nil {
 		return nil, false
@@ -662,7 +673,7 @@ func (r *threadRun) check(t *compile.Thread) *Checked {
 		}
 		c.Artifacts = append(c.Artifacts, a)
 	}
-	c.Thread = r.e.CheckThread(t, persisted)
+	c.Thread = r.e.checkThread(t, persisted, r.early)
 	for k := range c.Artifacts {
 		a := &c.Artifacts[k]
 		a.Parsed = frontOnly(a.Parsed)

@@ -24,8 +24,8 @@ import (
 // compiles every thread after the scan writes, on generated
 // threads with faults whose artifacts are persisted for half of them (by
 // file name, and one by session id only), a thread key held by two files,
-// a batch that lists agents, the rules' golden inputs and the shared
-// corpus; with one worker and with two.
+// a batch that lists agents, threads with a custom rule, the rules' golden
+// inputs and the shared corpus; with one worker and with two.
 func TestEarlyChecksMatch(t *testing.T) {
 	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
@@ -89,7 +89,12 @@ func TestEarlyChecksMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	roots := append([]string{repo, agents}, bigRunRoots(t)[1:]...)
+	// bigRunRoots: generated threads with a custom rule and every
+	// thread's artifact persisted (none checked early: TestEarlyChecksBudgets
+	// has custom rules checked early), the rules' golden inputs, the shared
+	// corpus.
+	big := bigRunRoots(t)
+	roots := append([]string{repo, agents}, big...)
 	for _, root := range roots {
 		for _, jobs := range []int{1, 2} {
 			// check: the artifacts written file by file into a folder
@@ -125,7 +130,7 @@ func TestEarlyChecksMatch(t *testing.T) {
 			// The shared corpus persists every thread's artifact: none
 			// of its threads is checked early.
 			n := checked.Load() - before
-			if n == 0 && (root == repo || root == roots[2]) {
+			if n == 0 && (root == repo || root == big[1]) {
 				t.Errorf("%s: no thread was checked early: the test shows less than it says", root)
 			}
 			t.Logf("%s, %d jobs: %d threads checked early", root, jobs, n)
@@ -176,4 +181,87 @@ func TestCompileEarlyPastDeadline(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestEarlyChecksBudgets: custom rules' run budgets give the findings and
+// withdrawals of a run without early checks, whatever the budget: a check
+// during the scan charges nothing, and its result's cost is charged when
+// the run takes it. Budgets doubling from 1 pass the two runs' total cost,
+// so one of them lies between half the total and the total, where a
+// thread counted twice (checked early, its result dropped, checked again)
+// would stop a rule that a run without early checks does not stop. On
+// generated threads with one thread in two files, and on the same threads
+// with a listing of agents (every early result dropped).
+func TestEarlyChecksBudgets(t *testing.T) {
+	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	var checked atomic.Int64
+	counting := func(e *rules.Engine, opt rules.RunOptions, md []string) *mailbox.Early {
+		x := e.Early(opt, md)
+		if x != nil {
+			check := x.Check
+			x.Check = func(th *mailbox.Thread) (any, bool) { checked.Add(1); return check(th) }
+		}
+		return x
+	}
+	plain := func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
+
+	repo, agents := t.TempDir(), t.TempDir()
+	for _, dir := range []string{repo, agents} {
+		if _, err := gen.WriteCorpus(dir, gen.Options{Seed: 11, Threads: 30, FaultRate: 0.3}); err != nil {
+			t.Fatal(err)
+		}
+		threads, _ := filepath.Glob(filepath.Join(dir, "threads", "*.json"))
+		sort.Strings(threads)
+		data, err := os.ReadFile(threads[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := bytes.Replace(data, []byte(`"body_md": "`), []byte(`"body_md": "Edited. `), 1)
+		if err := os.WriteFile(filepath.Join(dir, "threads", "zz-copy.json"), other, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(agents, "agents.json"), []byte("{\"agents\": [\n{\"name\": \"BlueLake\"}]}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := func(budget uint64) string {
+		return fmt.Sprintf(`limits: {custom-rule-budget: %d}
+custom-rules:
+  - {id: LAB-001, name: delta-cites, scope: message, severity: warning, short: s,
+     when: 'message.type == "DELTA" && !message.body.contains("§")', message: "no section"}
+  - {id: LAB-002, name: ends-in-zero, scope: thread, severity: warning, short: s,
+     when: 'thread.applied > 0 && thread.id.endsWith("0")', message: "{{ thread.id }} ends in 0."}
+`, budget)
+	}
+	const withdrawn = "spent its run budget"
+	for _, root := range []string{repo, agents} {
+		sawWithdrawn, kept := false, 0
+		before := checked.Load()
+		// Up to the second budget in a row with nothing withdrawn.
+		for budget := uint64(1); budget <= 1<<24 && kept < 2; budget *= 2 {
+			if err := os.WriteFile(filepath.Join(root, ".brenner-ci.yaml"), []byte(config(budget)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			earlyCheck = plain
+			want := checkReports(t, root, 2)
+			earlyCheck = counting
+			if got := checkReports(t, root, 2); !bytes.Equal(got, want) {
+				t.Errorf("%s, budget %d: the reports differ with early checks", root, budget)
+				diffLines(t, want, got)
+			}
+			if bytes.Contains(want, []byte(withdrawn)) {
+				sawWithdrawn, kept = true, 0
+			} else {
+				kept++
+			}
+			t.Logf("%s, budget %d: withdrawn %v", root, budget, kept == 0)
+		}
+		if !sawWithdrawn || kept == 0 {
+			t.Errorf("%s: withdrawn at some budget %v, kept at the last %v: the budgets do not cross the run's cost", root, sawWithdrawn, kept > 0)
+		}
+		if checked.Load() == before {
+			t.Errorf("%s: no thread was checked early: the test shows less than it says", root)
+		}
+	}
 }
