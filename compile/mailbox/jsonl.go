@@ -47,8 +47,19 @@ func (s *scanner) json(size int64) {
 		}
 		if _, perr := s.p.parse(content, 0, len(content)); perr == nil {
 			// JSON Lines (or a one-line document): stream the rest,
-			// packing the records as they are read (never checked early).
-			s.packing()
+			// packing the records as they are read. Unless the line is
+			// the whole file (a minified export) and an early check
+			// follows: its bytes are then kept whole, as a document's
+			// are, and its records unpacked, so that its thread can be
+			// checked early. Read either way, as JSON Lines.
+			if s.hold && s.pos == size && size <= maxEarlyBytes && int64(len(consumed)) == off {
+				data := append(consumed, line...)
+				s.fbuf, s.whole = data, data
+				line = data[len(consumed):]
+				content = trimEOL(line)
+			} else {
+				s.packing()
+			}
 			jl := s.newJSONL(nf)
 			jl.line(content, lineNo, off)
 			off += int64(len(line))

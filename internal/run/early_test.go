@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -24,8 +25,9 @@ import (
 // compiles every thread after the scan writes, on generated
 // threads with faults whose artifacts are persisted for half of them (by
 // file name, and one by session id only), a thread key held by two files,
-// a batch that lists agents, threads with a custom rule, the rules' golden
-// inputs and the shared corpus; with one worker and with two.
+// a batch that lists agents, minified exports (a file of one line), threads
+// with a custom rule, the rules' golden inputs and the shared corpus; with
+// one worker and with two.
 func TestEarlyChecksMatch(t *testing.T) {
 	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
@@ -89,12 +91,43 @@ func TestEarlyChecksMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Minified exports: each thread file one line (read as JSON Lines),
+	// with and without a final newline, one after a blank line, one with
+	// a second line (JSON Lines proper: never checked early).
+	minified := t.TempDir()
+	if _, err := gen.WriteCorpus(minified, gen.Options{Seed: 13, Threads: 12, FaultRate: 0.4}); err != nil {
+		t.Fatal(err)
+	}
+	mins, _ := filepath.Glob(filepath.Join(minified, "threads", "*.json"))
+	sort.Strings(mins)
+	for i, p := range mins {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var one bytes.Buffer
+		if err := json.Compact(&one, data); err != nil {
+			t.Fatal(err)
+		}
+		switch i % 4 {
+		case 0:
+			one.WriteByte('\n')
+		case 1:
+			one = *bytes.NewBuffer(append([]byte("\n"), one.Bytes()...))
+		case 2:
+			one.WriteString("\n" + `{"id": 999999, "thread_id": "RS-20260101-second-line", "subject": "KICKOFF: x", "from": "A", "to": ["B"], "created_ts": "2026-01-01T00:00:00Z", "body_md": "Kickoff."}` + "\n")
+		}
+		if err := os.WriteFile(p, one.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// bigRunRoots: generated threads with a custom rule and every
 	// thread's artifact persisted (none checked early: TestEarlyChecksBudgets
 	// has custom rules checked early), the rules' golden inputs, the shared
 	// corpus.
 	big := bigRunRoots(t)
-	roots := append([]string{repo, agents}, big...)
+	roots := append([]string{repo, agents, minified}, big...)
 	for _, root := range roots {
 		for _, jobs := range []int{1, 2} {
 			// check: the artifacts written file by file into a folder
@@ -130,7 +163,7 @@ func TestEarlyChecksMatch(t *testing.T) {
 			// The shared corpus persists every thread's artifact: none
 			// of its threads is checked early.
 			n := checked.Load() - before
-			if n == 0 && (root == repo || root == big[1]) {
+			if n == 0 && (root == repo || root == minified || root == big[1]) {
 				t.Errorf("%s: no thread was checked early: the test shows less than it says", root)
 			}
 			t.Logf("%s, %d jobs: %d threads checked early", root, jobs, n)
