@@ -104,8 +104,9 @@ func (c *compiler) run(e *Env) error {
 		c.fresh = newFolders(c.Out, rels...)
 	}
 	// As check does (runEngine): a thread file's thread is compiled while
-	// the scan holds its bytes, and its files are written to temporary
-	// files (stage), renamed into place in thread order. A thread past its
+	// the scan holds its bytes, and its files are written at once (stage):
+	// into a new folder, put in place whole at the end, or to temporary
+	// files, renamed into place in thread order. A thread past its
 	// budget may still run, but writes nothing: the files are staged once
 	// its work has returned in time. Not past keepResults files: the
 	// results (a line, findings and file names a thread) live from the
