@@ -64,6 +64,14 @@ func (o *ordered) Go(task func() func()) {
 	})
 }
 
+// Ready queues callback, whose task is done already, in turn. It blocks
+// while window callbacks wait.
+func (o *ordered) Ready(callback func()) {
+	ch := make(chan func(), 1)
+	ch <- callback
+	o.queue <- ch
+}
+
 // Wait waits for every task and callback; a task's or a callback's panic
 // is re-panicked.
 func (o *ordered) Wait() {

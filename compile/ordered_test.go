@@ -1,11 +1,17 @@
 package compile
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/mailbox"
 )
 
 // TestOrderedCallsInOrder: callbacks run one at a time in the order the
@@ -134,5 +140,62 @@ func TestOrderedCallbackPanic(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the tasks after a callback's panic were left waiting")
+	}
+}
+
+// TestEachWithEarlyResults: the results the scan made (ThreadRef.Early)
+// that pre takes reach collect in thread order without a task, pre called
+// once for each; a thread whose early result pre does not take is loaded
+// and worked on; a panic in pre is the thread's InternalError, and the
+// run goes on.
+func TestEachWithEarlyResults(t *testing.T) {
+	dir := t.TempDir()
+	keys := []string{"RS-20260101-a", "RS-20260101-b", "RS-20260101-c", "RS-20260101-d", "RS-20260101-e", "RS-20260101-f"}
+	for _, k := range keys {
+		msg := fmt.Sprintf(`{"id": 1, "thread_id": %q, "subject": "KICKOFF: x", "from": "A", "to": ["B"], "created_ts": "2026-01-01T00:00:00Z", "body_md": "Kickoff."}`, k)
+		if err := os.WriteFile(filepath.Join(dir, k+".json"), []byte("{\"messages\": [\n"+msg+"]}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := mailbox.List([]string{dir}, mailbox.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.CheckEarly(&mailbox.Early{Check: func(th *mailbox.Thread) (any, bool) { return "early " + th.Key, true }})
+	b := in.Scan()
+	if len(b.Threads) != len(keys) {
+		t.Fatalf("%d threads", len(b.Threads))
+	}
+	var pres sync.Map
+	pre := func(ref *mailbox.ThreadRef) (string, bool) {
+		if n, _ := pres.LoadOrStore(ref.Key, 0); n.(int) > 0 {
+			t.Errorf("pre called twice for %s", ref.Key)
+		}
+		pres.Store(ref.Key, 1)
+		switch ref.Key {
+		case keys[1]:
+			panic("boom")
+		case keys[3]:
+			return "", false // e.g. an artifact it owns: loaded again
+		}
+		s, ok := ref.Early().(string)
+		return s, ok
+	}
+	work := func(th *Thread) string { return "worked " + th.Key }
+	var got []string
+	EachWith(b, Options{}, 2, pre, work, func(ref *mailbox.ThreadRef, r string, err error) {
+		if _, ok := err.(*InternalError); ok {
+			r = "internal error"
+		} else if err != nil {
+			t.Errorf("%s: %v", ref.Key, err)
+		}
+		got = append(got, ref.Key+": "+r)
+	})
+	want := []string{
+		keys[0] + ": early " + keys[0], keys[1] + ": internal error", keys[2] + ": early " + keys[2],
+		keys[3] + ": worked " + keys[3], keys[4] + ": early " + keys[4], keys[5] + ": early " + keys[5],
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("collected:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -46,9 +46,25 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 	s := newOrdered(jobs, 32*jobs)
 	for _, ref := range b.Threads {
 		ref := ref
+		tried := false
+		// A thread the scan has checked (mailbox.ThreadRef.Early) whose
+		// result pre takes is handed to collect in its turn without a
+		// task, while the run has time left: a task each (a pool
+		// goroutine, a runner, a timer) was most of the time between the
+		// scan and the batch rules.
+		if pre != nil && ref.Early() != nil {
+			if budget, _ := opt.budget(); budget >= 0 {
+				r, ok, err := preSafely(pre, ref)
+				if ok || err != nil {
+					s.Ready(func() { collect(ref, r, err); ref.Release() })
+					continue
+				}
+				tried = true
+			}
+		}
 		s.Go(func() func() {
 			var early func() (R, bool)
-			if pre != nil {
+			if pre != nil && !tried {
 				early = func() (R, bool) { return pre(ref) }
 			}
 			r, err := runThread(opt, early, ref.Load, work)
@@ -63,6 +79,18 @@ func EachWith[R any](b *mailbox.Batch, opt Options, jobs int, pre func(*mailbox.
 		})
 	}
 	s.Wait()
+}
+
+// preSafely calls pre on ref, a panic returned as an InternalError (as
+// runThread returns one).
+func preSafely[R any](pre func(*mailbox.ThreadRef) (R, bool), ref *mailbox.ThreadRef) (r R, ok bool, err error) {
+	ok = true
+	r, err = safely(func() (R, error) {
+		r, taken := pre(ref)
+		ok = taken
+		return r, nil
+	})
+	return r, ok, err
 }
 
 // One compiles the loaded thread mt and hands it to work as Each does a
