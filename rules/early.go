@@ -21,11 +21,11 @@ import (
 // (threadRun.reuse), and one it does not take (its file scanned again,
 // Drop) is never charged, so no thread counts twice. What these checks
 // spend together is bounded by the limit too (Budget.early): a check that
-// passes it stops, its result is not taken, and the thread is checked again
-// with the others, charging as it goes. So the run's spending only grows, and reaches the
-// limit only when the taken results' costs pass it, as without early
-// checks: the findings and the withdrawals are those of a run without
-// them.
+// passes it stops, its result is not taken, and the thread is checked
+// again with the others, charging as it goes. So the run's spending only
+// grows, and reaches the limit only when the taken results' costs pass
+// it, as without early checks: the findings and the withdrawals are those
+// of a run without them.
 func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
 	if opt.Cache != nil {
 		return nil
