@@ -61,7 +61,6 @@ type tempFile interface {
 
 // createTemp creates and tracks a temporary file next to path.
 func createTemp(path string) (tempFile, error) {
-	dir := filepath.Dir(path)
 	// The file is created and tracked under the lock: Interrupt, which
 	// the signal handler calls before the process exits, either removes it
 	// or makes this fail before it exists. (Created outside the lock and
@@ -73,27 +72,43 @@ func createTemp(path string) (tempFile, error) {
 		return nil, ErrInterrupted
 	}
 	// Like os.CreateTemp, but created with mode 0644 (less the umask), as
-	// the file will stay: no chmod afterwards. The folder is made only when
-	// it is missing (one stat less per artifact).
+	// the file will stay: no chmod afterwards.
+	var f tempFile
+	name, err := besideUnique(path, func(name string) (err error) {
+		f, err = createExcl(name)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	temps.files[name] = true
+	return f, nil
+}
+
+// besideUnique makes an entry next to path named ".<base>.tmp-<random>"
+// with create, which fails with fs.ErrExist when the name is taken (another
+// name is tried) and fs.ErrNotExist when the folder is missing (the folder
+// is made, only then: one stat less per artifact). It returns the name.
+func besideUnique(path string, create func(name string) error) (string, error) {
+	dir := filepath.Dir(path)
 	base := "." + filepath.Base(path) + ".tmp-"
 	made := false
 	for try := 0; ; try++ {
 		name := filepath.Join(dir, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		f, err := createExcl(name)
+		err := create(name)
 		switch {
 		case os.IsExist(err) && try < 100:
 			continue
 		case errors.Is(err, fs.ErrNotExist) && !made:
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, err
+				return "", err
 			}
 			made = true
 			continue
 		case err != nil:
-			return nil, err
+			return "", err
 		}
-		temps.files[name] = true
-		return f, nil
+		return name, nil
 	}
 }
 

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -35,33 +33,18 @@ type Folder struct {
 // NewFolder starts building the folder target, which should not exist (the
 // caller checks): target's parent is made when it is missing.
 func NewFolder(target string) (*Folder, error) {
-	parent := filepath.Dir(target)
 	temps.mu.Lock()
 	defer temps.mu.Unlock()
 	if temps.interrupted {
 		return nil, ErrInterrupted
 	}
-	base := "." + filepath.Base(target) + ".tmp-"
-	made := false
-	for try := 0; ; try++ {
-		dir := filepath.Join(parent, base+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		err := os.Mkdir(dir, 0o755)
-		switch {
-		case os.IsExist(err) && try < 100:
-			continue
-		case errors.Is(err, fs.ErrNotExist) && !made:
-			if err := os.MkdirAll(parent, 0o755); err != nil {
-				return nil, err
-			}
-			made = true
-			continue
-		case err != nil:
-			return nil, err
-		}
-		f := &Folder{target: target, dir: dir}
-		temps.folders[f] = true
-		return f, nil
+	dir, err := besideUnique(target, func(name string) error { return os.Mkdir(name, 0o755) })
+	if err != nil {
+		return nil, err
 	}
+	f := &Folder{target: target, dir: dir}
+	temps.folders[f] = true
+	return f, nil
 }
 
 // Target is the folder's path once committed.
@@ -71,15 +54,11 @@ func (f *Folder) Target() string { return f.target }
 // It fails with an error satisfying errors.Is(err, fs.ErrExist) when the
 // file is already there.
 func (f *Folder) Create(name string, write func(io.Writer) error) error {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	if f.ended {
-		return ErrInterrupted
-	}
-	path, err := f.path(name)
-	if err != nil {
-		return err
-	}
+	return f.use(name, func(path string) error { return f.create(path, name, write) })
+}
+
+// create is Create at path; f.mu is held.
+func (f *Folder) create(path, name string, write func(io.Writer) error) error {
 	w, err := createExcl(path)
 	if err != nil {
 		return err
@@ -112,40 +91,32 @@ func (f *Folder) Replace(name string, write func(io.Writer) error) error {
 
 // Remove removes the file name from the folder.
 func (f *Folder) Remove(name string) error {
+	return f.use(name, os.Remove)
+}
+
+// ReadFile returns the content of the file name written in the folder.
+func (f *Folder) ReadFile(name string) (b []byte, err error) {
+	err = f.use(name, func(path string) (err error) {
+		b, err = os.ReadFile(path)
+		return err
+	})
+	return b, err
+}
+
+// use calls do with the hidden folder's path of the file name, holding
+// f.mu for reading, unless the folder has ended (ErrInterrupted). name
+// must be a plain file name: the folder's files are the caller's names,
+// and none may lead out of it.
+func (f *Folder) use(name string, do func(path string) error) error {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	if f.ended {
 		return ErrInterrupted
 	}
-	path, err := f.path(name)
-	if err != nil {
-		return err
-	}
-	return os.Remove(path)
-}
-
-// ReadFile returns the content of the file name written in the folder.
-func (f *Folder) ReadFile(name string) ([]byte, error) {
-	f.mu.RLock()
-	defer f.mu.RUnlock()
-	if f.ended {
-		return nil, ErrInterrupted
-	}
-	path, err := f.path(name)
-	if err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
-}
-
-// path is the hidden folder's path of the file name, which must be a plain
-// file name: the folder's files are the caller's names, and none may lead
-// out of it.
-func (f *Folder) path(name string) (string, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || strings.ContainsRune(name, filepath.Separator) {
-		return "", fmt.Errorf("refusing to write %q in %s: not a plain file name", name, f.target)
+		return fmt.Errorf("refusing to write %q in %s: not a plain file name", name, f.target)
 	}
-	return filepath.Join(f.dir, name), nil
+	return do(filepath.Join(f.dir, name))
 }
 
 // Commit renames the folder into place. When that fails (something took
