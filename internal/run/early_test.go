@@ -29,18 +29,8 @@ import (
 // with a custom rule, the rules' golden inputs and the shared corpus; with
 // one worker and with two.
 func TestEarlyChecksMatch(t *testing.T) {
-	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
+	counting, plain, checked := earlySeams(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
-	var checked atomic.Int64
-	counting := func(e *rules.Engine, opt rules.RunOptions, md []string) *mailbox.Early {
-		x := e.Early(opt, md)
-		if x != nil {
-			check := x.Check
-			x.Check = func(th *mailbox.Thread) (any, bool) { checked.Add(1); return check(th) }
-		}
-		return x
-	}
-	plain := func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
 
 	repo := t.TempDir()
 	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 9, Threads: 40, FaultRate: 0.3}); err != nil {
@@ -226,18 +216,8 @@ func TestCompileEarlyPastDeadline(t *testing.T) {
 // generated threads with one thread in two files, and on the same threads
 // with a listing of agents (every early result dropped).
 func TestEarlyChecksBudgets(t *testing.T) {
-	defer func(f func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early) { earlyCheck = f }(earlyCheck)
+	counting, plain, checked := earlySeams(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
-	var checked atomic.Int64
-	counting := func(e *rules.Engine, opt rules.RunOptions, md []string) *mailbox.Early {
-		x := e.Early(opt, md)
-		if x != nil {
-			check := x.Check
-			x.Check = func(th *mailbox.Thread) (any, bool) { checked.Add(1); return check(th) }
-		}
-		return x
-	}
-	plain := func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
 
 	repo, agents := t.TempDir(), t.TempDir()
 	for _, dir := range []string{repo, agents} {
@@ -297,4 +277,23 @@ custom-rules:
 			t.Errorf("%s: no thread was checked early: the test shows less than it says", root)
 		}
 	}
+}
+
+// earlySeams returns what earlyCheck is set to in these tests: the
+// engine's early checks counted in checked, and none (plain); earlyCheck
+// is restored when the test ends.
+func earlySeams(t *testing.T) (counting, plain func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early, checked *atomic.Int64) {
+	saved := earlyCheck
+	t.Cleanup(func() { earlyCheck = saved })
+	checked = new(atomic.Int64)
+	counting = func(e *rules.Engine, opt rules.RunOptions, md []string) *mailbox.Early {
+		x := e.Early(opt, md)
+		if x != nil {
+			check := x.Check
+			x.Check = func(th *mailbox.Thread) (any, bool) { checked.Add(1); return check(th) }
+		}
+		return x
+	}
+	plain = func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
+	return counting, plain, checked
 }
