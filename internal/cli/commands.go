@@ -62,6 +62,7 @@ type compileFlags struct {
 	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
 	NoGitignore   bool          `name:"no-gitignore" help:"Also compile what the repository's .gitignore ignores."`
+	RepoRoot      string        `help:"Repository root for the paths of findings (default: git top level of the current directory)." placeholder:"DIR"`
 }
 
 type compileCmd struct {

@@ -57,6 +57,31 @@ func TestCompileAndCheckAgree(t *testing.T) {
 	}
 }
 
+// TestCompileRepoRoot: compile --repo-root names the files of its findings
+// from that folder, as check --repo-root does; the two print the same lines.
+func TestCompileRepoRoot(t *testing.T) {
+	root := filepath.Join(testutil.ModuleRoot(t), "testdata", "rules")
+	in := filepath.Join(root, "DL-002", "fail")
+	_, cout, _ := runCLI(t, "compile", "--repo-root", root, in)
+	_, kout, _ := runCLI(t, "check", "--format", "text", "--repo-root", root, in)
+	comp, chk := findingLines(cout), findingLines(kout)
+	if len(comp) == 0 {
+		t.Fatalf("compile printed no findings:\n%s", cout)
+	}
+	have := map[string]bool{}
+	for _, l := range chk {
+		have[l] = true
+	}
+	for _, l := range comp {
+		if !strings.HasPrefix(l, "DL-002/fail/") {
+			t.Errorf("compile --repo-root %s: path not relative to it:\n  %s", root, l)
+		}
+		if !have[l] {
+			t.Errorf("compile printed a finding check did not:\n  %s", l)
+		}
+	}
+}
+
 // TestCompileReadsConfig: compile honours .brenner-ci.yaml like check
 // (agents: changes MG-007; rules: changes severities).
 func TestCompileReadsConfig(t *testing.T) {

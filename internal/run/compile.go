@@ -29,7 +29,8 @@ type CompileOptions struct {
 	ThreadTimeout time.Duration
 	Timeout       time.Duration // the run's time budget (0: none)
 	Config        string
-	NoGitignore   bool // read what .gitignore ignores too
+	NoGitignore   bool   // read what .gitignore ignores too
+	RepoRoot      string // findings' paths are relative to it (default: git's top level)
 }
 
 type compiler struct {
@@ -88,7 +89,7 @@ func (c *compiler) run(e *Env) error {
 	if err := safeOutDir(c.Out); err != nil {
 		return err
 	}
-	root, err := repoRoot("")
+	root, err := repoRoot(c.RepoRoot)
 	if err != nil {
 		return err
 	}
