@@ -5,7 +5,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/brenner-ci/brenner-ci/internal/cli.Version=$(VERSION)
 DEMO_OUT ?= demo-out
 
-.PHONY: all build test race vet fmt demo bench bench-10k bench-reference docs man clean fuzz
+.PHONY: all build test race vet fmt demo bench bench-10k bench-reference bench-goals docs man clean fuzz
 
 all: build
 
@@ -124,6 +124,12 @@ bench-reference:
 	  --threads 10000 --size typical --manifest $(C10K_DIR).manifest.json --quiet
 	BRENNER_REFHARNESS=$(REFHARNESS) BRENNER_BENCH_DIR=$(C10K_DIR) $(GO) test -run '^$$' \
 	  -bench 'BesideReference|Floor|Check/jobs=2' -benchtime $(REF_RUNS) ./bench/
+
+# Every goal of issue 25 measured in one run, as a table (bench/goals.sh;
+# the same needs as bench-reference):  make bench-goals REFHARNESS=/path/to/harness
+bench-goals:
+	@[ -n "$(REFHARNESS)" ] || { echo "bench-goals: set REFHARNESS to the reference harness folder"; exit 2; }
+	C10K_DIR=$(C10K_DIR) bench/goals.sh $(REFHARNESS) $(REF_RUNS:x=)
 
 # Regenerate docs/rules.md from the rule registry.
 docs: build
