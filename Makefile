@@ -41,6 +41,11 @@ demo: build
 # A crasher is written to the package's testdata/fuzz/ and kept as a
 # regression test.
 FUZZTIME ?= 10s
+# Each new input that widens coverage is minimized first, for up to a minute
+# by default: with seeds of whole export files that minimizing outlasted a
+# 10 s run (no inputs tried, and the run stopping late). 5 s each is enough
+# for a readable crasher.
+FUZZMINIMIZETIME ?= 5s
 FUZZ_TARGETS := \
 	FuzzParse:./compile/jsonv \
 	FuzzArenaParse:./compile/jsonv \
@@ -49,6 +54,7 @@ FUZZ_TARGETS := \
 	FuzzSpecials:./compile/jsonv \
 	FuzzScanner:./compile/mailbox \
 	FuzzScanLoad:./compile/mailbox \
+	FuzzEarlyThread:./compile/mailbox \
 	FuzzAnalyze:./compile/delta \
 	FuzzParse:./compile/body \
 	FuzzParseFast:./compile/subject \
@@ -80,11 +86,11 @@ fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; for t in $(FUZZ_TARGETS); do \
 	  name=$${t%%:*}; pkg=$${t#*:}; \
 	  echo "== fuzz $$name $$pkg ($(FUZZTIME))"; \
-	  rc=0; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >"$$log" 2>&1 || rc=$$?; cat "$$log"; \
+	  rc=0; $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg >"$$log" 2>&1 || rc=$$?; cat "$$log"; \
 	  if [ $$rc -ne 0 ]; then \
 	    if grep -q 'context deadline exceeded' "$$log" && ! grep -q 'Failing input written' "$$log"; then \
 	      echo "== fuzz $$name: the engine stopped late without a failing input; running it once more"; \
-	      $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	      $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$pkg; \
 	    else exit $$rc; fi; \
 	  fi; \
 	done

@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
 // msgSnap is what a check can read of a loaded message: its metadata,
@@ -284,4 +286,37 @@ func TestEarlyLargeJSONLinesPacked(t *testing.T) {
 		t.Fatalf("packer %v, %d records unpacked, %d packed; want all 500 packed as read", res.pk != nil, len(res.recs), len(res.refs))
 	}
 	packRecs(res)
+}
+
+// FuzzEarlyThread holds the early check to the plain path on any file: the
+// thread a scan checks while it holds the file's bytes is, message for
+// message, the thread its reference loads when the scan checks none, and
+// the two batches list the same threads with the same findings
+// (compareEarly). The seeds are the ingest fixtures of one file each, as
+// written and minified (one line, read as JSON Lines).
+func FuzzEarlyThread(f *testing.F) {
+	root := testutil.ModuleRoot(f)
+	for _, p := range []string{"thread/thread.json", "array/messages.json", "mixed/thread.json", "jsonl/mailbox.jsonl",
+		"mcp/tools-call.json", "mcp/resources-read.json", "inbox/inbox.json", "format/json-data.json", "dup/a.json"} {
+		data, err := os.ReadFile(filepath.Join(root, "testdata", "ingest", p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		var v any
+		if json.Unmarshal(data, &v) == nil {
+			if one, err := json.Marshal(v); err == nil {
+				f.Add(one)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "in.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		plain := scanT(t, p)
+		early, seen := scanEarlyT(t, nil, nil, p)
+		compareEarly(t, plain, early, seen)
+	})
 }
