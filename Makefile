@@ -131,11 +131,14 @@ bench-reference:
 	BRENNER_REFHARNESS=$(REFHARNESS) BRENNER_BENCH_DIR=$(C10K_DIR) $(GO) test -run '^$$' \
 	  -bench 'BesideReference|Floor|Check/jobs=2' -benchtime $(REF_RUNS) ./bench/
 
-# Every goal of issue 25 measured in one run, as a table (bench/goals.sh;
-# the same needs as bench-reference):  make bench-goals REFHARNESS=/path/to/harness
+# Every goal of issue 25 measured GOALS_RUNS times (about two minutes a
+# run), as a table: each run's value, the median, in how many runs it was
+# met (bench/goals.sh; the same needs as bench-reference):
+#   make bench-goals REFHARNESS=/path/to/harness GOALS_RUNS=3
+GOALS_RUNS ?= 1
 bench-goals:
 	@[ -n "$(REFHARNESS)" ] || { echo "bench-goals: set REFHARNESS to the reference harness folder"; exit 2; }
-	C10K_DIR=$(C10K_DIR) bench/goals.sh $(REFHARNESS) $(REF_RUNS:x=)
+	C10K_DIR=$(C10K_DIR) bench/goals.sh $(REFHARNESS) $(REF_RUNS:x=) $(GOALS_RUNS)
 
 # Regenerate docs/rules.md from the rule registry.
 docs: build
