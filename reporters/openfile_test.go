@@ -5,12 +5,15 @@ package reporters
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/brenner-ci/brenner-ci/compile/localfs"
 )
 
 // TestOpenRead: openRead reads a file whole, refuses a link to it, and
@@ -110,5 +113,49 @@ func TestCreateExcl(t *testing.T) {
 	}
 	if _, err := createExcl(name); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("creating it again: %v, want it to exist", err)
+	}
+}
+
+// TestCreateExclDirect: a file created in a folder of a local file system
+// is written and closed directly (localfs), and holds what was written
+// whether a write is at most localfs.DirectMax bytes (direct) or more
+// (ordinary); the direct and ordinary paths give the same errors.
+func TestCreateExclDirect(t *testing.T) {
+	dir := t.TempDir()
+	for _, direct := range []bool{true, false} {
+		for _, size := range []int{0, 1, 6 << 10, localfs.DirectMax, localfs.DirectMax + 1, 3*localfs.DirectMax + 7} {
+			p := filepath.Join(dir, fmt.Sprintf("f-%t-%d", direct, size))
+			w, err := createExcl(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw := w.(*fdWriter)
+			if fw.direct != localfs.Dir(dir) {
+				t.Fatalf("direct %t in a folder localfs.Dir says is %t", fw.direct, localfs.Dir(dir))
+			}
+			fw.direct = direct
+			data := bytes.Repeat([]byte{'x', 'y', 'z'}, size/3+1)[:size]
+			if n, err := w.Write(data); n != size || err != nil {
+				t.Errorf("direct %t, %d bytes: wrote %d, %v", direct, size, n, err)
+			}
+			if err := w.Close(); err != nil {
+				t.Errorf("direct %t, %d bytes: close: %v", direct, size, err)
+			}
+			if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, data) {
+				t.Errorf("direct %t, %d bytes: the file holds %d bytes (%v)", direct, size, len(got), err)
+			}
+			if _, err := w.Write([]byte("x")); !errors.Is(err, syscall.EBADF) && !errors.Is(err, os.ErrClosed) {
+				t.Errorf("direct %t: a write after close: %v", direct, err)
+			}
+			if err := w.Close(); !errors.Is(err, os.ErrClosed) {
+				t.Errorf("direct %t: a second close: %v, want os.ErrClosed", direct, err)
+			}
+		}
+	}
+	if _, err := createExcl(filepath.Join(dir, "f-true-1")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("creating an existing file: %v, want fs.ErrExist", err)
+	}
+	if _, err := createExcl(filepath.Join(dir, "absent", "f")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("creating in a missing folder: %v, want fs.ErrNotExist", err)
 	}
 }

@@ -5,7 +5,10 @@ package reporters
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
+
+	"github.com/brenner-ci/brenner-ci/compile/localfs"
 )
 
 // createExcl creates name for writing, failing when it exists. os.OpenFile
@@ -14,16 +17,26 @@ import (
 // thousands of artifacts compile --out writes. The descriptor is written
 // with write(2) itself (fdWriter): os.NewFile would still ask with an fcntl
 // whether it is non-blocking.
+//
+// In a folder of a local file system the calls are made directly
+// (localfs): compile --out creates, writes and closes a file per thread,
+// and made the ordinary way each call could hand the processor to another
+// thread and back.
 func createExcl(name string) (tempFile, error) {
+	direct := localfs.Dir(filepath.Dir(name))
+	open := syscall.Open
+	if direct {
+		open = localfs.Open
+	}
 	for {
-		fd, err := syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
+		fd, err := open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: name, Err: err}
 		}
-		return &fdWriter{fdFile{fd: fd, name: name}}, nil
+		return &fdWriter{fdFile{fd: fd, name: name, direct: direct}}, nil
 	}
 }
 
@@ -58,10 +71,13 @@ type fdReader struct {
 	left int64
 }
 
-// fdFile is an open descriptor and the name it was opened by.
+// fdFile is an open descriptor and the name it was opened by; direct: its
+// file is on a local file system (localfs.Dir), and its writes of at most
+// localfs.DirectMax bytes and its close are made directly.
 type fdFile struct {
-	fd   int
-	name string
+	fd     int
+	name   string
+	direct bool
 }
 
 func (f *fdFile) Name() string { return f.name }
@@ -70,7 +86,12 @@ func (f *fdFile) Close() error {
 	if f.fd < 0 {
 		return &os.PathError{Op: "close", Path: f.name, Err: os.ErrClosed}
 	}
-	err := syscall.Close(f.fd)
+	var err error
+	if f.direct {
+		err = localfs.Close(f.fd)
+	} else {
+		err = syscall.Close(f.fd)
+	}
 	f.fd = -1
 	if err != nil {
 		return &os.PathError{Op: "close", Path: f.name, Err: err}
@@ -84,7 +105,13 @@ type fdWriter struct{ fdFile }
 func (w *fdWriter) Write(p []byte) (int, error) {
 	done := 0
 	for done < len(p) {
-		n, err := syscall.Write(w.fd, p[done:min(len(p), done+1<<30)])
+		var n int
+		var err error
+		if chunk := p[done:min(len(p), done+1<<30)]; w.direct && len(chunk) <= localfs.DirectMax {
+			n, err = localfs.Write(w.fd, chunk)
+		} else {
+			n, err = syscall.Write(w.fd, chunk)
+		}
 		switch {
 		case err == syscall.EINTR:
 			continue

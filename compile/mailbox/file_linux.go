@@ -9,7 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"unsafe"
+
+	"github.com/brenner-ci/brenner-ci/compile/localfs"
 )
 
 // rawFile is an inputFile on a file descriptor. Its errors are
@@ -24,63 +25,15 @@ type rawFile struct {
 }
 
 // directMax is the largest read of a local file made as a direct system
-// call (syscall.RawSyscall). Each file a check reads costs the scan one
-// read(2) and Load one pread(2). Made as ordinary system calls, each tells
-// the Go scheduler that it may block: the runtime's monitor thread, which
-// wakes every 20 µs or more while calls go on, hands the processor of a
-// call it sees twice to another thread, and the reading thread has to get
-// one back when the call returns. On 10,000 threads that was some 10,000
-// wake-ups of the monitor and thousands of thread switches, 6-7% of the
-// check's CPU time (docs/performance.md, seventeenth round). A read of a
-// local file returns within the time the disk takes, so it is made the way
-// the runtime makes its own short calls. On a network or FUSE file system
-// a read can wait as long as the server does, and a larger read holds its
-// processor (and the collector's stops) for longer: those stay ordinary.
-const directMax = 1 << 20
+// call (localfs.DirectMax). Each file a check reads costs the scan one
+// read(2) and Load one pread(2); made directly, they spare the scheduler
+// a hand-over each (see package localfs).
+const directMax = localfs.DirectMax
 
-// localFS reports whether a file system of type magic (statfs(2) f_type)
-// keeps its files on this machine.
-func localFS(magic uint32) bool {
-	switch magic {
-	case 0xEF53, // ext2, ext3, ext4
-		0x58465342, // xfs
-		0x9123683E, // btrfs
-		0x2FC12FC1, // zfs
-		0xF2F52010, // f2fs
-		0x01021994, // tmpfs
-		0x858458F6, // ramfs
-		0x794C7630: // overlayfs (a container's root)
-		return true
-	}
-	return false
-}
-
-// localDirs caches, by folder, whether a file there is on a local file
-// system (inLocalDir).
-var localDirs sync.Map // folder → bool
-
-// inLocalDir reports whether the file at path is on a local file system,
-// on a 64-bit system (where a pread's offset is one argument). It asks of
-// the file's folder, once per folder: a file an input names is never a
-// symbolic link (links are named, not read), so it lies on its folder's
-// file system, unless something is mounted on the file itself.
-func inLocalDir(path string) bool {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
-		return false
-	}
-	dir := filepath.Dir(path)
-	if v, ok := localDirs.Load(dir); ok {
-		return v.(bool)
-	}
-	var st syscall.Statfs_t
-	err := syscall.Statfs(dir, &st)
-	for err == syscall.EINTR {
-		err = syscall.Statfs(dir, &st)
-	}
-	local := err == nil && localFS(uint32(st.Type))
-	localDirs.Store(dir, local)
-	return local
-}
+// inLocalDir reports whether the file at path is on a local file system
+// (localfs.Dir of its folder: a file an input names is never a symbolic
+// link, links are named, not read).
+func inLocalDir(path string) bool { return localfs.Dir(filepath.Dir(path)) }
 
 // openInput opens path for reading. It never blocks: a named pipe opens
 // without a writer (O_NONBLOCK, which changes nothing for a regular file),
@@ -148,17 +101,10 @@ func (f *rawFile) sysRead(b []byte, off int64) (int, error) {
 		}
 		return syscall.Pread(f.fd, b, off)
 	}
-	var n uintptr
-	var e syscall.Errno
 	if off < 0 {
-		n, _, e = syscall.RawSyscall(syscall.SYS_READ, uintptr(f.fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-	} else {
-		n, _, e = syscall.RawSyscall6(syscall.SYS_PREAD64, uintptr(f.fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(off), 0, 0)
+		return localfs.Read(f.fd, b)
 	}
-	if e != 0 {
-		return 0, e
-	}
-	return int(n), nil
+	return localfs.Pread(f.fd, b, off)
 }
 
 func (f *rawFile) Stat() (fileInfo, error) {

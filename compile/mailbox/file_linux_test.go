@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/brenner-ci/brenner-ci/compile/localfs"
 )
 
 // TestNamedPipeNeverBlocks: a named pipe named on the command line is
@@ -209,8 +211,8 @@ func TestDirectReadsMatchOrdinary(t *testing.T) {
 func TestOpenInputDirectOnLocalFS(t *testing.T) {
 	dir := t.TempDir()
 	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil || !localFS(uint32(st.Type)) {
-		t.Skipf("skipping: %s is not on a file system localFS knows (type %#x, %v)", dir, uint32(st.Type), err)
+	if err := syscall.Statfs(dir, &st); err != nil || !localfs.Local(uint32(st.Type)) {
+		t.Skipf("skipping: %s is not on a file system localfs.Local knows (type %#x, %v)", dir, uint32(st.Type), err)
 	}
 	p := filepath.Join(dir, "t.json")
 	if err := os.WriteFile(p, []byte(`{"thread_id": "T-1", "messages": [{"id": 1, "subject": "KICKOFF: t", "from": "A", "to": ["B"], "created_ts": "2026-01-14T10:00:00Z", "body_md": "x"}]}`), 0o644); err != nil {
@@ -235,17 +237,6 @@ func TestOpenInputDirectOnLocalFS(t *testing.T) {
 	defer k.Close()
 	if !k.(*rawFile).direct {
 		t.Error("the kept descriptor lost direct")
-	}
-}
-
-func TestLocalFS(t *testing.T) {
-	for magic, want := range map[uint32]bool{
-		0xEF53: true, 0x01021994: true, 0x794C7630: true, 0x58465342: true, 0x9123683E: true,
-		0x6969: false, 0x65735546: false, 0xFF534D42: false, 0x01021997: false, 0: false,
-	} {
-		if got := localFS(magic); got != want {
-			t.Errorf("localFS(%#x) = %t, want %t", magic, got, want)
-		}
 	}
 }
 
