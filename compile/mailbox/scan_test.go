@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -911,25 +910,6 @@ func TestArchiveBlankBody(t *testing.T) {
 	}
 	if p := m.Pos("subject"); p.Line != 5 || p.Col != 14 {
 		t.Errorf("subject at %+v", p)
-	}
-}
-
-// TestSpecialFileNamedIsNotRead: a FIFO named on the command line is an
-// error finding and is never opened (opening it would block forever); found
-// by a walk it is a note.
-func TestSpecialFileNamedIsNotRead(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe.json")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("skipping: cannot make a FIFO here:", err)
-	}
-	b := scanT(t, fifo)
-	if len(b.Findings) != 1 || b.Findings[0].Rule != "IN-001" || !strings.Contains(b.Findings[0].Message, "named pipe") {
-		t.Errorf("named FIFO: %v", where(b.Findings))
-	}
-	b = scanT(t, dir)
-	if len(b.Findings) != 1 || b.Findings[0].Rule != "IN-006" {
-		t.Errorf("walked FIFO: %v", where(b.Findings))
 	}
 }
 
