@@ -118,12 +118,12 @@ func TestCreateExcl(t *testing.T) {
 
 // TestCreateExclDirect: a file created in a folder of a local file system
 // is written and closed directly (localfs), and holds what was written
-// whether a write is at most localfs.DirectMax bytes (direct) or more
+// whether a write is at most directWriteMax bytes (direct) or more
 // (ordinary); the direct and ordinary paths give the same errors.
 func TestCreateExclDirect(t *testing.T) {
 	dir := t.TempDir()
 	for _, direct := range []bool{true, false} {
-		for _, size := range []int{0, 1, 6 << 10, localfs.DirectMax, localfs.DirectMax + 1, 3*localfs.DirectMax + 7} {
+		for _, size := range []int{0, 1, 6 << 10, directWriteMax, directWriteMax + 1, 64 << 10, 3*directWriteMax + 7} {
 			p := filepath.Join(dir, fmt.Sprintf("f-%t-%d", direct, size))
 			w, err := createExcl(p)
 			if err != nil {

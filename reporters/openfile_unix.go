@@ -73,7 +73,7 @@ type fdReader struct {
 
 // fdFile is an open descriptor and the name it was opened by; direct: its
 // file is on a local file system (localfs.Dir), and its writes of at most
-// localfs.DirectMax bytes and its close are made directly.
+// directWriteMax bytes and its close are made directly.
 type fdFile struct {
 	fd     int
 	name   string
@@ -99,6 +99,13 @@ func (f *fdFile) Close() error {
 	return nil
 }
 
+// directWriteMax is the largest write made directly (localfs): an
+// artifact's (most are 4-16 KiB, written at once). A report streams
+// through a 64 KiB buffer; its writes go the ordinary way, as they did, so
+// that while one copies its bytes the scheduler may run another goroutine
+// on the processor.
+const directWriteMax = 32 << 10
+
 // fdWriter writes a descriptor with write(2) itself (see createExcl).
 type fdWriter struct{ fdFile }
 
@@ -107,7 +114,7 @@ func (w *fdWriter) Write(p []byte) (int, error) {
 	for done < len(p) {
 		var n int
 		var err error
-		if chunk := p[done:min(len(p), done+1<<30)]; w.direct && len(chunk) <= localfs.DirectMax {
+		if chunk := p[done:min(len(p), done+1<<30)]; w.direct && len(chunk) <= directWriteMax {
 			n, err = localfs.Write(w.fd, chunk)
 		} else {
 			n, err = syscall.Write(w.fd, chunk)
