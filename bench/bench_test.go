@@ -493,8 +493,9 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkCompileBesideCheck measures issue 25's "compile at most the cost
 // of check": each iteration runs check --jobs 2 with four reports and then
 // compile --jobs 2 --out into a fresh folder (every artifact file created,
-// as in a CI job) on the same corpus, both with --repo-root (no git run), and reports both and the ratios
-// compile/check of their wall (wall-ratio) and CPU time (cpu-ratio).
+// as in a CI job) on the same corpus, both with --repo-root (no git run),
+// and reports both and the ratios compile/check of their wall (wall-ratio)
+// and CPU time (cpu-ratio).
 // Creating a file costs what the file system makes it cost: on this
 // machine's ext4, 10,000 new files took 0.4 s of system time in one minute
 // and 4 s in the next; with TMPDIR on a tmpfs the ratios compare the work
