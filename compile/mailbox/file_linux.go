@@ -19,21 +19,12 @@ type rawFile struct {
 	fd   int
 	path string
 	// direct: the file is on a local file system, and reads of at most
-	// directMax bytes are made without telling the scheduler (see
-	// directMax).
+	// localfs.DirectMax bytes are made without telling the scheduler. Each
+	// file a check reads costs the scan one read(2) and Load one pread(2);
+	// made directly, they spare the scheduler a hand-over each (see
+	// package localfs).
 	direct bool
 }
-
-// directMax is the largest read of a local file made as a direct system
-// call (localfs.DirectMax). Each file a check reads costs the scan one
-// read(2) and Load one pread(2); made directly, they spare the scheduler
-// a hand-over each (see package localfs).
-const directMax = localfs.DirectMax
-
-// inLocalDir reports whether the file at path is on a local file system
-// (localfs.Dir of its folder: a file an input names is never a symbolic
-// link, links are named, not read).
-func inLocalDir(path string) bool { return localfs.Dir(filepath.Dir(path)) }
 
 // openInput opens path for reading. It never blocks: a named pipe opens
 // without a writer (O_NONBLOCK, which changes nothing for a regular file),
@@ -47,7 +38,9 @@ func openInput(path string) (inputFile, error) {
 		case err != nil:
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
-		return &rawFile{fd: fd, path: path, direct: inLocalDir(path)}, nil
+		// A file an input names is never a symbolic link (links are named,
+		// not read): it is on its folder's file system.
+		return &rawFile{fd: fd, path: path, direct: localfs.Dir(filepath.Dir(path))}, nil
 	}
 }
 
@@ -93,9 +86,9 @@ func (f *rawFile) ReadAt(b []byte, off int64) (int, error) {
 }
 
 // sysRead is one read(2) into b, or pread(2) at off when off >= 0: a
-// direct system call when the file and the size allow (see directMax).
+// direct system call when the file and the size allow (localfs.DirectMax).
 func (f *rawFile) sysRead(b []byte, off int64) (int, error) {
-	if !f.direct || len(b) > directMax {
+	if !f.direct || len(b) > localfs.DirectMax {
 		if off < 0 {
 			return syscall.Read(f.fd, b)
 		}

@@ -131,12 +131,12 @@ func TestLoadTakesKeptFile(t *testing.T) {
 	}
 }
 
-// TestDirectReadsMatchOrdinary holds the direct system calls (rawFile.direct)
-// to the ordinary ones: the same bytes from Read and ReadAt at every size
-// around directMax, the same end of file, and the same error on a closed
-// file.
+// TestDirectReadsMatchOrdinary holds the direct system calls
+// (rawFile.direct) to the ordinary ones: the same bytes from Read and ReadAt
+// at every size around localfs.DirectMax, the same end of file, and the
+// same error on a closed file.
 func TestDirectReadsMatchOrdinary(t *testing.T) {
-	data := make([]byte, directMax+5000)
+	data := make([]byte, localfs.DirectMax+5000)
 	for i := range data {
 		data[i] = byte(i*7 + i>>9)
 	}
@@ -179,8 +179,8 @@ func TestDirectReadsMatchOrdinary(t *testing.T) {
 		off int64
 		n   int
 	}{
-		{-1, 10}, {-1, directMax}, {-1, directMax + 1}, {-1, len(data) + 10},
-		{0, 10}, {123, directMax}, {5, directMax + 1}, {int64(len(data)) - 3, 10}, {int64(len(data)), 4}, {1, 0},
+		{-1, 10}, {-1, localfs.DirectMax}, {-1, localfs.DirectMax + 1}, {-1, len(data) + 10},
+		{0, 10}, {123, localfs.DirectMax}, {5, localfs.DirectMax + 1}, {int64(len(data)) - 3, 10}, {int64(len(data)), 4}, {1, 0},
 	} {
 		d, o := read(true, c.off, c.n), read(false, c.off, c.n)
 		if string(d.b) != string(o.b) || d.err != o.err {
