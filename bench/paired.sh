@@ -10,17 +10,18 @@
 #
 # DIR is a folder of thread files (gen_corpus.py's, outside any git
 # repository); each BIN a brenner-ci binary (go build -o). A check is
-# check DIR --jobs 2 with the four reports, as the c10k goal runs it. Needs
+# check DIR --jobs 2 with the four reports, as the c10k goal runs it
+# ($PAIRED_JOBS sets another --jobs). Needs
 # GNU time (/usr/bin/time -f). The first round after a pause may read the
 # corpus from disk: give ten rounds or more.
 set -eu
 [ $# -eq 4 ] || { echo "usage: $0 DIR ROUNDS BIN_A BIN_B" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "$0: needs GNU time at /usr/bin/time" >&2; exit 2; }
-dir=$1 rounds=$2 a=$3 b=$4
+dir=$1 rounds=$2 a=$3 b=$4 jobs=${PAIRED_JOBS:-2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run() { # run BIN LABEL ROUND: appends "ROUND LABEL wall cpu" to $tmp/times
-	/usr/bin/time -f "$3 $2 %e %U %S" -a -o "$tmp/raw" "$1" check "$dir" --jobs 2 --repo-root "$dir" \
+	/usr/bin/time -f "$3 $2 %e %U %S" -a -o "$tmp/raw" "$1" check "$dir" --jobs "$jobs" --repo-root "$dir" \
 		--fail-on none --sarif "$tmp/r.sarif" --junit "$tmp/r.xml" --markdown "$tmp/r.md" \
 		--json "$tmp/r.json" >/dev/null 2>"$tmp/err" || { tail -5 "$tmp/err" >&2; exit 1; }
 }

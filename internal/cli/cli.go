@@ -149,6 +149,9 @@ func MainRules(reg *rules.Registry, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "brenner-ci: %s\n", reporters.Safe(err.Error()))
 		return ExitUsage
 	}
+	if j, ok := selectedCommand(ctx).(jobsCommand); ok {
+		defer useProcs(j.jobs())()
+	}
 	err = ctx.Run(&run.Env{Stdout: colorStdout(a.Color, stdout), Stderr: stderr, Stdin: stdin, Version: version(), Rules: reg}, parser)
 	var ee *run.ExitError
 	var ue *run.UsageError

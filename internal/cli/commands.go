@@ -15,7 +15,7 @@ type checkFlags struct {
 	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to check (default .)."`
 	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root)." placeholder:"FILE"`
 	FailOn        string        `help:"Lowest severity that fails the run: error, warning, note or none (default error, or the config's fail-on)." placeholder:"LEVEL"`
-	Jobs          int           `help:"Threads checked in parallel (default: number of CPUs)." default:"0"`
+	Jobs          int           `help:"Threads checked in parallel, and processors used (default: number of CPUs)." default:"0"`
 	Out           string        `help:"Write every report (brenner-ci.sarif, .junit.xml, .md, .json) and compiled artifacts/<thread_id>.md into DIR." placeholder:"DIR"`
 	Format        string        `help:"Standard output format: text, github, json, sarif, junit or markdown." enum:"text,github,json,sarif,junit,markdown" default:"text"`
 	Sarif         string        `help:"Write a SARIF 2.1.0 report to FILE." placeholder:"FILE"`
@@ -57,7 +57,7 @@ type compileFlags struct {
 	Paths         []string      `arg:"" optional:"" name:"path" help:"Files or directories to ingest (default .)."`
 	Out           string        `help:"Write DIR/artifacts/<thread_id>.md (and DIR/compiled/… with --compiled-body)." placeholder:"DIR"`
 	CompiledBody  bool          `help:"Also write the COMPILED message body of every thread to DIR/compiled/<thread_id>.v<N>.md."`
-	Jobs          int           `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
+	Jobs          int           `help:"Threads compiled in parallel, and processors used (default: number of CPUs)." default:"0"`
 	ThreadTimeout time.Duration `name:"thread-timeout" help:"Time budget of one thread; a thread past it is reported (IN-010) and the others go on." default:"60s"`
 	Timeout       time.Duration `help:"Time budget of the whole run; past it the threads not yet checked are reported (IN-010) and every report is written (0: none)." default:"30m"`
 	Config        string        `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root); its agents, rule severities, ignores and suppressions apply as in check." placeholder:"FILE"`
@@ -83,7 +83,7 @@ type graphCmd struct {
 	Paths  []string `arg:"" optional:"" name:"path" help:"Files or directories to read (default .)."`
 	Config string   `help:"Configuration file (default: .brenner-ci.yaml found from the first path upward to the repository root)." placeholder:"FILE"`
 	Format string   `help:"Output format: mermaid, dot or json." enum:"mermaid,dot,json" default:"mermaid"`
-	Jobs   int      `help:"Threads compiled in parallel (default: number of CPUs)." default:"0"`
+	Jobs   int      `help:"Threads compiled in parallel, and processors used (default: number of CPUs)." default:"0"`
 }
 
 func (c *graphCmd) Run(e *run.Env) error { return run.Graph(run.GraphOptions(*c), e) }
