@@ -40,6 +40,11 @@ type Early struct {
 	// Drop, when set, is given every result the scan does not keep after
 	// all (another file holds the thread's key, the batch lists agents).
 	Drop func(result any)
+	// Elsewhere, when set, is asked first, with the thread's key and
+	// thread id, whether the thread is checked elsewhere (by another
+	// shard): when it returns a result (not nil), the thread is neither
+	// loaded nor handed to Check, and that result stands for it.
+	Elsewhere func(key, threadID string) any
 }
 
 // CheckEarly has Scan check the threads it can as it reads them (see
@@ -103,17 +108,23 @@ func (s *scanner) early(e *Early) bool {
 	// From here on the records are the thread's: when it is not checked
 	// after all, the file is scanned again (res.rescan).
 	res.rescan = true
-	t, err := s.thread()
-	if err != nil {
-		return true
-	}
+	t := s.merged()
 	m := t.Messages[0]
 	ref := &ThreadRef{Key: t.Key, threadID: t.ThreadID, project: t.Project, findings: slices.Clone(t.Findings),
 		maxDepth: s.f.maxDepth, from: s.f, where: diag.Pos{File: m.Src.File, Line: m.Src.Line, Col: m.Src.Col}.Normalize()}
-	r, ok := e.Check(t)
-	if !ok {
-		s.fbuf = nil // the check may go on reading it
-		return true
+	r := any(nil)
+	if e.Elsewhere != nil {
+		r = e.Elsewhere(t.Key, t.ThreadID)
+	}
+	if r == nil {
+		if err := s.load(t); err != nil {
+			return true
+		}
+		var ok bool
+		if r, ok = e.Check(t); !ok {
+			s.fbuf = nil // the check may go on reading it
+			return true
+		}
 	}
 	ref.early = r
 	res.early, res.earlyKey, res.rescan = ref, first.ThreadKey, false
@@ -121,10 +132,10 @@ func (s *scanner) early(e *Early) bool {
 	return true
 }
 
-// thread merges the file's records as merge would merge them alone (one
-// copy of a message exported twice, IN-003 … IN-005, protocol order) and
-// loads the bodies from the file's bytes.
-func (s *scanner) thread() (*Thread, error) {
+// merged is the file's thread: its records merged as merge would merge
+// them alone (one copy of a message exported twice, IN-003 … IN-005,
+// protocol order), its bodies not loaded yet (load).
+func (s *scanner) merged() *Thread {
 	res := s.res
 	w := mergeBufsPool.Get().(*mergeBufs)
 	defer w.release()
@@ -140,6 +151,12 @@ func (s *scanner) thread() (*Thread, error) {
 	for i, r := range g.recs {
 		t.Messages[i] = r.m
 	}
+	return t
+}
+
+// load loads the bodies of the file's thread t (merged) from the file's
+// bytes.
+func (s *scanner) load(t *Thread) error {
 	ld := loaderPool.Get().(*loader)
 	defer ld.release()
 	ld.p.MaxDepth = s.f.maxDepth
@@ -154,10 +171,10 @@ func (s *scanner) thread() (*Thread, error) {
 		m.Src.held = h
 		if err := ld.fillJSON(m, s.whole[m.Src.off:m.Src.end:m.Src.end], &slots[i]); err != nil {
 			t.Release() // not expected: these are the bytes just scanned
-			return nil, err
+			return err
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // packing has the file's records packed as they are read from now on: a

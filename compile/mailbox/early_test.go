@@ -266,6 +266,79 @@ func TestEarlyGivesWay(t *testing.T) {
 	}
 }
 
+// TestEarlyElsewhere: a thread Early.Elsewhere gives a result for is not
+// handed to Check and keeps nothing but what stands for it, with its key
+// and thread id as the plain scan has them; loaded after all (a shard
+// that Partition gives it to), it is the thread the plain scan loads. The
+// other threads are checked as before.
+func TestEarlyElsewhere(t *testing.T) {
+	inRoot(t)
+	dir := t.TempDir()
+	for i, id := range []string{"msg:S1", "S2", "S3"} {
+		write(t, filepath.Join(dir, fmt.Sprintf("s%d.json", i)), fmt.Sprintf("{\"messages\": [\n"+`{"id": %d, "thread_id": %q, "subject": "s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "b"}]}`, i+1, id))
+	}
+	in, err := List([]string{dir}, ScanOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type other struct{ key, id string }
+	var mu sync.Mutex
+	checked := map[string]bool{}
+	in.CheckEarly(&Early{
+		Check: func(th *Thread) (any, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			checked[th.Key] = true
+			return "checked " + th.Key, true
+		},
+		Elsewhere: func(key, id string) any {
+			if key == "S2" {
+				return nil
+			}
+			return other{key, id}
+		},
+	})
+	b := in.Scan()
+	plain := scanT(t, dir)
+	if len(b.Threads) != 3 || len(plain.Threads) != 3 {
+		t.Fatalf("%d threads, and %d in the plain scan; want 3", len(b.Threads), len(plain.Threads))
+	}
+	for i, r := range b.Threads {
+		p := plain.Threads[i]
+		if r.Key != p.Key || r.ThreadID() != p.ThreadID() {
+			t.Fatalf("thread %d: %s (id %q), the plain scan's %s (id %q)", i, r.Key, r.ThreadID(), p.Key, p.ThreadID())
+		}
+		want := any(other{r.Key, r.ThreadID()})
+		if r.Key == "S2" {
+			want = "checked S2"
+		}
+		if r.Early() != want {
+			t.Errorf("%s: stands as %v, want %v", r.Key, r.Early(), want)
+		}
+		if checked[r.Key] != (r.Key == "S2") {
+			t.Errorf("%s: handed to Check %t", r.Key, checked[r.Key])
+		}
+		got, err := r.Load()
+		if err != nil {
+			t.Fatalf("%s: %v", r.Key, err)
+		}
+		g := snap(got)
+		got.Release()
+		wt, err := p.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := snap(wt)
+		wt.Release()
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s loaded:\n%+v\nthe plain scan's:\n%+v", r.Key, g, w)
+		}
+	}
+	if b.Threads[0].ThreadID() != "msg:S1" || b.Threads[0].Key != "S1" {
+		t.Errorf("the first thread: key %s, id %s; want S1 and msg:S1", b.Threads[0].Key, b.Threads[0].ThreadID())
+	}
+}
+
 // TestEarlyLargeJSONLinesPacked: a file read a line at a time is never
 // checked early, and its records are packed as they are read.
 func TestEarlyLargeJSONLinesPacked(t *testing.T) {

@@ -47,6 +47,16 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	// file must carry it byte for byte.
 	os.MkdirAll(filepath.Join(corpus, "p99"), 0o755)
 	os.WriteFile(filepath.Join(corpus, "p99", "bad\xff.json"), []byte(`{"thread_id": "RS-20260301-bad-bytes", "messages": [{"id": 1, "subject": "Re: KICKOFF", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`), 0o644)
+	// Two threads whose key and id cross: the thread of id
+	// "msg:msg:xray-clash" has the key "msg:xray-clash", the other's id.
+	// Partition gives the first to the shard of the other's id (with 3
+	// and 7 shards not its own), where the scan's early check took it for
+	// another shard's (shard.Early): that shard must read it again and
+	// check it.
+	os.MkdirAll(filepath.Join(corpus, "p98"), 0o755)
+	for i, id := range []string{"msg:msg:xray-clash", "msg:xray-clash"} {
+		os.WriteFile(filepath.Join(corpus, "p98", fmt.Sprintf("clash%d.json", i)), []byte(fmt.Sprintf(`{"thread_id": %q, "messages": [{"id": %d, "subject": "KICKOFF: Key clash", "from": "A", "created_ts": "2026-03-01T10:00:00Z", "body_md": "x"}]}`, id, 501+i)), 0o644)
+	}
 	t.Chdir(corpus)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
 	one := filepath.Join(t.TempDir(), "one")

@@ -4,11 +4,13 @@
 // the findings pipeline and the reporters, so that N shards give the reports
 // of one unsharded run.
 //
-// Every shard scans every input (cheap: metadata only), so all shards agree
-// on the batch: the threads, their order, which artifact belongs to which
-// thread. A thread goes to the shard of a hash of its thread id; a persisted
-// artifact goes with the thread it is paired with; a file-level input
-// finding goes to the shard of a hash of its path.
+// Every shard scans every input, so all shards agree on the batch: the
+// threads, their order, which artifact belongs to which thread. A thread
+// goes to the shard of a hash of its thread id (Key); a persisted artifact
+// goes with the thread it is paired with; a file-level input finding goes
+// to the shard of a hash of its path. A thread the scan can check while it
+// holds its file (mailbox.Early) is checked there by its own shard only,
+// and the others keep nothing of it but its name (Early).
 package shard
 
 import (
@@ -43,6 +45,42 @@ func Of(key string, n int) int {
 	return int(h.Sum64() % uint64(n))
 }
 
+// Key is the shard key of a thread of key and thread id: its thread id
+// when it has one (all projects' threads of one id stay together), else
+// its key. Lower case: threads whose artifact files would be one file on a
+// case-insensitive file system (TH-008) are written by one shard, which
+// sees the clash.
+func Key(threadKey, threadID string) string {
+	if threadID != "" {
+		threadKey = threadID
+	}
+	return strings.ToLower(threadKey)
+}
+
+// Early is the scan's early check e (rules.Engine.Early) for shard i
+// (0-based) of n: a thread of another shard, by its Key, is neither
+// loaded nor checked, and OtherShard stands for it. Partition leaves it
+// to its shard, where it was checked. Partition may yet give it to this
+// shard, when another thread's id is the same as its key (Partition maps
+// keys and ids alike): OtherShard is no result the engine takes, so the
+// thread's file is then read again and the thread checked as any other.
+func Early(e *mailbox.Early, i, n int) *mailbox.Early {
+	if e == nil || n <= 1 {
+		return e
+	}
+	out := *e
+	out.Elsewhere = func(key, threadID string) any {
+		if Of(Key(key, threadID), n) != i {
+			return OtherShard{}
+		}
+		return nil
+	}
+	return &out
+}
+
+// OtherShard is what Early keeps for a thread of another shard: nothing.
+type OtherShard struct{}
+
 // Part is the part of a batch one shard checks. Order gives every kept
 // artifact and thread its place in the unsharded run (artifacts first, in
 // input order, then threads in key order), so a merge restores it.
@@ -62,18 +100,10 @@ type Sessions interface {
 // Partition returns shard i (0-based) of n of b; artifacts go with the
 // threads they declare (by sessions).
 func Partition(b *mailbox.Batch, sessions Sessions, i, n int) *Part {
-	// The shard key of every thread id and key: its thread id when it has
-	// one (all projects' threads of one id stay together), else its key.
-	// Lower case: threads whose artifact files would be one file on a
-	// case-insensitive file system (TH-008) are written by one shard, which
-	// sees the clash.
+	// The shard key of every thread id and key (Key).
 	keyOf := make(map[string]string, 2*len(b.Threads))
 	for _, t := range b.Threads {
-		k := t.Key
-		if id := t.ThreadID(); id != "" {
-			k = id
-		}
-		k = strings.ToLower(k)
+		k := Key(t.Key, t.ThreadID())
 		keyOf[t.Key] = k
 		if id := t.ThreadID(); id != "" {
 			keyOf[id] = k
