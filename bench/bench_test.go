@@ -527,16 +527,32 @@ func BenchmarkCompileBesideCheck(b *testing.B) {
 			b.StartTimer()
 			iters++
 		}
-		n := float64(iters)
-		b.ReportMetric(ck.wall.Seconds()/n, "check-s/op")
-		b.ReportMetric(ck.cpu.Seconds()/n, "check-cpu-s/op")
-		b.ReportMetric(cp.wall.Seconds()/n, "compile-s/op")
-		b.ReportMetric(cp.cpu.Seconds()/n, "compile-cpu-s/op")
-		b.ReportMetric(cp.wall.Seconds()/ck.wall.Seconds(), "wall-ratio")
-		if ck.cpu > 0 {
-			b.ReportMetric(cp.cpu.Seconds()/ck.cpu.Seconds(), "cpu-ratio")
-		}
+		reportBeside(b, iters, cp, "compile", ck, "check", "wall-ratio", "cpu-ratio")
 	})
+}
+
+// reportBeside reports two commands measured beside each other in iters
+// iterations: each one's wall and CPU time per iteration (NAME-s/op,
+// NAME-cpu-s/op) and the first's over the second's, as wallRatio and
+// cpuRatio.
+func reportBeside(b *testing.B, iters int, x pass, xName string, y pass, yName string, wallRatio, cpuRatio string) {
+	if iters == 0 {
+		return
+	}
+	n := float64(iters)
+	for _, p := range []struct {
+		name string
+		pass
+	}{{xName, x}, {yName, y}} {
+		b.ReportMetric(p.wall.Seconds()/n, p.name+"-s/op")
+		b.ReportMetric(p.cpu.Seconds()/n, p.name+"-cpu-s/op")
+	}
+	if y.wall > 0 {
+		b.ReportMetric(x.wall.Seconds()/y.wall.Seconds(), wallRatio)
+	}
+	if y.cpu > 0 {
+		b.ReportMetric(x.cpu.Seconds()/y.cpu.Seconds(), cpuRatio)
+	}
 }
 
 // BenchmarkFloor is the work any checker of these files does, measured the

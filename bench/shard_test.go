@@ -42,18 +42,6 @@ func BenchmarkShard(b *testing.B) {
 			}
 			iters++
 		}
-		sh, fu := runs[0].p, runs[1].p
-		if iters == 0 {
-			return
-		}
-		n := float64(iters)
-		b.ReportMetric(sh.wall.Seconds()/n, "shard-s/op")
-		b.ReportMetric(sh.cpu.Seconds()/n, "shard-cpu-s/op")
-		b.ReportMetric(fu.wall.Seconds()/n, "full-s/op")
-		b.ReportMetric(fu.cpu.Seconds()/n, "full-cpu-s/op")
-		b.ReportMetric(sh.wall.Seconds()/fu.wall.Seconds(), "shard/full")
-		if fu.cpu > 0 {
-			b.ReportMetric(sh.cpu.Seconds()/fu.cpu.Seconds(), "shard/full-cpu")
-		}
+		reportBeside(b, iters, runs[0].p, "shard", runs[1].p, "full", "shard/full", "shard/full-cpu")
 	})
 }
