@@ -15,8 +15,8 @@ import (
 // processor idle, every handoff wakes a system thread for it, which spins,
 // finds nothing to do and sleeps again. On the 2-core machine of
 // docs/performance.md, check --jobs 1 of 10,000 threads made 30,855 futex
-// calls and took 3.4 CPU-s; with one processor, 2.4 CPU-s and a quarter
-// less wall time.
+// calls and took 3.5 CPU-s; with one processor, 2.6 CPU-s and a fifth less
+// wall time.
 //
 // The collector then runs on the run's processors too: the run uses N
 // processors in all, as --jobs promises. A limit that GOMAXPROCS already
