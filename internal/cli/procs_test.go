@@ -4,6 +4,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -48,6 +49,32 @@ func TestUseProcs(t *testing.T) {
 	want("a run of --jobs 1 after GOMAXPROCS 3", 1)
 	if procs.before != 3 {
 		t.Fatalf("the processors before the runs: %d, want 3", procs.before)
+	}
+}
+
+// TestUseProcsConcurrent: runs that start and end at the same time, each
+// with its own --jobs, leave the process as they found it, and none runs
+// with fewer processors than it asked for.
+func TestUseProcsConcurrent(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(6))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				jobs := (g+i)%8 + 1 // 1 … 8, above the 6 processors too
+				done := useProcs(jobs)
+				if got := procsNow(); got < min(jobs, 6) {
+					t.Errorf("a run of --jobs %d runs with GOMAXPROCS %d", jobs, got)
+				}
+				done()
+			}
+		}()
+	}
+	wg.Wait()
+	if got := procsNow(); got != 6 {
+		t.Fatalf("after every run: GOMAXPROCS %d, want 6", got)
 	}
 }
 
