@@ -2,9 +2,9 @@
 # Two brenner-ci builds' outputs compared byte for byte: issue 25 asks that a
 # speed change leave every report as the previous release wrote it. Each
 # build checks each corpus (--jobs 2, the four reports, the artifacts with
-# --out) and compiles it
-# (--out, --compiled-body); their reports, standard output, standard error
-# and exit status must be identical, file for file.
+# --out), compiles it (--out, --compiled-body), and checks it in three
+# shards and merges them; their reports, shard files, standard output,
+# standard error and exit status must be identical, file for file.
 #
 #   bench/identical.sh OLD_BIN NEW_BIN
 #
@@ -17,7 +17,7 @@
 #   c10k     gen_corpus.py, 10,000 typical threads, 20% faulted
 #   bench    internal/gen, 10,000 threads, 20% faulted (the benchmarks' corpus)
 # gen_corpus.py lives in ../shared/tools: without it only "bench" runs.
-# Generating them takes a minute or two; each comparison about 10 s.
+# Generating them takes a minute or two; each comparison about 15 s.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OLD_BIN NEW_BIN" >&2; exit 2; }
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
@@ -60,6 +60,18 @@ outputs() {
 	rc=0
 	(cd "$2" && "$1" compile . --jobs 2 --out "$run/compile/out" --compiled-body >"$run/compile/stdout" 2>"$run/compile/stderr") || rc=$?
 	echo "$rc" >"$run/compile/status"
+	# Three shards (their files) and their merge (its reports and output).
+	mkdir -p "$run/shards"
+	for i in 1 2 3; do
+		rc=0
+		(cd "$2" && "$1" check . --jobs 2 --repo-root . --shard "$i/3" --json "$run/shards/s$i.json" \
+			>"$run/shards/stdout$i" 2>"$run/shards/stderr$i") || rc=$?
+		echo "$rc" >"$run/shards/status$i"
+	done
+	rc=0
+	(cd "$2" && "$1" merge --repo-root . --out "$run/shards/merged" "$run/shards/s1.json" "$run/shards/s2.json" \
+		"$run/shards/s3.json" >"$run/shards/stdout" 2>"$run/shards/stderr") || rc=$?
+	echo "$rc" >"$run/shards/status"
 	mv "$run" "$3"
 }
 
@@ -81,7 +93,7 @@ for name in shared $names; do
 	outputs "$old" "$dir" "$work/out-$name-old"
 	outputs "$new" "$dir" "$work/out-$name-new"
 	if diff -r "$work/out-$name-old" "$work/out-$name-new" >"$work/diff-$name" 2>&1; then
-		echo "$name: identical (check exit $(cat "$work/out-$name-new/check/status"), compile exit $(cat "$work/out-$name-new/compile/status"))"
+		echo "$name: identical (check exit $(cat "$work/out-$name-new/check/status"), compile exit $(cat "$work/out-$name-new/compile/status"), merge of 3 shards exit $(cat "$work/out-$name-new/shards/status"))"
 	else
 		echo "$name: DIFFERENT ($(grep -c '^diff\|^Only' "$work/diff-$name") files; see $work/diff-$name)"
 		fail=1
