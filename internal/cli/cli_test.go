@@ -35,6 +35,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"check", "--format", "yaml", demo(t)},
 		{"nosuchcommand"},
 		{"check", filepath.Join(t.TempDir(), "missing")},
+		{"check", "--jobs=-2", demo(t)},
+		{"compile", "--jobs=-1", demo(t)},
+		{"graph", "--jobs=-1", demo(t)},
+		{"check", "--thread-timeout=-1s", demo(t)},
+		{"compile", "--timeout=-1m", demo(t)},
 	} {
 		if code, _, _ := runCLI(t, args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)

@@ -69,6 +69,14 @@ type Plan struct {
 // given, else the first .brenner-ci.yaml from the first path upward to the
 // repository root) and reads SOURCE_DATE_EPOCH.
 func settle(base *rules.Registry, configFlag string, paths []string, jobs int, threadTimeout, runTimeout time.Duration) (*Plan, error) {
+	switch {
+	case jobs < 0:
+		return nil, usagef("--jobs %d: give 1 or more, or 0 for one per processor", jobs)
+	case threadTimeout < 0:
+		return nil, usagef("--thread-timeout %s: give a duration, or 0 for no budget", threadTimeout)
+	case runTimeout < 0:
+		return nil, usagef("--timeout %s: give a duration, or 0 for none", runTimeout)
+	}
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
