@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/compile/binenc"
+	"github.com/brenner-ci/brenner-ci/compile/tempfile"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
 
@@ -38,7 +39,7 @@ type packed struct {
 	// use (view), guarded by mu.
 	mu sync.Mutex
 	sp *spill
-	at spillAt
+	at tempfile.At
 	// users counts the threads holding records of the pack until they are
 	// released (ThreadRef.Release lets the records go with the last: see
 	// release).

@@ -272,7 +272,7 @@ func (in *Inputs) Files() int { return len(in.files) }
 func (in *Inputs) Scan() *Batch {
 	files := in.files
 	var results []*fileResult
-	sp := new(spill)
+	sp := newSpill()
 	if c := in.opt.Cache; c != nil {
 		defer c.Store.Close()
 		results = make([]*fileResult, len(files))

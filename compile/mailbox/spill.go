@@ -2,9 +2,7 @@ package mailbox
 
 import (
 	"fmt"
-	"os"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/brenner-ci/brenner-ci/compile/tempfile"
@@ -36,34 +34,17 @@ const maxSpilled = 1 << 20
 
 // spill is one scan's spill file.
 type spill struct {
-	once sync.Once
-	f    *os.File
-	err  error
-	end  atomic.Int64 // bytes written (reserved)
+	file *tempfile.Spill
 	kept atomic.Int64 // bytes of records packed by the scan so far
 }
 
-// spillAt is where a pack's records are in the spill file.
-type spillAt struct {
-	off int64
-	n   uint32
-}
-
-// open makes the spill file, deleted at once where the system allows (its
-// data stays reachable through the open file).
-func (s *spill) open() error {
-	s.once.Do(func() {
-		f, done, err := tempfile.Unlinked("brenner-ci-spill-*")
-		if err != nil {
-			s.err = err
-			return
-		}
-		s.f = f
-		// The packs that read it back go with the scan's batch, at no
-		// moment the scan knows: the file goes when the spill does.
-		runtime.AddCleanup(s, func(done func()) { done() }, done)
-	})
-	return s.err
+// newSpill returns a scan's spill. The packs that read it back go with
+// the scan's batch, at no moment the scan knows: the file goes when the
+// spill does.
+func newSpill() *spill {
+	s := &spill{file: &tempfile.Spill{Pattern: "brenner-ci-spill-*"}}
+	runtime.AddCleanup(s, func(f *tempfile.Spill) { f.Close() }, s.file)
+	return s
 }
 
 // keep spills the packs of a scanned file once the scan has packed more
@@ -77,14 +58,14 @@ func (s *spill) keep(res *fileResult) {
 		}
 		last = p
 		n := int64(len(p.enc))
-		if s.kept.Add(n) <= spillAfter || n > maxSpilled || len(p.mems) > 0 || s.open() != nil {
+		if s.kept.Add(n) <= spillAfter || n > maxSpilled || len(p.mems) > 0 {
 			continue
 		}
-		off := s.end.Add(n) - n
-		if _, err := s.f.WriteAt(p.enc, off); err != nil {
-			continue // a full disk: this pack stays in memory
+		at, ok := s.file.Write(p.enc)
+		if !ok {
+			continue // no file, or a full disk: this pack stays in memory
 		}
-		p.sp, p.at = s, spillAt{off: off, n: uint32(n)}
+		p.sp, p.at = s, at
 		p.enc = nil
 	}
 }
@@ -92,9 +73,9 @@ func (s *spill) keep(res *fileResult) {
 // read reads a pack's records back. The file is the scan's own: a failure
 // is a bug (or the disk lost what it held), and panics like a corrupt
 // record; the thread's task turns it into an internal-error finding.
-func (s *spill) read(at spillAt) []byte {
-	buf := make([]byte, at.n)
-	if _, err := s.f.ReadAt(buf, at.off); err != nil {
+func (s *spill) read(at tempfile.At) []byte {
+	buf, err := s.file.Read(at)
+	if err != nil {
 		panic(fmt.Sprintf("mailbox: reading back packed records: %v", err))
 	}
 	return buf

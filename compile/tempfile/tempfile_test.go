@@ -3,7 +3,11 @@ package tempfile
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -67,5 +71,55 @@ func TestRemoveLeft(t *testing.T) {
 	}
 	if RemoveLeft() != 0 {
 		t.Error("a second RemoveLeft found files")
+	}
+}
+
+// TestSpill: records written by many goroutines at once are each read back
+// from their place as written; with no folder to make the file in, Write
+// says so (the caller keeps the record); a Spill closed before it was
+// written makes no file.
+func TestSpill(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	var s Spill
+	const n = 200
+	ats := make([]At, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			at, ok := s.Write([]byte(strings.Repeat(strconv.Itoa(i), i%7+1)))
+			if !ok {
+				t.Errorf("record %d not written", i)
+			}
+			ats[i] = at
+		}()
+	}
+	wg.Wait()
+	for i, at := range ats {
+		b, err := s.Read(at)
+		if want := strings.Repeat(strconv.Itoa(i), i%7+1); err != nil || string(b) != want {
+			t.Errorf("record %d read back as %q, %v; want %q", i, b, err, want)
+		}
+	}
+	s.Close()
+	if _, err := s.Read(ats[0]); err == nil {
+		t.Error("a record read back after Close")
+	}
+
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var bad Spill
+	if _, ok := bad.Write([]byte("x")); ok {
+		t.Error("a record written with no folder for the file")
+	}
+	if _, err := bad.Read(At{N: 1}); err == nil {
+		t.Error("a record read back from a file never made")
+	}
+	bad.Close()
+
+	var closed Spill
+	closed.Close()
+	if _, ok := closed.Write([]byte("x")); ok {
+		t.Error("a record written after Close")
 	}
 }
