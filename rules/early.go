@@ -49,8 +49,28 @@ func (e *Engine) Early(opt RunOptions, markdown []string) *mailbox.Early {
 	return &mailbox.Early{
 		Check: func(t *mailbox.Thread) (any, bool) {
 			c, err := compile.One(t, opt.Compile, r.check)
-			return c, err == nil && !c.Thread.Incomplete
+			if err != nil || c.Thread.Incomplete {
+				return c, false
+			}
+			if opt.Held != nil {
+				return opt.Held.Hold(c), true
+			}
+			return c, true
 		},
 		Owned: func(id string) bool { return owned[id] },
 	}
+}
+
+// Held keeps the results of the threads checked during the scan until
+// their turn (RunOptions.Held): a nightly audit checks most of its threads
+// early, and their results would be in memory from the scan on. Both
+// methods are called concurrently.
+type Held interface {
+	// Hold returns what stands for c until Take (c itself when it keeps
+	// c as it is).
+	Hold(c *Checked) any
+	// Take returns the result v, which Hold returned, stands for; false
+	// when it is lost (a disk that lost what it held): the thread is then
+	// loaded and checked as if it had not been checked early.
+	Take(v any) (*Checked, bool)
 }

@@ -541,6 +541,9 @@ type RunOptions struct {
 	// the batch rules (nil: a slice). A nightly audit keeps 200,000 of
 	// them, and the collector scans every pointer they hold at each cycle.
 	Results Results
+	// Held, when set, keeps the results of the threads checked during the
+	// scan (Early) until their turn (nil: as they are, in memory).
+	Held Held
 }
 
 // Results holds the results of the threads checked, in thread order, until
@@ -638,9 +641,15 @@ func (r *threadRun) pair(jobs int) {
 // or asks the cache for them (in the worker).
 func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
 	// Else (an artifact it owns) its file is read again (ThreadRef.Load).
-	if c, ok := ref.Early().(*Checked); ok && len(r.owned[ref.Key]) == 0 {
-		chargeCost(r.e.enabled, c.Thread.Cost) // not charged when it was checked
-		return c, true
+	if len(r.owned[ref.Key]) == 0 {
+		c, ok := ref.Early().(*Checked)
+		if v := ref.Early(); !ok && v != nil && r.opt.Held != nil {
+			c, ok = r.opt.Held.Take(v)
+		}
+		if ok {
+			chargeCost(r.e.enabled, c.Thread.Cost) // not charged when it was checked
+			return c, true
+		}
 	}
 	if r.opt.Cache == nil {
 		return nil, false

@@ -168,7 +168,7 @@ func (c *Threads) Reuse(ref *mailbox.ThreadRef, arts []rules.ArtifactInput) (*ru
 		return nil, false
 	}
 	c.Hits.Add(1)
-	return ent.checked(c), true
+	return ent.checked(c.rules, c.artifactRules), true
 }
 
 // Keep stores the results of a thread checked in this run (rules.Reuser),
@@ -258,16 +258,17 @@ func entryOf(ck *rules.Checked, withRender bool) *threadEntry {
 	return e
 }
 
-// checked rebuilds the thread's and its artifacts' results from e.
-func (e *threadEntry) checked(c *Threads) *rules.Checked {
+// checked rebuilds the thread's and its artifacts' results from e, whose
+// summaries list threadRules and artifactRules (the engine's).
+func (e *threadEntry) checked(threadRules, artifactRules []string) *rules.Checked {
 	ck := &rules.Checked{Last: e.Last, Render: e.Render,
 		Thread: rules.ThreadResult{Summary: e.Summary, Findings: e.Findings, Comments: e.Comments, Internal: e.Internal, Facts: e.Facts, Cost: e.Cost}}
-	ck.Thread.Summary.Rules = c.rules
+	ck.Thread.Summary.Rules = threadRules
 	for _, ca := range e.Arts {
 		a := ca.Front.Result()
 		a.Summary, a.Findings, a.Comments, a.Internal = ca.Summary, ca.Findings, ca.Comments, ca.Internal
 		if !ca.NoRules {
-			a.Summary.Rules = c.artifactRules
+			a.Summary.Rules = artifactRules
 		}
 		ck.Artifacts = append(ck.Artifacts, a)
 	}

@@ -85,6 +85,9 @@ type checker struct {
 	// warm resolves the threads' paths for the reports while the batch
 	// rules and the pipeline run (nil: none started).
 	warm *pathWarm
+	// held keeps the results of the threads checked during the scan of a
+	// large run until their turn (nil: they stay in memory; holdEarly).
+	held *cache.Held
 }
 
 // Check runs check with o: it reads the inputs, checks them, writes every
@@ -424,9 +427,10 @@ func (c *checker) runEngine(eng *rules.Engine, run *Plan, in *mailbox.Inputs, sc
 	end := phase(phaseScan)
 	// The threads of files that hold one are checked while the scan has
 	// their bytes (rules.Engine.Early), unless a cache or pull-request mode
-	// keeps what the scan read, or the results, which live from the scan
-	// on, would be more than a check keeps in memory (keepResults).
-	if c.Cache == "" && c.prMemory == nil && in.Files() <= keepResults {
+	// keeps what the scan read. Their results live from the scan on: past
+	// keepResults files, in a temporary file (holdEarly).
+	if c.Cache == "" && c.prMemory == nil {
+		defer c.holdEarly(eng, in.Files() > keepResults)()
 		in.CheckEarly(earlyCheck(eng, c.runOptions(run, nil), in.Markdown()))
 	}
 	batch, err := c.scan(run, in)
@@ -524,6 +528,27 @@ func (c *checker) scan(run *Plan, in *mailbox.Inputs) (*mailbox.Batch, error) {
 // for tests).
 var keepResults = 16 << 10
 
+// holdEarly has the run's early results kept in a temporary file
+// (cache.Held) when past is set, and returns the function that removes
+// it once the threads have taken them.
+func (c *checker) holdEarly(eng *rules.Engine, past bool) (done func()) {
+	if !past {
+		return func() {}
+	}
+	c.held = cache.NewHeld(eng)
+	return func() {
+		if heldDone != nil {
+			heldDone(c.held)
+		}
+		c.held.Close()
+		c.held = nil
+	}
+}
+
+// heldDone, when set, is given each run's Held before it is closed (for
+// tests, which count what it held).
+var heldDone func(*cache.Held)
+
 // earlyCheck is the check a scan runs on the threads it can check early
 // (a variable for tests, which count its calls or turn it off).
 var earlyCheck = (*rules.Engine).Early
@@ -531,7 +556,11 @@ var earlyCheck = (*rules.Engine).Early
 // runOptions are the options the run's threads are checked with, the
 // archive agents aside.
 func (c *checker) runOptions(run *Plan, agents []string) rules.RunOptions {
-	return rules.RunOptions{Compile: run.CompileOptions(agents), Jobs: c.Jobs, Render: c.Out != ""}
+	ro := rules.RunOptions{Compile: run.CompileOptions(agents), Jobs: c.Jobs, Render: c.Out != ""}
+	if c.held != nil {
+		ro.Held = c.held
+	}
+	return ro
 }
 
 func (c *checker) runThreads(eng *rules.Engine, run *Plan, batch *mailbox.Batch) (*rules.Output, *rules.Batch, []diag.Notification, time.Time) {

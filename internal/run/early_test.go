@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/internal/gen"
 	"github.com/brenner-ci/brenner-ci/rules"
 )
@@ -31,6 +32,8 @@ import (
 func TestEarlyChecksMatch(t *testing.T) {
 	counting, plain, checked := earlySeams(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
+	keep := keepResults
+	defer func() { keepResults = keep }()
 
 	repo := t.TempDir()
 	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 9, Threads: 40, FaultRate: 0.3}); err != nil {
@@ -129,6 +132,26 @@ func TestEarlyChecksMatch(t *testing.T) {
 			got := checkReports(t, root, jobs)
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, %d jobs: the reports differ with early checks", root, jobs)
+				diffLines(t, want, got)
+			}
+			// A run past keepResults files: the early results are kept
+			// in a temporary file (cache.Held), and every result is
+			// spilled (cache.Results).
+			keepResults = 0
+			before = checked.Load()
+			var written, taken int64
+			heldDone = func(h *cache.Held) { written, taken = h.Written.Load(), h.Taken.Load() }
+			got = checkReports(t, root, jobs)
+			keepResults, heldDone = keep, nil
+			// Every early result is written; those of threads merged
+			// with another file's (or of a batch with agents) are not
+			// taken back.
+			held := checked.Load() - before
+			if written != held || taken > written || (taken == 0 && (root == repo || root == minified || root == big[1])) {
+				t.Errorf("%s, %d jobs: %d threads checked early, %d results held, %d taken back", root, jobs, held, written, taken)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, %d jobs: the reports differ with the early results held in a file", root, jobs)
 				diffLines(t, want, got)
 			}
 			// compile: every thread after the scan, each file written on
@@ -296,4 +319,48 @@ func earlySeams(t *testing.T) (counting, plain func(*rules.Engine, rules.RunOpti
 	}
 	plain = func(*rules.Engine, rules.RunOptions, []string) *mailbox.Early { return nil }
 	return counting, plain, checked
+}
+
+// TestShardEarlyResultsHeld: a shard past keepResults files keeps its
+// early results in a temporary file (cache.Held), and writes the shard
+// file it writes when it keeps them in memory, for each of three shards,
+// with one worker and with two.
+func TestShardEarlyResultsHeld(t *testing.T) {
+	keep := keepResults
+	defer func() { keepResults, heldDone = keep, nil }()
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	repo := t.TempDir()
+	if _, err := gen.WriteCorpus(repo, gen.Options{Seed: 21, Threads: 30, FaultRate: 0.3}); err != nil {
+		t.Fatal(err)
+	}
+	shardFile := func(spec string, jobs int) []byte {
+		out := t.TempDir()
+		var so, se bytes.Buffer
+		err := Check(CheckOptions{Paths: []string{repo}, RepoRoot: repo, Jobs: jobs, Shard: spec, Out: out}, &Env{Stdout: &so, Stderr: &se})
+		if err != nil {
+			t.Fatalf("shard %s: %v\n%s", spec, err, se.String())
+		}
+		data, err := os.ReadFile(filepath.Join(out, "brenner-ci.shard.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	var taken int64
+	for i := 1; i <= 3; i++ {
+		for _, jobs := range []int{1, 2} {
+			spec := fmt.Sprintf("%d/3", i)
+			keepResults, heldDone = keep, nil
+			want := shardFile(spec, jobs)
+			keepResults = 0
+			heldDone = func(h *cache.Held) { taken += h.Taken.Load() }
+			if got := shardFile(spec, jobs); !bytes.Equal(got, want) {
+				t.Errorf("shard %s, %d jobs: the shard file differs with the early results held in a file", spec, jobs)
+				diffLines(t, want, got)
+			}
+		}
+	}
+	if taken == 0 {
+		t.Error("no early result was taken from the file: the test shows less than it says")
+	}
 }

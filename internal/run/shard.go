@@ -85,9 +85,10 @@ func (c *checker) runShard(e *Env, run *Plan) error {
 	// This shard's threads are checked while the scan holds their files,
 	// as in a check of the whole batch (runEngine); the other shards'
 	// threads that could be are not checked, and nothing of them is kept
-	// (shard.Early). Not when a shard's results would be more than a
-	// check keeps in memory (keepResults).
-	if c.Cache == "" && in.Files() <= keepResults*n {
+	// (shard.Early). Past keepResults files a shard, their results are
+	// kept in a temporary file (holdEarly).
+	if c.Cache == "" {
+		defer c.holdEarly(eng, in.Files() > keepResults*n)()
 		in.CheckEarly(shard.Early(earlyCheck(eng, c.runOptions(run, nil), in.Markdown()), i-1, n))
 	}
 	batch, err := c.scan(run, in)
