@@ -557,7 +557,7 @@ var earlyCheck = (*rules.Engine).Early
 // archive agents aside.
 func (c *checker) runOptions(run *Plan, agents []string) rules.RunOptions {
 	ro := rules.RunOptions{Compile: run.CompileOptions(agents), Jobs: c.Jobs, Render: c.Out != ""}
-	if c.held != nil {
+	if c.held != nil { // a nil *cache.Held would be a Held that is not nil
 		ro.Held = c.held
 	}
 	return ro
