@@ -329,3 +329,22 @@ func readCost(r *decoder) map[string]uint64 {
 	}
 	return cost
 }
+
+// AppendNotes appends a thread's findings and comments in the form a cache
+// entry holds them (compile's early results, held in a temporary file by
+// internal/run, use it too).
+func AppendNotes(b []byte, fs []diag.Finding, cs []diag.Comment) []byte {
+	return appendComments(appendFindings(b, fs), cs)
+}
+
+// ReadNotes reads what AppendNotes wrote at the start of b, and returns
+// what follows it; ok is false when b does not start with them.
+func ReadNotes(b []byte) (fs []diag.Finding, cs []diag.Comment, rest []byte, ok bool) {
+	r := &decoder{Reader: binenc.Reader{B: b}}
+	fs = readFindings(r)
+	cs = readComments(r)
+	if r.Bad {
+		return nil, nil, nil, false
+	}
+	return fs, cs, r.B, true
+}

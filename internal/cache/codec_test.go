@@ -114,3 +114,18 @@ func TestCachedRuleListsShared(t *testing.T) {
 		t.Errorf("a different list decoded as %v", third.Summary.Rules)
 	}
 }
+
+// TestNotesRoundTrip: a thread's findings and comments come back from
+// AppendNotes as they went in, with what follows them; a cut record does
+// not read.
+func TestNotesRoundTrip(t *testing.T) {
+	e := sampleEntry()
+	b := AppendNotes([]byte(nil), e.Findings, e.Comments)
+	fs, cs, rest, ok := ReadNotes(append(b, "tail"...))
+	if !ok || !reflect.DeepEqual(fs, e.Findings) || !reflect.DeepEqual(cs, e.Comments) || string(rest) != "tail" {
+		t.Errorf("read back %v: %+v %+v %q", ok, fs, cs, rest)
+	}
+	if _, _, _, ok := ReadNotes(b[:len(b)/2]); ok {
+		t.Error("half a record read")
+	}
+}

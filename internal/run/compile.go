@@ -3,17 +3,22 @@ package run
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
+	"github.com/brenner-ci/brenner-ci/compile/binenc"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/compile/tempfile"
 	"github.com/brenner-ci/brenner-ci/diag"
+	"github.com/brenner-ci/brenner-ci/internal/cache"
 	"github.com/brenner-ci/brenner-ci/pipeline"
 	"github.com/brenner-ci/brenner-ci/reporters"
 	"github.com/brenner-ci/brenner-ci/reporters/text"
@@ -38,6 +43,9 @@ type compiler struct {
 	// fresh are the output subfolders (artifacts, compiled) that did not
 	// exist when the run started, built whole (newFolder).
 	fresh map[string]*newFolder
+	// held keeps the early results of a run past keepResults files (nil:
+	// in memory).
+	held *compileHeld
 }
 
 // Compile compiles every thread of the inputs, prints a line per thread and
@@ -97,32 +105,49 @@ func (c *compiler) run(e *Env) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	allFresh := true // every file a thread writes goes to a new folder (or none is written)
 	if c.Out != "" {
 		rels := []string{"artifacts"}
 		if c.CompiledBody {
 			rels = append(rels, "compiled")
 		}
 		c.fresh = newFolders(c.Out, rels...)
+		allFresh = len(c.fresh) == len(rels)
 	}
 	// As check does (runEngine): a thread file's thread is compiled while
 	// the scan holds its bytes, and its files are written at once (stage):
 	// into a new folder, put in place whole at the end, or to temporary
 	// files, renamed into place in thread order. A thread past its
 	// budget may still run, but writes nothing: the files are staged once
-	// its work has returned in time. Not past keepResults files: the
-	// results (a line, findings and file names a thread) live from the
-	// scan on.
+	// its work has returned in time. The results (a line, findings and
+	// file names a thread) live from the scan on: past keepResults files,
+	// in a temporary file (compileHeld), and only when no file is staged
+	// beside its target (which a result must hold in memory).
 	earlyOpt := plan.CompileOptions(nil)
-	if earlyCompile && in.Files() <= keepResults {
+	past := in.Files() > keepResults
+	if earlyCompile && (!past || allFresh) {
+		if past {
+			c.held = &compileHeld{file: tempfile.Spill{Pattern: "brenner-ci-held-*"}}
+			defer func() {
+				if compileHeldDone != nil {
+					compileHeldDone(c.held)
+				}
+				c.held.file.Close()
+			}()
+		}
 		in.CheckEarly(&mailbox.Early{
 			Check: func(t *mailbox.Thread) (any, bool) {
 				o, err := compile.One(t, earlyOpt, c.compileThread)
 				if err != nil {
 					return nil, false
 				}
-				return c.stage(o), true
+				o = c.stage(o)
+				if c.held != nil {
+					return c.held.hold(o), true
+				}
+				return o, true
 			},
-			Drop: func(r any) { c.discard(r.(compiledOut)) },
+			Drop: c.discardEarly,
 		})
 	}
 	batch := in.Scan()
@@ -144,13 +169,15 @@ func (c *compiler) run(e *Env) error {
 	var writeErrs []string
 	claims := nameClaims{}
 	early := func(ref *mailbox.ThreadRef) (compiledOut, bool) {
-		o, ok := ref.Early().(compiledOut)
-		return o, ok
+		if r := ref.Early(); r != nil {
+			return c.earlyOut(r), true
+		}
+		return compiledOut{}, false
 	}
 	compile.EachWith(batch, opt, c.Jobs, early, c.compileThread, func(ref *mailbox.ThreadRef, o compiledOut, err error) {
 		if err != nil {
-			if o, ok := ref.Early().(compiledOut); ok {
-				c.discard(o) // not taken: the run's time was up
+			if r := ref.Early(); r != nil {
+				c.discardEarly(r) // not taken: the run's time was up
 			}
 			if te, ok := err.(*compile.TimeoutError); ok {
 				findings = append(findings, compile.TimeoutFinding(ref, te))
@@ -290,6 +317,106 @@ func (c *compiler) discard(o compiledOut) {
 			nf.unplace(o.key, name)
 		}
 	}
+}
+
+// earlyOut is the result an early thread left (mailbox.ThreadRef.Early):
+// kept as it is, or read back from the file it is held in. A record the
+// file does not give back is a bug, or a disk that lost what it held: it
+// panics, and the thread's task reports an internal error (the files the
+// thread placed are removed when its folder is finished).
+func (c *compiler) earlyOut(r any) compiledOut {
+	switch v := r.(type) {
+	case compiledOut:
+		return v
+	case heldCompiled:
+		o, err := c.held.take(v)
+		if err != nil {
+			panic(fmt.Sprintf("reading back the thread's compiled result: %v", err))
+		}
+		return o
+	}
+	panic(fmt.Sprintf("an early result of type %T", r))
+}
+
+// discardEarly removes the files of an early result the run does not take
+// (a result lost from its file leaves them to newFolder.finish).
+func (c *compiler) discardEarly(r any) {
+	switch v := r.(type) {
+	case compiledOut:
+		c.discard(v)
+	case heldCompiled:
+		if o, err := c.held.take(v); err == nil {
+			c.discard(o)
+		}
+	}
+}
+
+// compileHeld keeps the early results of a compile of more than
+// keepResults files in a temporary file until their thread's turn, as
+// check's are (cache.Held): its line, its findings and comments, and the
+// names of the files it placed in a new folder.
+type compileHeld struct {
+	file           tempfile.Spill
+	written, taken atomic.Int64 // results written to the file, and read back
+}
+
+// compileHeldDone, when set, is given each run's compileHeld before its
+// file is closed (for tests, which count what it held).
+var compileHeldDone func(*compileHeld)
+
+// heldCompiled stands for a result in the file.
+type heldCompiled tempfile.At
+
+// hold writes o to the file and returns its place; or returns o itself
+// when it holds more than names of placed files (bytes kept, files staged
+// beside their targets, an error of one) or cannot be written.
+func (h *compileHeld) hold(o compiledOut) any {
+	if len(o.files) > 0 || o.buf != nil {
+		return o
+	}
+	names := make([]string, 0, len(o.staged))
+	for n, st := range o.staged {
+		if !st.placed || st.set != nil || st.err != nil {
+			return o
+		}
+		names = append(names, n)
+	}
+	b := binenc.AppendString(nil, o.key)
+	b = binenc.AppendString(b, o.line)
+	b = binenc.AppendString(b, o.err)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = binenc.AppendString(b, n)
+	}
+	at, ok := h.file.Write(cache.AppendNotes(b, o.findings, o.comments))
+	if !ok {
+		return o
+	}
+	h.written.Add(1)
+	return heldCompiled(at)
+}
+
+// take reads back the result at v's place.
+func (h *compileHeld) take(v heldCompiled) (compiledOut, error) {
+	data, err := h.file.Read(tempfile.At(v))
+	if err != nil {
+		return compiledOut{}, err
+	}
+	r := binenc.Reader{B: data}
+	o := compiledOut{key: r.Str(), line: r.Str(), err: r.Str()}
+	if n := r.Count(); n > 0 {
+		o.staged = make(map[string]stagedFile, n)
+		for range n {
+			o.staged[r.Str()] = stagedFile{placed: true}
+		}
+	}
+	fs, cs, rest, ok := cache.ReadNotes(r.B)
+	if r.Bad || !ok || len(rest) != 0 {
+		return compiledOut{}, fmt.Errorf("a malformed record of %d bytes", len(data))
+	}
+	o.findings, o.comments = fs, cs
+	h.taken.Add(1)
+	return o, nil
 }
 
 // stagedFile is a file of a thread written at once (stage): to a

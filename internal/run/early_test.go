@@ -76,6 +76,14 @@ func TestEarlyChecksMatch(t *testing.T) {
 		}
 	}
 
+	// A suppression comment naming an unknown rule (SP-004, which compile
+	// reports too): a result that lost its comments would lose it.
+	supp := `{"messages": [
+{"id": 1, "thread_id": "RS-20260101-suppression", "subject": "KICKOFF: suppression", "from": "A", "to": ["B"], "created_ts": "2026-01-01T00:00:00Z", "body_md": "Kickoff.\n\n<!-- brenner-ci-disable MB-06: a typo -->\n"}]}`
+	if err := os.WriteFile(filepath.Join(repo, "threads", "RS-20260101-suppression.json"), []byte(supp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	agents := t.TempDir()
 	if _, err := gen.WriteCorpus(agents, gen.Options{Seed: 3, Threads: 6, FaultRate: 0.5}); err != nil {
 		t.Fatal(err)
@@ -173,6 +181,24 @@ func TestEarlyChecksMatch(t *testing.T) {
 					}
 				}
 			}
+			// Past keepResults files: into new folders, the early
+			// results held in a temporary file (compileHeld); into
+			// folders that exist, no thread compiled early.
+			earlyCompile, keepResults = true, 0
+			for _, existing := range []bool{false, true} {
+				var written, taken int64
+				compileHeldDone = func(h *compileHeld) { written, taken = h.written.Load(), h.taken.Load() }
+				got := compileOutputInto(t, root, jobs, existing)
+				compileHeldDone = nil
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s, %d jobs: compile's output differs past keepResults files, into existing folders %v", root, jobs, existing)
+					diffLines(t, want, got)
+				}
+				if existing && written > 0 || taken > written || (!existing && taken == 0 && (root == repo || root == minified || root == big[1])) {
+					t.Errorf("%s, %d jobs, into existing folders %v: %d compiled results held, %d taken back", root, jobs, existing, written, taken)
+				}
+			}
+			keepResults = keep
 			earlyCompile = true
 			// The shared corpus persists every thread's artifact: none
 			// of its threads is checked early.
