@@ -642,8 +642,9 @@ func (r *threadRun) pair(jobs int) {
 func (r *threadRun) reuse(ref *mailbox.ThreadRef) (*Checked, bool) {
 	// Else (an artifact it owns) its file is read again (ThreadRef.Load).
 	if len(r.owned[ref.Key]) == 0 {
-		c, ok := ref.Early().(*Checked)
-		if v := ref.Early(); !ok && v != nil && r.opt.Held != nil {
+		v := ref.Early()
+		c, ok := v.(*Checked)
+		if !ok && v != nil && r.opt.Held != nil {
 			c, ok = r.opt.Held.Take(v)
 		}
 		if ok {
