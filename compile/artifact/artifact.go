@@ -229,22 +229,17 @@ func (a *Artifact) activeCount(section string) int {
 	return n
 }
 
-// Counts returns, per section id, the number of active and of killed items.
+// Count returns the number of active and of killed items of a section.
 // research_thread counts 1 active when the research thread exists.
-func (a *Artifact) Counts() map[string][2]int {
-	m := make(map[string][2]int, len(delta.Sections))
-	for _, s := range delta.Sections {
-		var c [2]int
-		for _, it := range a.Section(s) {
-			if it.Killed {
-				c[1]++
-			} else {
-				c[0]++
-			}
+func (a *Artifact) Count(section string) (active, killed int) {
+	for _, it := range a.Section(section) {
+		if it.Killed {
+			killed++
+		} else {
+			active++
 		}
-		m[s] = c
 	}
-	return m
+	return active, killed
 }
 
 var (
@@ -313,8 +308,10 @@ func (a *Artifact) HasScaleCheck() bool {
 	return false
 }
 
+type scorePart struct{ Key, Label string }
+
 // scoreParts are the evidence-per-week score dimensions, in rendering order.
-var scoreParts = []struct{ Key, Label string }{
+var scoreParts = []scorePart{
 	{"likelihood_ratio", "LR"}, {"cost", "Cost"}, {"speed", "Speed"}, {"ambiguity", "Ambiguity"},
 }
 

@@ -228,8 +228,8 @@ func TestKillIdempotent(t *testing.T) {
 	if c.Agent != "C" || c.Deltas != 1 || len(c.Items) != 0 {
 		t.Errorf("second killer: %+v", c)
 	}
-	if got := s.a.Counts()[delta.AdversarialCritique]; got != [2]int{0, 1} {
-		t.Errorf("counts %v", got)
+	if a, k := s.a.Count(delta.AdversarialCritique); [2]int{a, k} != [2]int{0, 1} {
+		t.Errorf("counts %d active, %d killed", a, k)
 	}
 }
 
@@ -276,8 +276,8 @@ func TestRTCreation(t *testing.T) {
 	if s.a.RT.Fields.Has("id") {
 		t.Error("RT stored payload id")
 	}
-	if got := s.a.Counts()[delta.ResearchThread]; got != [2]int{1, 0} {
-		t.Errorf("counts %v", got)
+	if a, k := s.a.Count(delta.ResearchThread); [2]int{a, k} != [2]int{1, 0} {
+		t.Errorf("counts %d active, %d killed", a, k)
 	}
 }
 

@@ -159,11 +159,11 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	}
 	w.add("")
 
-	counts := cur.Counts()
-	w.add("## Statistics", "- Research Thread: "+strconv.Itoa(counts[delta.ResearchThread][0]))
+	rt, _ := cur.Count(delta.ResearchThread)
+	w.add("## Statistics", "- Research Thread: "+strconv.Itoa(rt))
 	for _, s := range statNames {
-		c := counts[s.Section]
-		w.add(fmt.Sprintf("- %s: %d active, %d killed", s.Label, c[0], c[1]))
+		active, killed := cur.Count(s.Section)
+		w.add(fmt.Sprintf("- %s: %d active, %d killed", s.Label, active, killed))
 	}
 	w.add("")
 

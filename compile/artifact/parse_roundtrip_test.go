@@ -184,7 +184,7 @@ func normItem(a *Artifact, it *Item) *Item {
 		}
 		switch kind {
 		case kJoin:
-			fields = append(fields, rf{label: label, inline: joinList(v)})
+			fields = append(fields, rf{label: label, inline: joinListPlain(v)})
 		case kRefs:
 			fields = append(fields, rf{label: label, inline: refsList(v)})
 		case kOutline:
@@ -231,7 +231,7 @@ func normItem(a *Artifact, it *Item) *Item {
 			if sec == delta.DiscriminativeTests && fs.Key == "feasibility" {
 				plain := *it
 				plain.Killed = false
-				if g := scoreLine(&plain); g != "" {
+				if g := scoreLinePlain(&plain); g != "" {
 					fields = append(fields, rf{label: "Evidence-per-week score", inline: strings.TrimPrefix(g, "**Evidence-per-week score**: ")})
 				}
 			}

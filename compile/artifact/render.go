@@ -3,7 +3,6 @@ package artifact
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +23,15 @@ func Heading(section string) string {
 	}
 	return ""
 }
+
+// headings are the headings of delta.Sections, in their order.
+var headings = func() []string {
+	h := make([]string, len(delta.Sections))
+	for i, s := range delta.Sections {
+		h[i] = Heading(s)
+	}
+	return h
+}()
 
 // Value kinds of known fields: the schema's render kinds.
 const (
@@ -81,7 +89,15 @@ func plainQuoted(s string) bool {
 	return true
 }
 
-var digits = regexp.MustCompile(`^[0-9]+$`)
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // lines is a text being rendered, one line at a time, in one growing
 // buffer: a line is written in parts (put, then end; or line), so that a
@@ -99,6 +115,20 @@ func (w *lines) put(parts ...string) {
 		w.b = append(w.b, p...)
 	}
 }
+
+// putQuoted writes s as quote renders it.
+func (w *lines) putQuoted(s string) {
+	if !plainQuoted(s) {
+		w.b = append(w.b, quote(s)...)
+		return
+	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, s...)
+	w.b = append(w.b, '"')
+}
+
+// putTime writes an instant as FormatTime formats it.
+func (w *lines) putTime(t time.Time) { w.b = t.UTC().AppendFormat(w.b, time.RFC3339Nano) }
 
 // end ends the current line.
 func (w *lines) end() {
@@ -159,8 +189,8 @@ func (a *Artifact) RenderInto(buf []byte) []byte {
 	w.add("")
 	w.line("# Brenner Protocol Artifact: ", oneLine(a.SessionID))
 	w.add("")
-	for _, s := range delta.Sections {
-		w.add(Heading(s), "")
+	for i, s := range delta.Sections {
+		w.add(headings[i], "")
 		switch s {
 		case delta.ResearchThread:
 			a.renderRT(w)
@@ -189,37 +219,57 @@ func (a *Artifact) RenderInto(buf []byte) []byte {
 
 func (a *Artifact) frontMatter(w *lines) {
 	w.add("---")
-	w.line("session_id: ", quote(a.SessionID))
-	w.line("version: ", strconv.Itoa(a.Version))
+	w.put("session_id: ")
+	w.putQuoted(a.SessionID)
+	w.end()
+	w.put("version: ")
+	w.b = strconv.AppendInt(w.b, int64(a.Version), 10)
+	w.end()
+	// An instant as FormatTime writes it needs no escape: quote puts it
+	// between quotes.
 	if !a.CompiledAt.IsZero() {
-		w.line("compiled_at: ", quote(FormatTime(a.CompiledAt)))
+		w.put(`compiled_at: "`)
+		w.putTime(a.CompiledAt)
+		w.line(`"`)
 	}
 	if a.CompiledBy != "" {
-		w.line("compiled_by: ", quote(a.CompiledBy))
+		w.put("compiled_by: ")
+		w.putQuoted(a.CompiledBy)
+		w.end()
 	}
 	if len(a.Contributors) == 0 {
 		w.add("contributors: []")
 	} else {
 		w.add("contributors:")
 		for _, c := range a.Contributors {
-			w.line("  - ", quote(c.Agent))
+			w.put("  - ")
+			w.putQuoted(c.Agent)
+			w.end()
 		}
 	}
 	if a.MessageID != "" {
-		if digits.MatchString(a.MessageID) {
+		if allDigits(a.MessageID) {
 			w.line("agent_mail_message_id: ", a.MessageID)
 		} else {
-			w.line("agent_mail_message_id: ", quote(a.MessageID))
+			w.put("agent_mail_message_id: ")
+			w.putQuoted(a.MessageID)
+			w.end()
 		}
 	}
 	if !a.CreatedAt.IsZero() {
-		w.line("created_at: ", quote(FormatTime(a.CreatedAt)))
+		w.put(`created_at: "`)
+		w.putTime(a.CreatedAt)
+		w.line(`"`)
 	}
 	if !a.UpdatedAt.IsZero() {
-		w.line("updated_at: ", quote(FormatTime(a.UpdatedAt)))
+		w.put(`updated_at: "`)
+		w.putTime(a.UpdatedAt)
+		w.line(`"`)
 	}
 	if a.Status != "" {
-		w.line("status: ", quote(a.Status))
+		w.put("status: ")
+		w.putQuoted(a.Status)
+		w.end()
 	}
 	w.add("---")
 }
@@ -321,7 +371,9 @@ func killLines(w *lines, it *Item, prefix string) {
 		w.put("unknown")
 	}
 	if !it.KilledAt.IsZero() {
-		w.put(" (", FormatTime(it.KilledAt), ")")
+		w.put(" (")
+		w.putTime(it.KilledAt)
+		w.put(")")
 	}
 	w.end()
 	r := text(it.KillReason)
@@ -368,53 +420,59 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 			field(fs.Label, v, kind)
 		}
 		if it.Section == delta.DiscriminativeTests && fs.Key == "feasibility" {
-			if s := scoreLine(it); s != "" {
-				w.line(first, s)
+			if putScoreLine(w, first, it) {
 				written()
 			}
 		}
 	}
-	for _, k := range f.Keys() {
+	vals := f.Vals()
+	for i, k := range f.Keys() {
 		if slices.ContainsFunc(schemaFields, func(fs fieldSpec) bool { return fs.Key == k }) {
 			continue
 		}
-		v := f.Get(k)
+		v := vals[i]
 		field(labelOf(k), v, genericKind(v))
 	}
 }
 
-// scoreLine renders the evidence-per-week score of a test ("" when it has
-// none).
-func scoreLine(it *Item) string {
+// putScoreLine writes the evidence-per-week score line of a test after
+// first, and reports whether the test has a score to write.
+func putScoreLine(w *lines, first string, it *Item) bool {
 	sc := it.Get("score")
 	if sc == nil || sc.IsNull() {
-		return ""
+		return false
 	}
-	const label = "**Evidence-per-week score**: "
+	w.put(first, "**Evidence-per-week score**: ")
 	if sc.Kind != jsonv.Object {
-		return label + strike(sc.Text(), it.Killed)
+		s := sc.Text()
+		o, c := strikes(s, it.Killed)
+		w.line(o, s, c)
+		return true
 	}
-	var parts []string
-	known := map[string]bool{}
-	for _, p := range scoreParts {
-		known[p.Key] = true
-		v := sc.Get(p.Key)
-		s := "0"
-		switch {
+	o, c := strikes("parts", it.Killed) // there are always parts to strike
+	w.put(o)
+	for i, p := range scoreParts {
+		if i > 0 {
+			w.put(", ")
+		}
+		w.put(p.Label, "=")
+		switch v := sc.Get(p.Key); {
 		case v == nil || v.IsNull():
+			w.put("0")
 		case v.Kind == jsonv.Number:
-			s = v.Num.String()
+			w.put(v.Num.String())
 		default:
-			s = v.Text()
-		}
-		parts = append(parts, p.Label+"="+s)
-	}
-	for _, k := range sc.Keys() {
-		if !known[k] {
-			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Get(k)))
+			w.put(v.Text())
 		}
 	}
-	return label + strike(strings.Join(parts, ", "), it.Killed)
+	vals := sc.Vals()
+	for i, k := range sc.Keys() {
+		if !slices.ContainsFunc(scoreParts, func(p scorePart) bool { return p.Key == k }) {
+			w.put(", ", oneLine(k), "=", inlineValue(vals[i]))
+		}
+	}
+	w.line(c)
+	return true
 }
 
 func genericKind(v *jsonv.Value) schema.Render {
@@ -479,7 +537,10 @@ func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schem
 	var value string
 	switch kind {
 	case kJoin:
-		value = joinList(v)
+		w.put(first, "**", label, "**: ")
+		putList(w, v, killed)
+		w.end()
+		return true
 	case kRefs:
 		value = refsList(v)
 	case kOutline:
@@ -520,15 +581,35 @@ func inlineValue(v *jsonv.Value) string {
 	return v.Text()
 }
 
-// joinList renders a list (or a single value) joined with ", ".
-func joinList(v *jsonv.Value) string {
-	var parts []string
-	for _, e := range list(v) {
+// putList writes a list (or a single value) joined with ", ", struck
+// through when killed (as strike does: not when there is nothing to strike).
+func putList(w *lines, v *jsonv.Value, killed bool) {
+	start := len(w.b)
+	if killed {
+		w.put("~~")
+	}
+	body := len(w.b)
+	one := func(e *jsonv.Value) {
 		if s := inlineValue(e); s != "" {
-			parts = append(parts, s)
+			if len(w.b) > body {
+				w.put(", ")
+			}
+			w.put(s)
 		}
 	}
-	return strings.Join(parts, ", ")
+	if v != nil && v.Kind == jsonv.Array {
+		for _, e := range v.Arr() {
+			one(e)
+		}
+	} else if v != nil && v.Kind != jsonv.Null {
+		one(v)
+	}
+	switch {
+	case len(w.b) == body:
+		w.b = w.b[:start]
+	case killed:
+		w.put("~~")
+	}
 }
 
 // refsList renders cross-session references as "session/item (relation)".

@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"strings"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,18 +54,33 @@ func Compile(o CompileOptions, e *Env) error { return (&compiler{CompileOptions:
 
 // threadLine is the one-line summary of a compiled thread.
 func threadLine(t *compile.Thread) string {
-	var counts []string
-	cnt := t.Current.Counts()
+	b := make([]byte, 0, len(t.Key)+120)
+	b = append(b, t.Key...)
+	b = append(b, ": "...)
+	b = strconv.AppendInt(b, int64(len(t.Msgs)), 10)
+	b = append(b, " messages, "...)
+	b = strconv.AppendInt(b, int64(t.Stats.Blocks), 10)
+	b = append(b, " delta blocks ("...)
+	b = strconv.AppendInt(b, int64(t.Stats.Valid), 10)
+	b = append(b, " valid, "...)
+	b = strconv.AppendInt(b, int64(t.Stats.Invalid), 10)
+	b = append(b, " invalid), "...)
+	b = strconv.AppendInt(b, int64(t.Stats.Applied), 10)
+	b = append(b, " applied, version "...)
+	b = strconv.AppendInt(b, int64(t.Version), 10)
+	b = append(b, ',')
 	for _, sec := range delta.Sections[1:] {
-		c := cnt[sec]
-		s := fmt.Sprintf("%s%d", delta.Prefix[sec], c[0])
-		if c[1] > 0 {
-			s += fmt.Sprintf("(+%d killed)", c[1])
+		active, killed := t.Current.Count(sec)
+		b = append(b, ' ')
+		b = append(b, delta.Prefix[sec]...)
+		b = strconv.AppendInt(b, int64(active), 10)
+		if killed > 0 {
+			b = append(b, "(+"...)
+			b = strconv.AppendInt(b, int64(killed), 10)
+			b = append(b, " killed)"...)
 		}
-		counts = append(counts, s)
 	}
-	return fmt.Sprintf("%s: %d messages, %d delta blocks (%d valid, %d invalid), %d applied, version %d, %s",
-		t.Key, len(t.Msgs), t.Stats.Blocks, t.Stats.Valid, t.Stats.Invalid, t.Stats.Applied, t.Version, strings.Join(counts, " "))
+	return string(b)
 }
 
 type compiledOut struct {
