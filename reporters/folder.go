@@ -54,23 +54,34 @@ func (f *Folder) Target() string { return f.target }
 // It fails with an error satisfying errors.Is(err, fs.ErrExist) when the
 // file is already there.
 func (f *Folder) Create(name string, write func(io.Writer) error) error {
-	return f.use(name, func(path string) error { return f.create(path, name, write) })
+	return f.use(name, func(path string) error { return f.create(path, name, write, nil) })
 }
 
-// create is Create at path; f.mu is held.
-func (f *Folder) create(path, name string, write func(io.Writer) error) error {
+// CreateBytes is Create of a file holding b, written as it is (no buffer
+// between): compile --out writes an artifact a thread so.
+func (f *Folder) CreateBytes(name string, b []byte) error {
+	return f.use(name, func(path string) error { return f.create(path, name, nil, b) })
+}
+
+// create is Create at path, of what write writes or else of b; f.mu is
+// held.
+func (f *Folder) create(path, name string, write func(io.Writer) error, b []byte) error {
 	w, err := createExcl(path)
 	if err != nil {
 		return err
 	}
-	bw := writers.Get().(*bufio.Writer)
-	bw.Reset(w)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
+	if write == nil {
+		_, err = w.Write(b)
+	} else {
+		bw := writers.Get().(*bufio.Writer)
+		bw.Reset(w)
+		err = write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		bw.Reset(nil)
+		writers.Put(bw)
 	}
-	bw.Reset(nil)
-	writers.Put(bw)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

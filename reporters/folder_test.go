@@ -29,10 +29,18 @@ func TestFolderCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"a.md", "b.md"} {
-		if err := f.Create(n, writeString("content of "+n)); err != nil {
-			t.Fatal(err)
-		}
+	if err := f.Create("a.md", writeString("content of a.md")); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 3<<20) // larger than one direct write (directWriteMax)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	if err := f.CreateBytes("b.md", []byte("content of b.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CreateBytes("big.md", big); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("the target exists before Commit: %v", err)
@@ -47,6 +55,9 @@ func TestFolderCommit(t *testing.T) {
 		if got := readFile(t, filepath.Join(target, n)); got != "content of "+n {
 			t.Errorf("%s: %q", n, got)
 		}
+	}
+	if got := readFile(t, filepath.Join(target, "big.md")); got != string(big) {
+		t.Errorf("big.md: %d bytes, want the %d written", len(got), len(big))
 	}
 	if h := hidden(t, target); len(h) != 0 {
 		t.Errorf("hidden folders left: %v", h)
@@ -87,6 +98,9 @@ func TestFolderCreateExisting(t *testing.T) {
 	if err := f.Create("a.md", writeString("second")); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("Create over a file: %v, want it to exist", err)
 	}
+	if err := f.CreateBytes("a.md", []byte("second")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CreateBytes over a file: %v, want it to exist", err)
+	}
 	if b, _ := f.ReadFile("a.md"); string(b) != "first" {
 		t.Errorf("a.md: %q", b)
 	}
@@ -103,6 +117,9 @@ func TestFolderCreateExisting(t *testing.T) {
 	}
 	if err := f.Create("b.md", writeString("x")); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("Create over a link: %v", err)
+	}
+	if err := f.CreateBytes("b.md", []byte("x")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CreateBytes over a link: %v", err)
 	}
 	if err := f.Replace("b.md", writeString("x")); err != nil {
 		t.Fatal(err)

@@ -53,12 +53,19 @@ type fieldSpec struct {
 var known = func() map[string][]fieldSpec {
 	m := map[string][]fieldSpec{}
 	for _, sec := range schema.Sections {
+		if len(sec.Fields) > maxKnown {
+			panic("artifact: section " + sec.ID + " has more known fields than maxKnown")
+		}
 		for _, f := range sec.Fields {
 			m[sec.ID] = append(m[sec.ID], fieldSpec{f.Key, f.Label, f.Render})
 		}
 	}
 	return m
 }()
+
+// maxKnown is the most known fields a section has (the schema's test
+// section has 12).
+const maxKnown = 16
 
 // FormatTime formats an instant as RFC 3339 in UTC with the fractional
 // seconds it has (none when whole).
@@ -401,23 +408,37 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 			written()
 		}
 	}
-	schemaFields := known[it.Section]
-	for _, fs := range schemaFields {
-		v := f.Get(fs.Key)
-		kind := fs.Kind
-		if kind == kFlag || kind == kHeadFlag {
-			if v != nil && v.Kind == jsonv.Bool {
-				if v.Bool && kind == kFlag {
-					o, c := strikes("true", it.Killed)
-					w.line(first, "**", fs.Label, "**: ", o, "true", c)
-					written()
-				}
-				continue
-			}
-			kind = genericKind(v) // not a boolean: shown as it is
+	// One pass over the item's keys finds its known fields' values (by
+	// their place in the schema) and whether it has others.
+	specs := known[it.Section]
+	keys, vals := f.Keys(), f.Vals()
+	var at [maxKnown]*jsonv.Value
+	others := false
+	for i, k := range keys {
+		if j := knownIndex(specs, k); j >= 0 {
+			at[j] = vals[i]
+		} else {
+			others = true
 		}
-		if kind != kSkip {
-			field(fs.Label, v, kind)
+	}
+	for j, fs := range specs {
+		// An absent field writes nothing: renderField finds it empty.
+		if v := at[j]; v != nil {
+			kind := fs.Kind
+			if kind == kFlag || kind == kHeadFlag {
+				if v.Kind == jsonv.Bool {
+					if v.Bool && kind == kFlag {
+						o, c := strikes("true", it.Killed)
+						w.line(first, "**", fs.Label, "**: ", o, "true", c)
+						written()
+					}
+					continue
+				}
+				kind = genericKind(v) // not a boolean: shown as it is
+			}
+			if kind != kSkip {
+				field(fs.Label, v, kind)
+			}
 		}
 		if it.Section == delta.DiscriminativeTests && fs.Key == "feasibility" {
 			if putScoreLine(w, first, it) {
@@ -425,14 +446,24 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 			}
 		}
 	}
-	vals := f.Vals()
-	for i, k := range f.Keys() {
-		if slices.ContainsFunc(schemaFields, func(fs fieldSpec) bool { return fs.Key == k }) {
-			continue
+	if others {
+		for i, k := range keys {
+			if knownIndex(specs, k) < 0 {
+				v := vals[i]
+				field(labelOf(k), v, genericKind(v))
+			}
 		}
-		v := vals[i]
-		field(labelOf(k), v, genericKind(v))
 	}
+}
+
+// knownIndex is the place of key k among a section's known fields, or -1.
+func knownIndex(specs []fieldSpec, k string) int {
+	for j := range specs {
+		if specs[j].Key == k {
+			return j
+		}
+	}
+	return -1
 }
 
 // putScoreLine writes the evidence-per-week score line of a test after

@@ -91,7 +91,7 @@ func (nf *newFolder) place(key, name string, b []byte) (bool, error) {
 	nf.mu.Unlock()
 	// Written outside the lock: the scan's workers place their threads'
 	// files at once.
-	if err = f.Create(name, bytesWriter(b)); err != nil {
+	if err = f.CreateBytes(name, b); err != nil {
 		nf.mu.Lock()
 		delete(nf.placed, lower)
 		nf.mu.Unlock()
