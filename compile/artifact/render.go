@@ -47,6 +47,7 @@ const (
 type fieldSpec struct {
 	Key, Label string
 	Kind       schema.Render
+	Head       string // "**Label**: ", what the field's line starts with
 }
 
 // known fields per section, in rendering order, from the schema.
@@ -57,7 +58,7 @@ var known = func() map[string][]fieldSpec {
 			panic("artifact: section " + sec.ID + " has more known fields than maxKnown")
 		}
 		for _, f := range sec.Fields {
-			m[sec.ID] = append(m[sec.ID], fieldSpec{f.Key, f.Label, f.Render})
+			m[sec.ID] = append(m[sec.ID], fieldSpec{f.Key, f.Label, f.Render, fieldHead(f.Label)})
 		}
 	}
 	return m
@@ -119,7 +120,9 @@ type lines struct {
 // put writes parts of the current line.
 func (w *lines) put(parts ...string) {
 	for _, p := range parts {
-		w.b = append(w.b, p...)
+		if p != "" { // most strike marks are: no copy to call
+			w.b = append(w.b, p...)
+		}
 	}
 }
 
@@ -403,8 +406,8 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 			w.add("")
 		}
 	}
-	field := func(label string, v *jsonv.Value, kind schema.Render) {
-		if renderField(w, first, rest, label, v, kind, it.Killed) {
+	field := func(head string, v *jsonv.Value, kind schema.Render) {
+		if renderField(w, first, rest, head, v, kind, it.Killed) {
 			written()
 		}
 	}
@@ -429,7 +432,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 				if v.Kind == jsonv.Bool {
 					if v.Bool && kind == kFlag {
 						o, c := strikes("true", it.Killed)
-						w.line(first, "**", fs.Label, "**: ", o, "true", c)
+						w.line(first, fs.Head, o, "true", c)
 						written()
 					}
 					continue
@@ -437,7 +440,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 				kind = genericKind(v) // not a boolean: shown as it is
 			}
 			if kind != kSkip {
-				field(fs.Label, v, kind)
+				field(fs.Head, v, kind)
 			}
 		}
 		if it.Section == delta.DiscriminativeTests && fs.Key == "feasibility" {
@@ -450,7 +453,7 @@ func fields(w *lines, it *Item, first, rest string, gap bool) {
 		for i, k := range keys {
 			if knownIndex(specs, k) < 0 {
 				v := vals[i]
-				field(labelOf(k), v, genericKind(v))
+				field(fieldHead(labelOf(k)), v, genericKind(v))
 			}
 		}
 	}
@@ -558,17 +561,21 @@ func empty(v *jsonv.Value) bool {
 	return false
 }
 
+// fieldHead is what the line of a field labelled label starts with.
+func fieldHead(label string) string { return "**" + label + "**: " }
+
 // renderField writes one field as "**Label**: value" (or a label line and
-// "- …" lines), its first line after first and the others after rest. It
-// writes nothing and returns false when the value is empty.
-func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schema.Render, killed bool) bool {
+// "- …" lines), its first line after first and the others after rest; head
+// is fieldHead of its label. It writes nothing and returns false when the
+// value is empty.
+func renderField(w *lines, first, rest, head string, v *jsonv.Value, kind schema.Render, killed bool) bool {
 	if empty(v) {
 		return false
 	}
 	var value string
 	switch kind {
 	case kJoin:
-		w.put(first, "**", label, "**: ")
+		w.put(first, head)
 		putList(w, v, killed)
 		w.end()
 		return true
@@ -576,7 +583,7 @@ func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schem
 		value = refsList(v)
 	case kOutline:
 		if v.Kind == jsonv.Object || v.Kind == jsonv.Array {
-			w.line(first, "**", label, "**:")
+			w.line(first, strings.TrimSuffix(head, " "))
 			for _, k := range v.Keys() {
 				x := inlineValue(v.Get(k))
 				o, c := strikes(x, killed)
@@ -596,7 +603,7 @@ func renderField(w *lines, first, rest, label string, v *jsonv.Value, kind schem
 		value = inlineValue(v)
 	}
 	o, c := strikes(value, killed)
-	w.line(first, "**", label, "**: ", o, value, c)
+	w.line(first, head, o, value, c)
 	return true
 }
 
