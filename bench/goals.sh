@@ -14,7 +14,7 @@
 #
 # REFHARNESS is the reference harness folder (built as
 # ../shared/research/upstream-harness.md describes); ITERATIONS those of
-# each benchmark (default 5; four for compile beside check), RUNS how many
+# each benchmark (default 5; six for compile beside check), RUNS how many
 # times the whole set is measured (default 1; about two minutes a run).
 # This machine's speed moves by 20-30% from one minute to the next, so one
 # run is a sample: give three or more to see where a goal stands.
@@ -56,7 +56,7 @@ while [ "$r" -le "$runs" ]; do
 	f=$out.$r
 	: >"$f"
 	bench "$f" 'BesideReference' "$iters" BRENNER_REFHARNESS="$ref" BRENNER_BENCH_DIR="$c10k"
-	bench "$f" 'CompileBesideCheck' 4 BRENNER_BENCH_DIR="$c10k" TMPDIR="$fast"
+	bench "$f" 'CompileBesideCheck' 6 BRENNER_BENCH_DIR="$c10k" TMPDIR="$fast"
 	bench "$f" 'LongThreadScaling' "$iters"
 	bench "$f" 'LongThreadCheck/msgs=100000$' 1
 	bench "$f" 'PullRequest' "$iters" BRENNER_BENCH_THREADS=5000 TMPDIR="$fast"
