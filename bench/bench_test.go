@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -511,7 +512,15 @@ func BenchmarkCompileBesideCheck(b *testing.B) {
 		compile := []string{"compile", c.dir, "--jobs", "2", "--repo-root", c.dir, "--out", out}
 		defer memlimit.Start()() // as the binary does (cli.Run)
 		var ck, cp pass
+		// Each command starts as a fresh process would, without the other's
+		// garbage to sweep: the collector runs between them, untimed.
+		settle := func() {
+			b.StopTimer()
+			runtime.GC()
+			b.StartTimer()
+		}
 		runCheck := func() {
+			settle()
 			ck.add(measure(func() {
 				if code := cli.Main(check, io.Discard, io.Discard); code != 0 {
 					b.Fatalf("check exited %d", code)
@@ -519,6 +528,7 @@ func BenchmarkCompileBesideCheck(b *testing.B) {
 			}))
 		}
 		runCompile := func() {
+			settle()
 			cp.add(measure(func() {
 				// 1: error findings (the bench's corpus has faulted threads).
 				if code := cli.Main(compile, io.Discard, io.Discard); code > 1 {
