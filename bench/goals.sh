@@ -70,25 +70,27 @@ values() {
 	r=1 vs=
 	while [ "$r" -le "$runs" ]; do
 		v=$(awk -v b="$1" -v u="$2" -v k="${3:-1}" 'index($1, b) == 1 {
-			for (i = 2; i < NF; i++) if ($(i + 1) == u) { printf "%.3g", $i * k; exit } }' "$out.$r")
+			for (i = 2; i < NF; i++) if ($(i + 1) == u) { printf "%.6g", $i * k; exit } }' "$out.$r")
 		vs="$vs ${v:-?}"
 		r=$((r + 1))
 	done
 	echo "$vs"
 }
-# row GOAL OP LIMIT VALUES: a table row; OP is "ge" or "le".
+# row GOAL OP LIMIT VALUES: a table row; OP is "ge" or "le". The values are
+# compared as measured and shown to three significant digits (a ratio of
+# 1.001 misses a limit of 1 even though it is shown as 1).
 row() {
 	echo "$4" | awk -v g="$1" -v op="$2" -v l="$3" '{
 		n = 0; met = 0; list = ""
 		for (i = 1; i <= NF; i++) {
-			list = list (i > 1 ? ", " : "") $i
+			list = list (i > 1 ? ", " : "") ($i == "?" ? "?" : sprintf("%.3g", $i))
 			if ($i == "?") continue
 			v[++n] = $i + 0
 			if (op == "ge" ? v[n] >= l : v[n] <= l) met++
 		}
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
 		med = n == 0 ? "?" : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-		printf "| %s | %s %s | %s | %s | %s of %d |\n", g, (op == "ge" ? ">=" : "<="), l, list, med, (met == NF ? met : "**" met "**"), NF
+		printf "| %s | %s %s | %s | %s | %s of %d |\n", g, (op == "ge" ? ">=" : "<="), l, list, (n == 0 ? "?" : sprintf("%.3g", med)), (met == NF ? met : "**" met "**"), NF
 	}'
 }
 echo "| goal | limit | each run | median | met in |"
