@@ -507,7 +507,7 @@ func BenchmarkCheck(b *testing.B) {
 // included) and their ratio, cli-cpu-ratio. In one process the two share a
 // heap that is already there and each other's pools; as binaries each
 // starts from nothing, and in the thirty-first round the binaries' ratio
-// was lower (0.90 against 0.95-1.0).
+// was lower (0.92-0.95 against 1.00-1.04 in the same runs).
 //
 // Creating a file costs what the file system makes it cost: on this
 // machine's ext4, 10,000 new files took 0.4 s of system time in one minute
