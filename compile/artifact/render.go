@@ -120,7 +120,7 @@ type lines struct {
 // put writes parts of the current line.
 func (w *lines) put(parts ...string) {
 	for _, p := range parts {
-		if p != "" { // most strike marks are: no copy to call
+		if p != "" { // the strike marks of a live item: no copy call for them
 			w.b = append(w.b, p...)
 		}
 	}
