@@ -9,7 +9,11 @@
 // limit starts at Default and, whenever the live heap passes two thirds of
 // it, is raised to one and a half times the live heap: the collector always
 // has a third of the limit to work in, and memory stays near Default while
-// the live heap is below ~300 MB.
+// the live heap is below ~300 MB. When the live heap falls below a third of
+// a raised limit, the limit comes back down to one and a half times it (not
+// below Default): one large input read whole early in a run (a 196 MB JSON
+// document, a live heap of 522 MB) no longer lets every later collection
+// wait for a heap that large.
 //
 // With the limit bounding memory, the collector need not run at every
 // doubling of the heap: unless GOGC is set, the GC percentage is GCPercent,
@@ -105,15 +109,22 @@ func Start() (stop func()) {
 	}
 }
 
-// Next is the limit after a live heap of live bytes under limit: limit
-// itself while live is at most two thirds of it, else 1.5 × live. It never
-// lowers the limit.
+// Next is the limit after a live heap of live bytes under limit: 1.5 × live
+// when live is past two thirds of limit; when limit is above Default and
+// live under a third of it, the larger of Default and 1.5 × live; else limit
+// itself. Between a third and two thirds it stays, so that a live heap
+// moving a little does not move the limit.
 func Next(limit int64, live uint64) int64 {
 	if live > math.MaxInt64/2 {
 		return math.MaxInt64
 	}
-	if int64(live)*3 <= limit*2 {
-		return limit
+	// In uint64 both products fit: live ≤ MaxInt64/2 and 0 ≤ limit ≤ MaxInt64.
+	l, lim := live, uint64(max(limit, 0))
+	switch {
+	case l*3 > lim*2:
+		return int64(l * 3 / 2)
+	case limit > Default && l*3 < lim:
+		return max(Default, int64(l*3/2))
 	}
-	return int64(live) * 3 / 2
+	return limit
 }
