@@ -75,7 +75,7 @@ FUZZ_TARGETS := \
 	FuzzNestedConfigNeverOpensTheGate:./pipeline \
 	FuzzCustomRule:./rules/custom \
 	FuzzGuardedEvaluation:./rules/custom \
-	FuzzMatchesPrefilter:./rules/custom \
+	FuzzMatchString:./compile/relit \
 	FuzzPrefilter:./diag \
 	FuzzPrefilterVector:./diag
 # Go's fuzzing engine now and then ends a run with "context deadline
