@@ -7,9 +7,9 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/brenner-ci/brenner-ci/compile/relit"
 	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -71,7 +71,7 @@ var mbTableRules = []Rule{
 		Check: checkAckFlag("MB-026")},
 }
 
-var excerptCite = regexp.MustCompile(`§\s*\d`)
+var excerptCite = relit.MustCompile(`§\s*\d`) // most sections hold no "§" (compile/relit)
 
 // checkKickoffExcerpt (MB-014): an "## Excerpt" section with §n citations.
 func checkKickoffExcerpt(c *Ctx) {

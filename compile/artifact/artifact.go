@@ -9,7 +9,6 @@
 package artifact
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/compile/relit"
 )
 
 // Contributor is an agent whose deltas were applied.
@@ -242,10 +242,13 @@ func (a *Artifact) Count(section string) (active, killed int) {
 	return active, killed
 }
 
+// The names these patterns are asked about (every hypothesis and assumption
+// of every artifact, and each hypothesis heading rendered) seldom hold
+// their literals: the prefilter answers most (compile/relit).
 var (
-	thirdAltName   = regexp.MustCompile(`(?i)third\s+alternative`)
-	scaleName      = regexp.MustCompile(`(?i)\b(scale|physics)\b`)
-	altFramingName = regexp.MustCompile(`(?i)third\s+alternative|alternative\s+framing`)
+	thirdAltName   = relit.MustCompile(`(?i)third\s+alternative`)
+	scaleName      = relit.MustCompile(`(?i)\b(scale|physics)\b`)
+	altFramingName = relit.MustCompile(`(?i)third\s+alternative|alternative\s+framing`)
 )
 
 // IsAlternativeFraming reports whether a critique offers a specific

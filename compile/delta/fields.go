@@ -377,7 +377,20 @@ func (c *checker) status(sec string, f *jsonv.Value) {
 	c.at(ruleid.DL006, diag.Warning, f, msg, hint, fix)
 }
 
-var reHypID = regexp.MustCompile(`^H[1-9][0-9]*$`)
+// isHypID reports whether s is a hypothesis id: H, then a number without
+// a leading zero (^H[1-9][0-9]*$, which TestIsHypID holds it to). It is
+// asked of every key of every predictions and expected_outcomes object.
+func isHypID(s string) bool {
+	if len(s) < 2 || s[0] != 'H' || s[1] < '1' || s[1] > '9' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // byHypothesis checks an object keyed by hypothesis id (predictions,
 // expected_outcomes).
@@ -389,12 +402,12 @@ func (c *checker) byHypothesis(k string, f *jsonv.Value, hint string) {
 	vals := f.Vals()
 	for i, key := range f.Keys() {
 		e := vals[i]
-		if !reHypID.MatchString(key) {
+		if !isHypID(key) {
 			var fix *diag.LocalFix
 			ko, _ := f.KeyOffset(key)
 			up := strings.ToUpper(strings.TrimSpace(key))
 			msg := fmt.Sprintf("payload.%s key %q is not a hypothesis id (H<n>).", k, key)
-			if reHypID.MatchString(up) {
+			if isHypID(up) {
 				msg = fmt.Sprintf("payload.%s key %q is not a hypothesis id; did you mean %q?", k, key, up)
 				fix = c.replace(ko, ko+len(strconv.Quote(key)), strconv.Quote(up), "Use key "+up)
 			}
