@@ -10,10 +10,10 @@
 // it, is raised to one and a half times the live heap: the collector always
 // has a third of the limit to work in, and memory stays near Default while
 // the live heap is below ~300 MB. When the live heap falls below a third of
-// a raised limit, the limit comes back down to one and a half times it (not
-// below Default): one large input read whole early in a run (a 196 MB JSON
-// document, a live heap of 522 MB) no longer lets every later collection
-// wait for a heap that large.
+// a raised limit, the limit comes back down to one and a half times the
+// live heap (not below Default): one large input read whole early in a run
+// (a 196 MB JSON document, a live heap of 522 MB) no longer lets every
+// later collection wait for a heap that large.
 //
 // With the limit bounding memory, the collector need not run at every
 // doubling of the heap: unless GOGC is set, the GC percentage is GCPercent,
