@@ -66,9 +66,6 @@ func (r *Regexp) MatchString(s string) bool {
 	return r.re.MatchString(s)
 }
 
-// String is the pattern.
-func (r *Regexp) String() string { return r.re.String() }
-
 // needed returns literals one of which every match of re contains, when
 // it can tell.
 func needed(re *syntax.Regexp) ([]literal, bool) {

@@ -70,8 +70,8 @@ func TestPrefilter(t *testing.T) {
 }
 
 func TestMustCompile(t *testing.T) {
-	if r := MustCompile(`a+`); r.String() != `a+` || !r.MatchString("xa") {
-		t.Errorf("MustCompile(`a+`): %q", r.String())
+	if r := MustCompile(`a+`); !r.MatchString("xa") || r.MatchString("b") {
+		t.Error("MustCompile(`a+`) does not match as a+ does")
 	}
 	defer func() {
 		if recover() == nil {
