@@ -66,6 +66,7 @@ FUZZ_TARGETS := \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzOneLine:./compile/artifact \
 	FuzzAppendQuoted:./reporters/jsonreport \
+	FuzzWriteText:./reporters/junit \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
 	FuzzClaimKey:./rules \

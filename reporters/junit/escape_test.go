@@ -1,6 +1,7 @@
 package junit
 
 import (
+	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -198,4 +199,42 @@ func TestTokenShortcut(t *testing.T) {
 	if short == 0 {
 		t.Fatal("the shortcut took no input")
 	}
+}
+
+// checkWriteText holds writeText to the plain form it replaces: the lines
+// joined by line breaks, escaped as one text.
+func checkWriteText(t testing.TB, lines []string) {
+	t.Helper()
+	var b strings.Builder
+	w := bufio.NewWriter(&b)
+	writeText(w, len(lines), func(k int) string { return lines[k] })
+	w.Flush()
+	if got, want := b.String(), text(strings.Join(lines, "\n")); got != want {
+		t.Errorf("writeText(%q) = %q, want %q", lines, got, want)
+	}
+}
+
+// TestWriteText: line by line, a text is escaped as it is whole — also
+// where a line ends inside a UTF-8 sequence or in a carriage return, or is
+// empty, and for no lines at all.
+func TestWriteText(t *testing.T) {
+	checkWriteText(t, nil)
+	checkWriteText(t, []string{""})
+	checkWriteText(t, []string{"", ""})
+	checkWriteText(t, nasty)
+	checkWriteText(t, []string{"cut \xe2\x80", "\xaeafter", "cr\r", "\n", "é"})
+	for _, a := range nasty {
+		for _, b := range nasty {
+			checkWriteText(t, []string{a, b})
+		}
+	}
+}
+
+// FuzzWriteText splits a text at its NUL bytes into lines and holds
+// writeText to the joined, escaped text.
+func FuzzWriteText(f *testing.F) {
+	for _, s := range nasty {
+		f.Add(s + "\x00" + s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkWriteText(t, strings.Split(s, "\x00")) })
 }
