@@ -78,6 +78,7 @@ FUZZ_TARGETS := \
 	FuzzGuardedEvaluation:./rules/custom \
 	FuzzMatchString:./compile/relit \
 	FuzzPrefilter:./diag \
+	FuzzRuneStarts:./diag \
 	FuzzPrefilterVector:./diag
 # Go's fuzzing engine now and then ends a run with "context deadline
 # exceeded" when the time is up while a worker is busy, without any failing

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -176,4 +177,48 @@ func TestRuneCount(t *testing.T) {
 	if n := testing.AllocsPerRun(10, func() { RuneCount(long) }); n != 0 {
 		t.Errorf("RuneCount allocates %v times", n)
 	}
+}
+
+// runeStartsPlain is runeStarts a byte at a time: the plain form
+// TestRuneStarts and FuzzRuneStarts hold it to.
+func runeStartsPlain(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRuneStarts: runeStarts, eight bytes at a time, counts as the plain
+// loop does — every byte value at every place of a word and in the tail,
+// beside every kind of neighbour — and as utf8.RuneCount on valid UTF-8.
+func TestRuneStarts(t *testing.T) {
+	for _, fill := range []byte{'a', 0x80, 0xBF, 0xC0, 0xE6, 0xFF, 0x00, 0x40} {
+		for at := 0; at < 19; at++ {
+			for c := 0; c < 256; c++ {
+				b := bytes.Repeat([]byte{fill}, 19)
+				b[at] = byte(c)
+				for _, n := range []int{at + 1, 19} {
+					if got, want := runeStarts(b[:n]), runeStartsPlain(b[:n]); got != want {
+						t.Fatalf("runeStarts(%q) = %d, want %d", b[:n], got, want)
+					}
+				}
+			}
+		}
+	}
+	valid := []byte(strings.Repeat("a é 漢 😀 ", 40))
+	if got, want := runeStarts(valid), utf8.RuneCount(valid); got != want {
+		t.Errorf("runeStarts of valid UTF-8 = %d, utf8.RuneCount %d", got, want)
+	}
+}
+
+func FuzzRuneStarts(f *testing.F) {
+	f.Add([]byte("a é 漢 😀 \xff\xe6\x97 ascii tail"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := runeStarts(b), runeStartsPlain(b); got != want {
+			t.Fatalf("runeStarts(%q) = %d, want %d", b, got, want)
+		}
+	})
 }
