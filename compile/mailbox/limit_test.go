@@ -119,7 +119,8 @@ func TestLongLinesAreMeasuredNotHeld(t *testing.T) {
 // exported without line breaks, and JSON Lines of 70 KB to 2 MB between
 // short ones, so that the line buffer grows, is reused and grows again —
 // are read whole: every message, every body byte. (readLine grows the line
-// through growLine, whose room doubles up to what is left of the file.)
+// by appending: room for the rest of the file at once was tried twice and
+// not kept, see docs/performance.md, thirty-third round.)
 func TestLongLinesRead(t *testing.T) {
 	dir := t.TempDir()
 	msg := func(id int, body string) string {
