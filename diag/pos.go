@@ -79,8 +79,8 @@ type LineIndex struct {
 // of the text): a column query inside a long line counts at most this
 // many bytes past its checkpoint. A minified export of 40,000 messages (one
 // line of 14 MB) makes a few column queries per message; with blocks of
-// 1,024 bytes counted a byte at a time they were 6% of its check, and grew
-// faster than the line.
+// 1,024 bytes counted a byte at a time they were 6% of its check's
+// instructions (docs/performance.md, thirty-third round).
 const runeBlock = 256
 
 // longLine is the length past which a column is counted through the
