@@ -65,7 +65,7 @@ FUZZ_TARGETS := \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
 	FuzzOneLine:./compile/artifact \
-	FuzzAppendQuoted:./reporters/jsonreport \
+	FuzzAppendJSONString:./reporters \
 	FuzzWriteText:./reporters/junit \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \

@@ -2,65 +2,9 @@ package jsonreport
 
 import (
 	"strconv"
-	"unicode/utf8"
-)
 
-// appendQuoted appends s as a JSON string, byte for byte as encoding/json
-// writes it with SetEscapeHTML(false): '"' and '\\' escaped with a
-// backslash; \b, \f, \n, \r and \t by name; other bytes below 0x20 as
-// \u00XX; each byte that is not UTF-8 as \ufffd; U+2028 and U+2029 as
-// \u2028 and \u2029; everything else as it is. FuzzAppendQuoted holds it
-// to the encoder.
-func appendQuoted(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	from := 0 // s[from:i] is still to be copied
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[from:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			from = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[from:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[from:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		from = i
-	}
-	b = append(b, s[from:]...)
-	return append(b, '"')
-}
+	"github.com/brenner-ci/brenner-ci/reporters"
+)
 
 // appendThread appends t as the encoder writes an element of the threads
 // array (at depth 2), its fields in Thread's order. TestWriteMatchesEncoder
@@ -139,7 +83,7 @@ func (o *object) key(name string) {
 
 func (o *object) str(name, v string) {
 	o.key(name)
-	o.b = appendQuoted(o.b, v)
+	o.b = reporters.AppendJSONString(o.b, v)
 }
 
 func (o *object) num(name string, v int) {
