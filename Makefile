@@ -67,6 +67,7 @@ FUZZ_TARGETS := \
 	FuzzOneLine:./compile/artifact \
 	FuzzAppendJSONString:./reporters \
 	FuzzWriteText:./reporters/junit \
+	FuzzResultJSON:./reporters/sarif \
 	FuzzEvidencePack:./rules \
 	FuzzFieldLine:./rules \
 	FuzzClaimKey:./rules \

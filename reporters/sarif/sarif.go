@@ -61,11 +61,18 @@ func Write(w io.Writer, r *diag.Report) error {
 	return p.Write(w)
 }
 
-// Build returns the SARIF log for r without writing it.
+// Build returns the SARIF log for r without writing it: the log Prepare
+// built, with go-sarif's structures of its results (result), which Write
+// does not need (it writes each result's JSON as appendResult made it).
 func Build(r *diag.Report) (*gosarif.Report, error) {
 	p, err := Prepare(r)
 	if err != nil {
 		return nil, err
+	}
+	run := p.log.Runs[0]
+	run.Results = make([]*gosarif.Result, 0, len(p.kept))
+	for _, i := range p.kept {
+		run.Results = append(run.Results, result(r, i, p.index[ruleID(&r.Findings[i])], p.infos[i], p.paths))
 	}
 	return p.log, nil
 }
@@ -75,10 +82,16 @@ func Build(r *diag.Report) (*gosarif.Report, error) {
 type Prepared struct {
 	r   *diag.Report
 	log *gosarif.Report
-	// results are the run's results as the size budget encoded them, in
-	// the order of the run's Results: Write puts them in the log as they
-	// are instead of encoding each again.
+	// results are the JSON of the run's results (appendResult), as the
+	// size budget measured them, in report order: Write puts them in the
+	// log's results array.
 	results [][]byte
+	// kept are the findings that are results, in the same order, and
+	// index, infos and paths what Build needs to make their structures.
+	kept  []int
+	index map[string]int
+	infos []reporters.FileInfo
+	paths *reporters.Paths
 	// Located counts the findings that can be results (a file in the
 	// repository), Results those that are; the others were left out,
 	// ByCount over MaxResults and ByBytes over the size budget.
@@ -88,7 +101,7 @@ type Prepared struct {
 // Write writes the log (compact JSON, one trailing newline): the log
 // without its results, with the results Prepare encoded put into its
 // empty results array. TestWriteSplicesResults holds it to encoding the
-// whole log.
+// whole log that Build returns.
 func (p *Prepared) Write(w io.Writer) error {
 	// Copies of the log and its run without the results: the prepared log
 	// is not changed (Build returns it, and a run may write it twice).
@@ -294,24 +307,21 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 	}
 	// The results: in priority order while there is room, by count and by
 	// size; then back in report order.
-	p := &Prepared{r: r, log: log, Located: len(located)}
-	type built struct {
-		res  *gosarif.Result
-		json []byte
-	}
-	kept := make(map[int]built, min(len(located), MaxResults))
+	p := &Prepared{r: r, log: log, Located: len(located), index: index, infos: infos, paths: paths}
+	kept := make(map[int][]byte, min(len(located), MaxResults))
+	var enc []byte
 	for _, i := range priority(r, located) {
 		if len(kept) == MaxResults {
 			p.ByCount++
 			continue
 		}
-		res := result(r, i, index[ruleID(&r.Findings[i])], infos[i], paths)
-		data, ok := budget.spend(res)
+		enc = appendResult(enc[:0], r, i, index[ruleID(&r.Findings[i])], infos[i], paths)
+		data, ok := budget.add(enc)
 		if !ok {
 			budget.results++
 			continue
 		}
-		kept[i] = built{res, data}
+		kept[i] = data
 	}
 	p.Results, p.ByBytes = len(kept), budget.results
 	order := "the most severe were kept"
@@ -331,12 +341,12 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 	if len(inv.ToolExecutionNotifications) == 0 {
 		inv.ToolExecutionNotifications = nil // omitted, never null
 	}
-	run.Results = make([]*gosarif.Result, 0, len(kept))
 	p.results = make([][]byte, 0, len(kept))
+	p.kept = make([]int, 0, len(kept))
 	for _, i := range located {
-		if b, ok := kept[i]; ok {
-			run.Results = append(run.Results, b.res)
-			p.results = append(p.results, b.json)
+		if data, ok := kept[i]; ok {
+			p.results = append(p.results, data)
+			p.kept = append(p.kept, i)
 		}
 	}
 	log.AddRun(run)
@@ -346,27 +356,14 @@ func Prepare(r *diag.Report) (*Prepared, error) {
 func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *reporters.Paths) *gosarif.Result {
 	f := &r.Findings[i]
 	res := gosarif.NewRuleResult(ruleID(f)).WithRuleIndex(ruleIndex).WithLevel(level(f.Severity))
-	text := nonEmpty(f.Message, f.Rule)
-	if f.Hint != "" {
-		text += "\n" + f.Hint
-	}
-	res.WithMessage(gosarif.NewTextMessage(text))
+	res.WithMessage(gosarif.NewTextMessage(resultText(f)))
 	reg := reporters.ClampRegion(f.Pos.Line, f.Pos.Col, f.Pos.EndLine, f.Pos.EndCol, fi)
 	res.AddLocation(gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
 		WithArtifactLocation(artifact(fi.Rel)).WithRegion(region(reg))))
-	fp := ""
-	if i < len(r.Fingerprints) {
-		fp = r.Fingerprints[i]
-	}
-	if fp == "" {
-		fp = diag.FingerprintHash(f) + ":1"
-	}
+	fp := fingerprint(r, i)
 	res.WithPartialFingerPrints(map[string]interface{}{PrimaryKey: fp, FingerprintKey: fp})
 	if r.HasBaseline {
-		state := "new"
-		if !r.IsNew(i) {
-			state = "unchanged"
-		}
+		state := baselineState(r, i)
 		res.BaselineState = &state
 	}
 	props := gosarif.Properties{}
@@ -391,8 +388,23 @@ func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *repo
 // fix converts a finding's fix; it is left out (the JSON report keeps it)
 // when its file cannot be located in the repository.
 func fix(f *diag.Finding, paths *reporters.Paths) *gosarif.Fix {
-	if f.Fix == nil || f.Fix.Pos.Line <= 0 {
+	fi, reg, ok := fixPlace(f, paths)
+	if !ok {
 		return nil
+	}
+	rep := gosarif.NewReplacement(region(reg)).WithInsertedContent(gosarif.NewArtifactContent().WithText(f.Fix.Text))
+	fx := gosarif.NewFix().WithArtifactChanges([]*gosarif.ArtifactChange{
+		gosarif.NewArtifactChange(artifact(fi.Rel)).WithReplacement(rep),
+	})
+	fx.WithDescriptionText(fixDescription(f))
+	return fx
+}
+
+// fixPlace is the file and region a finding's fix replaces; false when it
+// has no fix, or its file cannot be located in the repository.
+func fixPlace(f *diag.Finding, paths *reporters.Paths) (reporters.FileInfo, reporters.Region, bool) {
+	if f.Fix == nil || f.Fix.Pos.Line <= 0 {
+		return reporters.FileInfo{}, reporters.Region{}, false
 	}
 	file := f.Fix.Pos.File
 	if file == "" {
@@ -400,16 +412,41 @@ func fix(f *diag.Finding, paths *reporters.Paths) *gosarif.Fix {
 	}
 	fi := paths.File(file)
 	if !fi.OK {
-		return nil
+		return reporters.FileInfo{}, reporters.Region{}, false
 	}
 	p := f.Fix.Pos
-	reg := reporters.ClampRegion(p.Line, p.Col, p.EndLine, p.EndCol, fi)
-	rep := gosarif.NewReplacement(region(reg)).WithInsertedContent(gosarif.NewArtifactContent().WithText(f.Fix.Text))
-	fx := gosarif.NewFix().WithArtifactChanges([]*gosarif.ArtifactChange{
-		gosarif.NewArtifactChange(artifact(fi.Rel)).WithReplacement(rep),
-	})
-	fx.WithDescriptionText(nonEmpty(f.Fix.Description, "Apply the suggested fix."))
-	return fx
+	return fi, reporters.ClampRegion(p.Line, p.Col, p.EndLine, p.EndCol, fi), true
+}
+
+func fixDescription(f *diag.Finding) string {
+	return nonEmpty(f.Fix.Description, "Apply the suggested fix.")
+}
+
+// resultText is a result's message: the finding's, and its hint on a line
+// of its own.
+func resultText(f *diag.Finding) string {
+	text := nonEmpty(f.Message, f.Rule)
+	if f.Hint != "" {
+		text += "\n" + f.Hint
+	}
+	return text
+}
+
+// fingerprint is finding i's fingerprint, both partial fingerprints'
+// value.
+func fingerprint(r *diag.Report, i int) string {
+	if i < len(r.Fingerprints) && r.Fingerprints[i] != "" {
+		return r.Fingerprints[i]
+	}
+	return diag.FingerprintHash(&r.Findings[i]) + ":1"
+}
+
+// baselineState is a result's state against the baseline (a run with one).
+func baselineState(r *diag.Report, i int) string {
+	if r.IsNew(i) {
+		return "new"
+	}
+	return "unchanged"
 }
 
 func artifact(rel string) *gosarif.ArtifactLocation {
@@ -583,15 +620,19 @@ func newByteBudget() *byteBudget {
 }
 
 // spend adds v's JSON, as the log holds it, to the file's size and
-// returns it (a copy of its own, which the budget may hold); false (and
-// nothing added) when it would go over maxBytes raw or maxCompressed
-// compressed.
+// returns it (see add).
 func (b *byteBudget) spend(v any) ([]byte, bool) {
 	b.enc.Reset()
 	if err := encode(&b.enc, v); err != nil {
 		return nil, false
 	}
-	data := bytes.TrimSuffix(b.enc.Bytes(), []byte{'\n'})
+	return b.add(bytes.TrimSuffix(b.enc.Bytes(), []byte{'\n'}))
+}
+
+// add adds data, JSON as the log holds it, to the file's size and returns
+// a copy of its own (which the budget may hold); false (and nothing added)
+// when it would go over maxBytes raw or maxCompressed compressed.
+func (b *byteBudget) add(data []byte) ([]byte, bool) {
 	if b.raw+len(data) > b.maxBytes {
 		return nil, false
 	}
