@@ -160,6 +160,7 @@ func (s *scanner) load(t *Thread) error {
 	ld := loaderPool.Get().(*loader)
 	defer ld.release()
 	ld.p.MaxDepth = s.f.maxDepth
+	ld.scanned = true // s.whole is what the records were read from
 	t.bodies = getSlab()
 	ld.bodies = t.bodies
 	// The file's bytes are the thread's read buffer until it is released,

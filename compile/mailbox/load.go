@@ -130,6 +130,11 @@ type loader struct {
 	lm      diag.LineIndex
 	scratch []byte
 	bodies  *slab // the loaded thread's (Thread.bodies)
+	// scanned is set when the bytes fillJSON is given are the very buffer
+	// the scan read the records from (an early check, scanner.load): their
+	// checksum holds without computing it again (0.7% of a check of
+	// 10,000 threads, thirty-fourth round).
+	scanned bool
 }
 
 // held is a range of a file that Load read for a thread. Its loaded
@@ -252,6 +257,7 @@ func (ld *loader) release() {
 	}
 	ld.lm.Reset(nil)
 	ld.bodies = nil
+	ld.scanned = false
 	loaderPool.Put(ld)
 }
 
@@ -326,7 +332,7 @@ var loadShortcut = true
 // decoded from where Scan saw it, without tokenising the object again.
 func (ld *loader) fillScanned(m *Message, src []byte, slot *loadSlot) error {
 	s := &m.Src
-	if crc32.Checksum(src, castagnoli) != s.sum {
+	if !ld.scanned && crc32.Checksum(src, castagnoli) != s.sum {
 		return changed(m)
 	}
 	// src is in a buffer the thread holds until it is released: the fields
