@@ -352,7 +352,7 @@ func (m *writer) findings(reserve int) int {
 	if len(r.Findings) == 0 {
 		return 0
 	}
-	known := map[string]int{}
+	known := make(map[string]int, len(r.Threads))
 	for i, t := range r.Threads {
 		if _, dup := known[t.Key]; !dup {
 			known[t.Key] = i
