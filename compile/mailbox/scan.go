@@ -392,14 +392,34 @@ const (
 )
 
 func newInFile(osPath, disp, abs string, explicit bool) inFile {
+	return placeOf(path.Dir(abs)).file(osPath, disp, abs, path.Base(abs), explicit)
+}
+
+// place is what a folder's place in an Agent Mail archive says of the
+// files in it: the same for each, so a walk works it out once a folder.
+type place struct {
+	agent string // the folder is agents/<agent>: "" when it is not
+	month bool   // the folder is an archive's YYYY/MM message folder
+}
+
+// placeOf is the place of folder dir (absolute, slash separated, clean).
+func placeOf(dir string) place {
+	var pl place
+	if path.Base(path.Dir(dir)) == "agents" {
+		pl.agent = path.Base(dir)
+	}
+	pl.month = isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && isMessageRoot(path.Dir(path.Dir(dir)))
+	return pl
+}
+
+// file is the input at abs, a file named base in a folder of this place.
+func (pl place) file(osPath, disp, abs, base string, explicit bool) inFile {
 	f := inFile{disp: disp, osPath: osPath, abs: abs, explicit: explicit}
-	dir := path.Dir(abs)
-	base := path.Base(abs)
 	switch {
-	case base == "profile.json" && path.Base(path.Dir(dir)) == "agents":
+	case base == "profile.json" && pl.agent != "":
 		f.role = roleProfile
-		f.agentDir = path.Base(dir)
-	case isMonth(path.Base(dir)) && isYear(path.Base(path.Dir(dir))) && isMessageRoot(path.Dir(path.Dir(dir))):
+		f.agentDir = pl.agent
+	case pl.month:
 		f.role = roleArchiveMsg
 	}
 	return f
@@ -517,6 +537,12 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 	w.out = slices.Grow(w.out, files)
 	base := path.Base(abs)
 	parent := path.Base(path.Dir(abs))
+	pl := placeOf(abs) // every file's (newInFile)
+	// A name joined to a clean folder path is clean already: the join
+	// without filepath.Join's cleaning (a fifth of listing 10,000 files).
+	// ReadDir's names hold no separator and are never "." or "..".
+	sep := string(filepath.Separator)
+	cleanDir := osDir != "." && osDir == filepath.Clean(osDir) && !strings.HasSuffix(osDir, sep)
 	for _, e := range ents {
 		name := e.Name()
 		if name == ".git" || (name == ConfigFiles[0] || name == ConfigFiles[1]) && !e.IsDir() {
@@ -528,7 +554,10 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 		// absolute path, or of "."): a nightly audit lists every file
 		// before reading one, and three copies of each name were a
 		// quarter of the listing's memory.
-		childOS := filepath.Join(osDir, name)
+		childOS := osDir + sep + name
+		if !cleanDir {
+			childOS = filepath.Join(osDir, name)
+		}
 		childDisp := sameOr(disp == osDir, childOS, func() string { return path.Join(disp, name) })
 		childAbs := sameOr(abs == disp, childDisp, func() string { return path.Join(abs, name) })
 		if w.skipped(childDisp, childAbs, e.Type()) {
@@ -574,7 +603,7 @@ func (w *walker) dir(osDir, disp, abs string, c dirCtx) {
 			continue
 		}
 		w.seen[childAbs] = true
-		f := newInFile(childOS, childDisp, childAbs, false)
+		f := pl.file(childOS, childDisp, childAbs, name, false)
 		switch {
 		case c.copyOf != "":
 			f.copyOf = path.Join(c.copyOf, name)

@@ -271,3 +271,38 @@ func TestLinkNamedIsNotFollowed(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkJoinsAsFilepathJoin: a walk's paths are filepath.Join's of the
+// folder as named and each entry's name, whether the folder was named
+// clean ("sub", an absolute path) or not (".", "sub/", "./sub/../sub/"): the
+// walk joins a clean folder's names without cleaning them.
+func TestWalkJoinsAsFilepathJoin(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "sub", "a.json"), threadJSON(1, "A"))
+	write(t, filepath.Join(dir, "sub", "deeper", "b.json"), threadJSON(2, "B"))
+	write(t, filepath.Join(dir, "top.json"), threadJSON(3, "TOP"))
+	t.Chdir(dir)
+	for _, c := range []struct{ named, sub string }{
+		{"sub", ""}, {"sub/", ""}, {"./sub/../sub/", ""}, {filepath.Join(dir, "sub"), ""}, {dir + "/sub/", ""},
+		{".", "sub"}, {"./", "sub"}, {dir, "sub"},
+	} {
+		in, err := List([]string{c.named}, ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, f := range in.files {
+			got = append(got, f.osPath+" "+f.disp)
+		}
+		for _, p := range []string{filepath.Join(c.named, c.sub, "a.json"), filepath.Join(c.named, c.sub, "deeper", "b.json")} {
+			want = append(want, p+" "+filepath.ToSlash(p))
+		}
+		if c.sub != "" {
+			p := filepath.Join(c.named, "top.json")
+			want = append(want, p+" "+filepath.ToSlash(p))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("List(%q): files\n%q\nwant\n%q", c.named, got, want)
+		}
+	}
+}
