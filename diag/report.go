@@ -203,6 +203,18 @@ func (r *Report) IsNew(i int) bool {
 	return r.New[i]
 }
 
+// BaselineState is finding i's state against the run's baseline as the
+// reports name it: "new" or "unchanged", and "" for a run without one.
+func (r *Report) BaselineState(i int) string {
+	switch {
+	case !r.HasBaseline:
+		return ""
+	case r.IsNew(i):
+		return "new"
+	}
+	return "unchanged"
+}
+
 // NewAgainst says, for each fingerprint, whether it is new with respect to
 // baseline: not in it (all are new with a nil baseline). The findings
 // pipeline's baseline stage is this function.

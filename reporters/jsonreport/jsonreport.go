@@ -238,12 +238,7 @@ func Build(r *diag.Report) *File {
 		if i < len(r.Fingerprints) {
 			out.Fingerprint = r.Fingerprints[i]
 		}
-		if r.HasBaseline {
-			out.BaselineState = "unchanged"
-			if r.IsNew(i) {
-				out.BaselineState = "new"
-			}
-		}
+		out.BaselineState = r.BaselineState(i)
 		if d.Fix != nil {
 			fp := d.Fix.Pos.Normalize()
 			file := fp.File

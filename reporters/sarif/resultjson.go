@@ -67,7 +67,7 @@ func appendResult(b []byte, r *diag.Report, i, ruleIndex int, fi reporters.FileI
 	b = append(b, '}')
 	if r.HasBaseline {
 		b = append(b, `,"baselineState":"`...)
-		b = append(b, baselineState(r, i)...)
+		b = append(b, r.BaselineState(i)...)
 		b = append(b, '"')
 	}
 	if fi, reg, ok := fixPlace(f, paths); ok {

@@ -363,7 +363,7 @@ func result(r *diag.Report, i, ruleIndex int, fi reporters.FileInfo, paths *repo
 	fp := fingerprint(r, i)
 	res.WithPartialFingerPrints(map[string]interface{}{PrimaryKey: fp, FingerprintKey: fp})
 	if r.HasBaseline {
-		state := baselineState(r, i)
+		state := r.BaselineState(i)
 		res.BaselineState = &state
 	}
 	props := gosarif.Properties{}
@@ -439,14 +439,6 @@ func fingerprint(r *diag.Report, i int) string {
 		return r.Fingerprints[i]
 	}
 	return diag.FingerprintHash(&r.Findings[i]) + ":1"
-}
-
-// baselineState is a result's state against the baseline (a run with one).
-func baselineState(r *diag.Report, i int) string {
-	if r.IsNew(i) {
-		return "new"
-	}
-	return "unchanged"
 }
 
 func artifact(rel string) *gosarif.ArtifactLocation {
