@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 )
@@ -190,8 +191,9 @@ func (s *scanner) packing() {
 
 // newRec returns a new zero record with its message, for a record kept
 // unpacked (scanner.keep): from arrays of the file's (reserve), so that a
-// file's records, which an early check reads and then drops, are two
-// allocations, not two each.
+// file's records, which an early check reads and then drops, take two
+// arrays, not two allocations each, and the arrays go to the next file
+// once the records are packed or checked (recycle).
 func (res *fileResult) newRec() *rec {
 	if len(res.recArr) == cap(res.recArr) {
 		res.reserve(8)
@@ -204,13 +206,77 @@ func (res *fileResult) newRec() *rec {
 }
 
 // reserve makes room for n more records (newRec) when the arrays have
-// less: a list of messages is counted before it is read.
+// less: a list of messages is counted before it is read. The arrays come
+// from the pool when its pair is large enough.
 func (res *fileResult) reserve(n int) {
 	if cap(res.recArr)-len(res.recArr) < n {
-		n = min(n, 4096)
-		res.recArr, res.msgArr = make([]rec, 0, n), make([]Message, 0, n)
+		n = min(n, maxPooledMerge)
+		res.used()
+		a := recArraysPool.Get().(*recArrays)
+		if cap(a.recs) < n {
+			a.recs, a.msgs = make([]rec, 0, n), make([]Message, 0, n)
+		}
+		res.arrays = append(res.arrays, a)
+		res.recArr, res.msgArr = a.recs[:0], a.msgs[:0]
 	}
 }
+
+// recArrays is a pair of arrays newRec takes a file's records and
+// messages from, and n how many of each it took.
+type recArrays struct {
+	recs []rec
+	msgs []Message
+	n    int
+}
+
+// recArraysPool holds pairs of zero arrays. The scan's records were a
+// sixth of everything a 10,000-thread check allocated, all of it garbage
+// once the file's records were packed or its thread checked early.
+var recArraysPool = sync.Pool{New: func() any { return new(recArrays) }}
+
+// used notes how many records newRec took from the arrays in use.
+func (res *fileResult) used() {
+	if k := len(res.arrays); k > 0 {
+		res.arrays[k-1].n = len(res.recArr)
+	}
+}
+
+// recycle hands the file's arrays of records to the next file: the
+// records have been packed (flush), or their thread was checked early and
+// the check is over (a loaded thread is valid during the check only), so
+// nothing refers to them. A pair is cleared as far as it was used; one
+// larger than a merge's pooled arrays goes to the collector. With
+// PoisonOnRelease a pair is poisoned instead and never reused, so that a
+// message read after this shows the poison in a report.
+func (res *fileResult) recycle() {
+	res.used()
+	for i, a := range res.arrays {
+		res.arrays[i] = nil
+		if PoisonOnRelease {
+			msgs := a.msgs[:a.n]
+			for j := range msgs {
+				msgs[j] = poisoned
+			}
+			continue
+		}
+		clear(a.recs[:a.n])
+		clear(a.msgs[:a.n])
+		a.n = 0
+		if cap(a.recs) <= maxPooledMerge {
+			recArraysPool.Put(a)
+		}
+	}
+	res.arrays = res.arrays[:0]
+	res.recs, res.recArr, res.msgArr = nil, nil, nil
+}
+
+// poisoned is what a recycled message reads with PoisonOnRelease.
+var poisoned = func() Message {
+	const p = "\uFFFDreleased\uFFFD"
+	return Message{ID: p, Project: p, ThreadID: p, ThreadKey: p, Subject: p, From: p,
+		To: []string{p}, CC: []string{p}, BCC: []string{p}, Importance: p, CreatedRaw: p,
+		TimeStyle: p, Body: p, Seq: -1, Src: Src{File: p, Line: -1, Col: -1}}
+}()
 
 // earlyAgain lists the files whose early thread must be merged with the
 // others after all: another file holds a thread of the same key, or the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -392,4 +393,58 @@ func FuzzEarlyThread(f *testing.F) {
 		early, seen := scanEarlyT(t, nil, nil, p)
 		compareEarly(t, plain, early, seen)
 	})
+}
+
+// TestRecycledArraysAreZero: once a file's records are packed, the arrays
+// they were taken from are cleared as far as records were taken, across
+// every pair the file used (a nested list of messages takes a new pair),
+// so the next file's newRec hands out zero records; the file no longer
+// refers to them.
+func TestRecycledArraysAreZero(t *testing.T) {
+	dir := t.TempDir()
+	var msgs []string
+	for i := 1; i <= 30; i++ {
+		msgs = append(msgs, fmt.Sprintf(`{"id": %d, "thread_id": "T", "subject": "s %d", "from": "X", "to": ["Y"], "created_ts": "2026-01-02T03:04:05Z", "body_md": "b %d"}`, i, i, i))
+	}
+	// Two lists: the outer one's records, then a nested thread's in a
+	// pair of their own.
+	p := filepath.Join(dir, "t.json")
+	write(t, p, `{"messages": [`+strings.Join(msgs[:10], ",")+`, {"messages": [`+strings.Join(msgs[10:], ",")+`]}]}`)
+	f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+	f.maxBytes = DefaultMaxFileBytes
+	res := scanRecs(&f)
+	if len(res.recs) != 30 {
+		t.Fatalf("%d records, want 30", len(res.recs))
+	}
+	if len(res.arrays) < 2 {
+		t.Fatalf("the records came from %d pairs of arrays; the test wants the nested list to take a second", len(res.arrays))
+	}
+	arrays := slices.Clone(res.arrays)
+	taken := 0
+	res.used()
+	for _, a := range arrays {
+		taken += a.n
+	}
+	if taken != 30 {
+		t.Fatalf("the pairs say %d records were taken, want 30", taken)
+	}
+	packRecs(res)
+	if len(res.refs) != 30 || res.recs != nil || res.recArr != nil || res.msgArr != nil || len(res.arrays) != 0 {
+		t.Fatalf("after packing: %d packed, records %v, arrays %d; want 30 packed and nothing else held", len(res.refs), res.recs != nil, len(res.arrays))
+	}
+	for i, a := range arrays {
+		if a.n != 0 {
+			t.Errorf("pair %d: %d taken after recycling, want 0", i, a.n)
+		}
+		for j, r := range a.recs[:cap(a.recs)] {
+			if r != (rec{}) {
+				t.Fatalf("pair %d, record %d not cleared: %+v", i, j, r)
+			}
+		}
+		for j, m := range a.msgs[:cap(a.msgs)] {
+			if !reflect.DeepEqual(m, Message{}) {
+				t.Fatalf("pair %d, message %d not cleared: %+v", i, j, m)
+			}
+		}
+	}
 }

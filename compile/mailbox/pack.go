@@ -299,7 +299,7 @@ func packRecs(res *fileResult) {
 	// The result lives until merge, with every other file's: its emptied
 	// list of records goes, and the list of packed ones holds no spare
 	// room (a nightly audit's scan held 60 MB of the two).
-	res.recs, res.recArr, res.msgArr = nil, nil, nil
+	res.recycle()
 	switch {
 	case len(res.refs) == 0:
 		res.refs, res.keys = nil, nil

@@ -32,7 +32,14 @@ func TestPackRoundTrip(t *testing.T) {
 			f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
 			f.maxBytes = DefaultMaxFileBytes
 			res := scanRecs(&f)
-			want := append([]*rec(nil), res.recs...)
+			// Copies: packing recycles the records' arrays.
+			want := make([]*rec, len(res.recs))
+			for i, r := range res.recs {
+				m := *r.m
+				c := *r
+				c.m = &m
+				want[i] = &c
+			}
 			packRecs(res)
 			if len(res.refs) != len(want) || len(res.keys) != len(want) {
 				t.Fatalf("%s: %d refs and %d keys for %d records", p, len(res.refs), len(res.keys), len(want))

@@ -736,11 +736,12 @@ type fileResult struct {
 	read     bool
 	lines    diag.Lines // the file's lines, when counted is set: it was read whole
 	counted  bool
-	recArr   []rec      // where newRec takes records from
-	msgArr   []Message  // and their messages
-	early    *ThreadRef // the file's thread, checked during the scan (Early), or nil
-	earlyKey string     // its thread key
-	rescan   bool       // the early check gave up: scan the file again
+	recArr   []rec        // where newRec takes records from
+	msgArr   []Message    // and their messages
+	arrays   []*recArrays // the pairs they were taken from (recycle)
+	early    *ThreadRef   // the file's thread, checked during the scan (Early), or nil
+	earlyKey string       // its thread key
+	rescan   bool         // the early check gave up: scan the file again
 }
 
 // scanner holds the per-worker buffers used while reading one file.
