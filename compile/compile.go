@@ -18,6 +18,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
@@ -182,12 +183,19 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *
 		msgs = msgs[:maxMsgs]
 	}
 	t.Msgs = make([]*Msg, len(msgs))
+	var arr []Msg // in one array: the worker's (w.msgs), else the heap's
+	if w != nil {
+		arr = chunk.Take(&w.msgs, len(msgs), false)
+	} else {
+		arr = make([]Msg, len(msgs))
+	}
 	for i, m := range msgs {
 		if t.Stopped() {
 			t.Msgs = t.Msgs[:i]
 			return t
 		}
-		msg := &Msg{Message: m, Subject: subject.Parse(m.Subject)}
+		msg := &arr[i]
+		*msg = Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			// Only delta extraction reads code spans: the body of a message
 			// that is not a DELTA gets its outline.
@@ -205,7 +213,11 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *
 	t.priority = agentPriority(opt.Agents)
 	orderTies(t.Msgs, t.priority)
 	t.Known = knownAgents(t, opt)
-	deltas := t.extractDeltas(cmp.Or(opt.MaxBlocks, DefaultMaxBlocks), opt.Limits)
+	var reuse []pending
+	if w != nil {
+		reuse = w.deltas
+	}
+	deltas := t.extractDeltas(reuse, cmp.Or(opt.MaxBlocks, DefaultMaxBlocks), opt.Limits)
 	t.deltas = deltas
 	if t.Stopped() {
 		return t
@@ -243,9 +255,9 @@ type pending struct {
 
 // extractDeltas parses the delta blocks of DELTA messages only (never
 // examples embedded in KICKOFF bodies), reports their problems and returns
-// the valid deltas in merge order.
-func (t *Thread) extractDeltas(maxBlocks int, lim limits.Parse) []pending {
-	var deltas []pending
+// the valid deltas in merge order, appended to deltas (an empty list with
+// room, or nil).
+func (t *Thread) extractDeltas(deltas []pending, maxBlocks int, lim limits.Parse) []pending {
 	for i, m := range t.Msgs {
 		if t.Stopped() {
 			return deltas

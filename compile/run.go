@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/mailbox"
+	"github.com/brenner-ci/brenner-ci/compile/subject"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
@@ -128,10 +130,12 @@ func runThread[R any](opt Options, pre func() (R, bool), load func() (*mailbox.T
 			// none of them (it is the thread's findings, facts and
 			// rendered artifact).
 			mt.Release()
-			t.arena, t.blocks, t.docs = nil, nil, nil
+			arena.keepDeltas(t.deltas)
+			t.arena, t.blocks, t.docs, t.deltas = nil, nil, nil, nil
 			arena.values.Reset()
 			arena.blocks.Reset()
 			arena.docs.Reset()
+			arena.msgs.Reset(PoisonOnReset, poisonMsg)
 			arenas.Put(arena)
 			return r, nil
 		})
@@ -140,12 +144,37 @@ func runThread[R any](opt Options, pre func() (R, bool), load func() (*mailbox.T
 
 // workArena is what a worker compiles a thread in: its delta blocks,
 // their values and its bodies' Docs (see Thread.arena, Thread.blocks,
-// Thread.docs).
+// Thread.docs), its messages (Thread.Msgs) and the list of its valid
+// deltas (Thread.deltas).
 type workArena struct {
 	values jsonv.Arena
 	blocks delta.Arena
 	docs   body.Arena
+	msgs   chunk.Chunk[Msg]
+	deltas []pending
 }
+
+// keepDeltas keeps the list of a thread's deltas, cleared, for the next
+// thread's, unless it grew past chunk.MaxKept.
+func (w *workArena) keepDeltas(d []pending) {
+	if cap(d) > chunk.MaxKept {
+		w.deltas = nil
+		return
+	}
+	clear(d)
+	w.deltas = d[:0]
+}
+
+// PoisonOnReset is for tests: a worker's messages (Thread.Msgs) are set
+// to poisonMsg when its thread's work returns, so that a message read
+// after that shows in a report, where a zero value could pass unnoticed.
+var PoisonOnReset bool
+
+var poisonMsg = func() Msg {
+	const p = "☠ arena reset ☠"
+	return Msg{Message: &mailbox.Message{ID: p, Subject: p, From: p, ThreadKey: p, Body: p, Src: mailbox.Src{File: p}},
+		Subject: subject.Parse(p), agent: p, agentKey: p}
+}()
 
 // arenas are the workers' arenas.
 var arenas = sync.Pool{New: func() any { return new(workArena) }}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brenner-ci/brenner-ci/compile"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -112,18 +113,19 @@ func TestSpilledResultsMatch(t *testing.T) {
 	}
 }
 
-// TestArenaReuseIsInvisible: the delta blocks, their values and the parsed
-// bodies' Docs live in a worker's arenas, reset when each thread's results
-// are made (compile.Each), and the bodies in a slab that the next thread
-// loads into. With the arenas
-// poisoned on reset and the slabs on release, anything that read a
+// TestArenaReuseIsInvisible: the delta blocks, their values, the parsed
+// bodies' Docs and the compiled messages live in a worker's arenas, reset
+// when each thread's results are made (compile.Each), the bodies in a slab
+// that the next thread loads into, and the records of a file's thread
+// checked during the scan in arrays the next file's take. With the arenas
+// poisoned on reset and the slabs and arrays on release, anything that read a
 // thread's values or bodies after that (a result, a report, an artifact
 // written later, a suppression comment read by the pipeline) would show
 // the poison or panic: the reports of check and the output of compile are
 // those of a run without poison, with one worker and with two.
 func TestArenaReuseIsInvisible(t *testing.T) {
 	poison := func(on bool) {
-		jsonv.PoisonOnReset, delta.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease = on, on, on, on
+		jsonv.PoisonOnReset, delta.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease, compile.PoisonOnReset = on, on, on, on, on
 	}
 	defer poison(false)
 	t.Setenv("SOURCE_DATE_EPOCH", "")
