@@ -134,6 +134,7 @@ type Thread struct {
 	arena  *jsonv.Arena
 	blocks *delta.Arena
 	docs   *body.Arena
+	arts   *artifact.Arena // the items and writes maps of its artifacts
 }
 
 // ID is the thread's id: its thread_id, or its key when the export has
@@ -169,7 +170,7 @@ func (t *Thread) Stopped() bool { return t.stop != nil && t.stop.Load() }
 func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *Thread {
 	t := &Thread{Key: mt.Key, ThreadID: mt.ThreadID, Project: mt.Project, stop: stop}
 	if w != nil {
-		t.arena, t.blocks, t.docs = &w.values, &w.blocks, &w.docs
+		t.arena, t.blocks, t.docs, t.arts = &w.values, &w.blocks, &w.docs, &w.arts
 	}
 	t.Findings = append(t.Findings, mt.Findings...)
 	msgs := mt.Messages
@@ -361,7 +362,7 @@ func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Arti
 // research thread its KICKOFF seeds.
 func (t *Thread) newArtifact() *artifact.Artifact {
 	art := artifact.New(t.ID())
-	art.UseArena(t.arena)
+	art.UseArena(t.arena, t.arts)
 	if k, question, context := t.kickoffQuestion(); k != nil {
 		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
 	}

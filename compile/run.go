@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
@@ -131,10 +132,11 @@ func runThread[R any](opt Options, pre func() (R, bool), load func() (*mailbox.T
 			// rendered artifact).
 			mt.Release()
 			arena.keepDeltas(t.deltas)
-			t.arena, t.blocks, t.docs, t.deltas = nil, nil, nil, nil
+			t.arena, t.blocks, t.docs, t.arts, t.deltas = nil, nil, nil, nil, nil
 			arena.values.Reset()
 			arena.blocks.Reset()
 			arena.docs.Reset()
+			arena.arts.Reset()
 			arena.msgs.Reset(PoisonOnReset, poisonMsg)
 			arenas.Put(arena)
 			return r, nil
@@ -144,12 +146,13 @@ func runThread[R any](opt Options, pre func() (R, bool), load func() (*mailbox.T
 
 // workArena is what a worker compiles a thread in: its delta blocks,
 // their values and its bodies' Docs (see Thread.arena, Thread.blocks,
-// Thread.docs), its messages (Thread.Msgs) and the list of its valid
-// deltas (Thread.deltas).
+// Thread.docs), its artifacts' items and writes (Thread.arts), its
+// messages (Thread.Msgs) and the list of its valid deltas (Thread.deltas).
 type workArena struct {
 	values jsonv.Arena
 	blocks delta.Arena
 	docs   body.Arena
+	arts   artifact.Arena
 	msgs   chunk.Chunk[Msg]
 	deltas []pending
 }

@@ -97,15 +97,23 @@ type Artifact struct {
 	// items (nextID), so that adding an item scans only those added since.
 	idTop map[string]idTop
 	// arena holds the fields of the items ADDs create, as it holds the
-	// deltas' values they share (nil: the heap; see UseArena).
+	// deltas' values they share, and own the items and the writes map
+	// (nil: the heap; see UseArena).
 	arena *jsonv.Arena
+	own   *Arena
 }
 
 // UseArena has the merge take the fields of the items ADDs create from
-// arena, where the thread's delta values are: the artifact is then
-// invalid once the arena is reset, as those values are. Not for an
-// artifact that outlives its thread's work.
-func (a *Artifact) UseArena(arena *jsonv.Arena) { a.arena = arena }
+// arena, where the thread's delta values are, and the items themselves
+// and the map of the EDITs' writes from own: the artifact is then invalid
+// once either is reset. Not for an artifact that outlives its thread's
+// work. Either may be nil (the heap).
+func (a *Artifact) UseArena(arena *jsonv.Arena, own *Arena) {
+	a.arena, a.own = arena, own
+	if own != nil && len(a.writes) == 0 {
+		a.writes = own.writesMap()
+	}
+}
 
 // idTop is what nextID has seen of a section: its first n items, the
 // last of them, and their highest number.
@@ -148,8 +156,8 @@ func (a *Artifact) EndRound() { a.round++ }
 
 func (a *Artifact) Clone() *Artifact {
 	c := *a
-	c.idTop = nil // rebuilt when first needed: never shared with a
-	c.arena = nil // an arena is not safe for concurrent use
+	c.idTop = nil             // rebuilt when first needed: never shared with a
+	c.arena, c.own = nil, nil // an arena is not safe for concurrent use
 	c.Contributors = make([]*Contributor, len(a.Contributors))
 	for i, k := range a.Contributors {
 		kk := *k

@@ -373,19 +373,19 @@ func yamlKey(k string) string {
 	return quote(k)
 }
 
-type chunk struct {
+type sectionChunk struct {
 	section string // section id of a "## N. …" chunk; "" for the text before the first
 	text    string
 }
 
 // splitSections cuts a rendering at its "## " section headings.
-func splitSections(md string) []chunk {
+func splitSections(md string) []sectionChunk {
 	ids := map[string]string{}
 	for _, sec := range schema.Sections {
 		ids[sec.Heading()] = sec.ID
 	}
-	var out []chunk
-	cur := chunk{}
+	var out []sectionChunk
+	cur := sectionChunk{}
 	for len(md) > 0 {
 		line := md
 		if i := strings.IndexByte(md, '\n'); i >= 0 {
@@ -394,7 +394,7 @@ func splitSections(md string) []chunk {
 		md = md[len(line):]
 		if id, ok := ids[strings.TrimRight(line, "\n")]; ok {
 			out = append(out, cur)
-			cur = chunk{section: id}
+			cur = sectionChunk{section: id}
 		}
 		cur.text += line
 	}

@@ -253,7 +253,8 @@ func (m *merger) add() (string, bool) {
 		fields = jsonv.NewObject()
 	}
 	id := m.a.nextID(sec)
-	it := &Item{ID: id, Section: sec, Fields: fields, AddedBy: m.d.Agent, AddedAt: m.d.At}
+	it := m.a.newItem()
+	*it = Item{ID: id, Section: sec, Fields: fields, AddedBy: m.d.Agent, AddedAt: m.d.At}
 	m.a.Items[sec] = append(m.a.Items[sec], it)
 	if sec == delta.PredictionsTable {
 		m.checkPredictions(it, d.Payload, "ADD "+id+" "+sec)

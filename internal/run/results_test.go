@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/brenner-ci/brenner-ci/compile"
+	"github.com/brenner-ci/brenner-ci/compile/artifact"
 	"github.com/brenner-ci/brenner-ci/compile/body"
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
@@ -125,7 +126,7 @@ func TestSpilledResultsMatch(t *testing.T) {
 // those of a run without poison, with one worker and with two.
 func TestArenaReuseIsInvisible(t *testing.T) {
 	poison := func(on bool) {
-		jsonv.PoisonOnReset, delta.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease, compile.PoisonOnReset = on, on, on, on, on
+		jsonv.PoisonOnReset, delta.PoisonOnReset, body.PoisonOnReset, mailbox.PoisonOnRelease, compile.PoisonOnReset, artifact.PoisonOnReset = on, on, on, on, on, on
 	}
 	defer poison(false)
 	t.Setenv("SOURCE_DATE_EPOCH", "")

@@ -1,0 +1,59 @@
+package artifact
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestArenaReset: after Reset an artifact that uses the arena gets zero
+// items and an empty writes map, though the last one's were filled; a map
+// that held more than maxKeptWrites writes is not kept; with poison, the
+// items taken back read as poisonItem.
+func TestArenaReset(t *testing.T) {
+	var r Arena
+	a := New("s")
+	a.UseArena(nil, &r)
+	it := a.newItem()
+	it.ID, it.AddedBy = "H1", "X"
+	a.writes[fieldKey{"s", "H1", "f", ""}] = fieldWrite{Agent: "X"}
+	r.Reset()
+	if *it != (Item{}) {
+		t.Errorf("an item taken back reads %+v, want zero", *it)
+	}
+	b := New("s")
+	b.UseArena(nil, &r)
+	if len(b.writes) != 0 {
+		t.Errorf("the next artifact's writes map holds %d writes, want 0", len(b.writes))
+	}
+	if got := b.newItem(); *got != (Item{}) || got != it {
+		t.Errorf("the next item is %+v at %p, want the zero item at %p (the arena's memory again)", *got, got, it)
+	}
+	for i := range maxKeptWrites + 1 {
+		b.writes[fieldKey{"s", fmt.Sprint(i), "f", ""}] = fieldWrite{}
+	}
+	r.Reset()
+	if len(r.writes) != 0 {
+		t.Errorf("a map of %d writes was kept", maxKeptWrites+1)
+	}
+	c := New("s")
+	c.UseArena(nil, &r)
+	if len(c.writes) != 0 {
+		t.Errorf("a new map holds %d writes", len(c.writes))
+	}
+	it = c.newItem()
+	PoisonOnReset = true
+	defer func() { PoisonOnReset = false }()
+	r.Reset()
+	if it.ID != poisonItem.ID || !it.Killed {
+		t.Errorf("with poison an item taken back reads %+v", *it)
+	}
+	if got := c.newItem(); *got != (Item{}) {
+		t.Errorf("a poisoned arena handed out %+v, want a zero item", *got)
+	}
+	// Without an arena: the heap.
+	d := New("s")
+	d.UseArena(nil, nil)
+	if d.newItem() == d.newItem() {
+		t.Error("two heap items at one address")
+	}
+}
