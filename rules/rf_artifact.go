@@ -187,7 +187,9 @@ func artifactReferenceFindings(p *artifact.Parsed, session string, copyOf *artif
 // positioned in the file.
 func artifactFacts(p *artifact.Parsed, session string) *Facts {
 	f := &Facts{Key: strings.Clone(session), ThreadID: strings.Clone(session), Artifact: p.File}
-	items, claims := itemFacts(p.Art, nil)
+	sc := itemScratchPool.Get().(*itemScratch)
+	defer sc.release()
+	items, claims := itemFacts(p.Art, sc, nil)
 	sources := p.Sources()
 	for i := range sources {
 		s := &sources[i]
