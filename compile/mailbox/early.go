@@ -168,7 +168,7 @@ func (s *scanner) load(t *Thread) error {
 	// and stay the scanner's: never pooled as a read buffer.
 	h := &held{buf: s.whole, scan: true}
 	t.held = append(t.held, h)
-	slots := make([]loadSlot, len(t.Messages))
+	slots := s.res.takeSlots(len(t.Messages))
 	for i, m := range t.Messages {
 		m.Src.held = h
 		if err := ld.fillJSON(m, s.whole[m.Src.off:m.Src.end:m.Src.end], &slots[i]); err != nil {
@@ -241,14 +241,50 @@ func (res *fileResult) used() {
 	}
 }
 
+// takeSlots returns n zero load slots for the messages of the file's
+// thread checked early (scanner.load), recycled with the records: only
+// those messages refer to them.
+func (res *fileResult) takeSlots(n int) []loadSlot {
+	p := slotsPool.Get().(*[]loadSlot)
+	if cap(*p) < n {
+		*p = make([]loadSlot, n)
+	}
+	res.slots = p
+	return (*p)[:n]
+}
+
+var slotsPool = sync.Pool{New: func() any { return new([]loadSlot) }}
+
+// poisonedFields is what a recycled message's fields read with
+// PoisonOnRelease.
+var poisonedFields = map[string]diag.Pos{}
+
 // recycle hands the file's arrays of records to the next file: the
 // records have been packed (flush), or their thread was checked early and
 // the check is over (a loaded thread is valid during the check only), so
-// nothing refers to them. A pair is cleared as far as it was used; one
-// larger than a merge's pooled arrays goes to the collector. With
-// PoisonOnRelease a pair is poisoned instead and never reused, so that a
-// message read after this shows the poison in a report.
+// nothing refers to them; so are the load slots of those messages. A pair
+// is cleared as far as it was used; one larger than a merge's pooled
+// arrays goes to the collector, as do slots past that size. With
+// PoisonOnRelease a pair and its slots are poisoned instead and never
+// reused, so that a message, or a field or body position of one, read
+// after this shows the poison in a report.
 func (res *fileResult) recycle() {
+	if p := res.slots; p != nil {
+		res.slots = nil
+		slots := *p
+		switch {
+		case PoisonOnRelease:
+			for i := range slots {
+				sl := &slots[i]
+				sl.fields.fp, sl.fields.compute, sl.fields.from = poisonedFields, nil, nil
+				sl.fields.once.Do(func() {})
+				sl.bm = bodyMap{line: -1e6, col: -1e6, approx: true}
+			}
+		case cap(slots) <= maxPooledMerge:
+			clear(slots)
+			slotsPool.Put(p)
+		}
+	}
 	res.used()
 	for i, a := range res.arrays {
 		res.arrays[i] = nil

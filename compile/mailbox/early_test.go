@@ -448,3 +448,40 @@ func TestRecycledArraysAreZero(t *testing.T) {
 		}
 	}
 }
+
+// TestRecycledSlotsAreZero: the load slots of a thread checked early
+// (its messages' field regions and body maps) are cleared when the file's
+// records are recycled, and the file no longer refers to them.
+func TestRecycledSlotsAreZero(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.json")
+	write(t, p, `{"messages": [
+ {"id": 1, "thread_id": "T", "subject": "KICKOFF: s", "from": "X", "created_ts": "2026-01-02T03:04:05Z", "body_md": "a \"b\""},
+ {"id": 2, "thread_id": "T", "subject": "DELTA: s", "from": "Y", "created_ts": "2026-01-02T03:04:06Z", "body_md": "c"}]}`)
+	f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
+	f.maxBytes = DefaultMaxFileBytes
+	var asked diag.Pos
+	res := scan(&f, false, &Early{Check: func(th *Thread) (any, bool) {
+		asked = th.Messages[0].Pos("subject") // fills the first slot's fields
+		return "checked", true
+	}})
+	if res.early == nil || res.slots == nil || len(*res.slots) < 2 {
+		t.Fatalf("the thread was not checked early with its slots (early %v)", res.early != nil)
+	}
+	if asked.Line != 2 {
+		t.Fatalf("the subject's position during the check is %v, want line 2", asked)
+	}
+	slots := *res.slots
+	if slots[0].fields.fp == nil || slots[1].bm.line == 0 {
+		t.Fatal("the slots were not filled: the test shows less than it says")
+	}
+	packRecs(res)
+	if res.slots != nil {
+		t.Error("the file still refers to its slots after recycling")
+	}
+	for i := range slots {
+		if sl := &slots[i]; sl.fields.fp != nil || sl.fields.from != nil || sl.fields.compute != nil || sl.bm.line != 0 || sl.bm.from != nil {
+			t.Errorf("slot %d not cleared", i)
+		}
+	}
+}

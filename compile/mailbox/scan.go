@@ -739,6 +739,7 @@ type fileResult struct {
 	recArr   []rec        // where newRec takes records from
 	msgArr   []Message    // and their messages
 	arrays   []*recArrays // the pairs they were taken from (recycle)
+	slots    *[]loadSlot  // the load slots of the file's thread checked early (recycle)
 	early    *ThreadRef   // the file's thread, checked during the scan (Early), or nil
 	earlyKey string       // its thread key
 	rescan   bool         // the early check gave up: scan the file again
