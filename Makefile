@@ -64,7 +64,7 @@ FUZZ_TARGETS := \
 	FuzzParseGuarded:./compile/body \
 	FuzzParseMarkdown:./compile/artifact \
 	FuzzParseJSONObject:./compile/artifact \
-	FuzzOneLine:./compile/artifact \
+	FuzzCollapseSpace:./diag \
 	FuzzAppendJSONString:./reporters \
 	FuzzWriteText:./reporters/junit \
 	FuzzResultJSON:./reporters/sarif \

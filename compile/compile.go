@@ -537,17 +537,14 @@ func (t *Thread) kickoffQuestion() (*Msg, string, string) {
 		if m.Subject.Kind != subject.Kickoff || m.Doc == nil {
 			continue
 		}
-		q := fold(m.Doc.SectionText(m.Doc.Find(2, "research question")))
+		q := diag.CollapseSpace(m.Doc.SectionText(m.Doc.Find(2, "research question")))
 		if q == "" {
 			continue
 		}
-		return m, q, fold(m.Doc.SectionText(m.Doc.Find(2, "context")))
+		return m, q, diag.CollapseSpace(m.Doc.SectionText(m.Doc.Find(2, "context")))
 	}
 	return nil, "", ""
 }
-
-// fold joins the lines of a section into one line.
-func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // agentPriority ranks the agents of config agents: for conflict resolution
 // ("If timestamps are identical, use agent priority order (if defined)",

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 )
 
 // Fingerprints returns one stable fingerprint per finding, in the shape
@@ -31,12 +30,10 @@ func FingerprintHash(f *Finding) string {
 		anchor = f.Message
 	}
 	h := sha256.New()
-	for _, part := range []string{f.Rule, f.Thread, f.MsgID, f.Pos.File, normalize(anchor)} {
+	// White space collapsed: re-indentation does not change a fingerprint.
+	for _, part := range []string{f.Rule, f.Thread, f.MsgID, f.Pos.File, CollapseSpace(anchor)} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
-
-// normalize folds white space so that re-indentation does not change a fingerprint.
-func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -2,6 +2,8 @@ package diag
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -43,3 +45,58 @@ func HasControl(s string) bool {
 	}
 	return false
 }
+
+// CollapseSpace is s with its runs of white space (unicode.IsSpace) made one
+// space and none at either end: strings.Join(strings.Fields(s), " "),
+// which FuzzCollapseSpace holds it to, without the list of fields, and s itself
+// when it is already so (the usual case: a name, a heading).
+func CollapseSpace(s string) string {
+	// Already one line when nothing is white space but single ASCII
+	// spaces between other characters.
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				clean = false
+				break
+			}
+			i += size - 1
+			continue
+		}
+		if c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c != ' ' && asciiSpace[c] {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := -1 // of the field being read
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[start:])
+	}
+	return b.String()
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace takes for white space.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

@@ -137,7 +137,7 @@ func fromComments(cs []diag.Comment, known func(string) bool) ([]*suppression, [
 		if d.problem != "" {
 			bad = append(bad, diag.Finding{Rule: "SP-003", Message: "Comment looks like a brenner-ci suppression but is not one: " + d.problem + "; it suppresses nothing.",
 				Hint: "Write <!-- brenner-ci-disable RULE-ID: reason --> or <!-- brenner-ci-disable-file RULE-ID: reason -->.",
-				Pos:  c.Pos, Thread: c.Thread, MsgID: c.MsgID, Anchor: "directive " + strings.Join(strings.Fields(c.Text), " ")})
+				Pos:  c.Pos, Thread: c.Thread, MsgID: c.MsgID, Anchor: "directive " + diag.CollapseSpace(c.Text)})
 			continue
 		}
 		if len(d.unknown) > 0 {

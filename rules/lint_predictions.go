@@ -184,7 +184,7 @@ func alOutcome(f *artifact.ParsedField) string {
 	if f == nil {
 		return ""
 	}
-	v := strings.ToLower(strings.Join(strings.Fields(strings.Trim(alText(f), "*_~ ")), " "))
+	v := strings.ToLower(diag.CollapseSpace(strings.Trim(alText(f), "*_~ ")))
 	v = strings.TrimRight(v, ".")
 	if alNoOutcomes[v] {
 		return ""
@@ -197,7 +197,7 @@ func alOutcome(f *artifact.ParsedField) string {
 // final period ignored. Unlike alOutcome, a cell that predicts nothing
 // ("", —, ?) is kept as written: it is a cell like any other.
 func alCell(f *artifact.ParsedField) string {
-	v := strings.ToLower(strings.Join(strings.Fields(strings.Trim(alText(f), "*_~ ")), " "))
+	v := strings.ToLower(diag.CollapseSpace(strings.Trim(alText(f), "*_~ ")))
 	return strings.TrimRight(v, ".")
 }
 

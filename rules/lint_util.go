@@ -87,9 +87,9 @@ func alRT(p *artifact.Parsed) *artifact.ParsedItem {
 
 // alLabel is an item's heading text, trimmed and on one line.
 func alLabel(it *artifact.ParsedItem) string {
-	l := strings.Join(strings.Fields(it.Label), " ")
+	l := diag.CollapseSpace(it.Label)
 	if l == "" {
-		l = strings.Join(strings.Fields(it.Name), " ")
+		l = diag.CollapseSpace(it.Name)
 	}
 	return l
 }
@@ -123,7 +123,7 @@ func alKey(it *artifact.ParsedItem) string {
 func (c *Ctx) anchor(parts ...string) string {
 	out := []string{c.rule.ID}
 	for _, p := range parts {
-		if p = strings.Join(strings.Fields(p), " "); p != "" {
+		if p = diag.CollapseSpace(p); p != "" {
 			out = append(out, p)
 		}
 	}
@@ -133,7 +133,7 @@ func (c *Ctx) anchor(parts ...string) string {
 // alClip shortens s to n runes for a message, its credentials redacted
 // first (cut short, a credential no longer looks like one).
 func alClip(s string, n int) string {
-	s = strings.Join(strings.Fields(diag.RedactSecrets(s)), " ")
+	s = diag.CollapseSpace(diag.RedactSecrets(s))
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -181,7 +181,7 @@ func alFieldPos(it *artifact.ParsedItem, f *artifact.ParsedField) diag.Pos {
 
 // alNorm normalises a label for comparison.
 func alNorm(s string) string {
-	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	s = strings.ToLower(diag.CollapseSpace(s))
 	return strings.TrimRight(strings.TrimSpace(s), ":")
 }
 

@@ -108,7 +108,7 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	w := &lines{}
 	w.add("# Compiled Artifact v"+strconv.Itoa(n), "")
 
-	w.add("## Metadata", "- **Thread ID**: "+oneLine(thread), "- **Version**: v"+strconv.Itoa(n))
+	w.add("## Metadata", "- **Thread ID**: "+diag.CollapseSpace(thread), "- **Version**: v"+strconv.Itoa(n))
 	if n > 1 {
 		w.add("- **Previous Version**: v" + strconv.Itoa(n-1))
 	}
@@ -116,7 +116,7 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	if !cur.CompiledAt.IsZero() {
 		at = FormatTime(cur.CompiledAt)
 	}
-	w.add("- **Compiled At**: "+at, "- **Compiler**: "+oneLine(compiler), "")
+	w.add("- **Compiled At**: "+at, "- **Compiler**: "+diag.CollapseSpace(compiler), "")
 
 	summary := text(info.Summary)
 	if summary == "" {
@@ -187,11 +187,11 @@ func RenderCompiledBody(cur, prev *Artifact, info CompiledInfo) []byte {
 	if status == "" {
 		status = "Draft"
 	}
-	w.add("## Persistence", "- **Artifact Path**: `"+oneLine(path)+"`")
+	w.add("## Persistence", "- **Artifact Path**: `"+diag.CollapseSpace(path)+"`")
 	if info.GitCommit != "" {
-		w.add("- **Git Commit**: " + oneLine(info.GitCommit))
+		w.add("- **Git Commit**: " + diag.CollapseSpace(info.GitCommit))
 	}
-	w.add("- **Status**: "+oneLine(status), "")
+	w.add("- **Status**: "+diag.CollapseSpace(status), "")
 
 	rendered := info.Rendered
 	if rendered == nil {

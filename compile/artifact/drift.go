@@ -214,7 +214,7 @@ func sameValue(a, b *jsonv.Value) bool {
 		return a.IsBlank() && b.IsBlank()
 	}
 	if a.Kind == jsonv.String && b.Kind == jsonv.String {
-		return strings.Join(strings.Fields(a.Str), " ") == strings.Join(strings.Fields(b.Str), " ")
+		return diag.CollapseSpace(a.Str) == diag.CollapseSpace(b.Str)
 	}
 	return jsonv.Equal(a, b)
 }

@@ -232,8 +232,8 @@ func (m *merger) add() (string, bool) {
 	if sec == delta.HypothesisSlate {
 		if n := m.a.activeCount(sec); n >= MaxHypotheses {
 			anchor := "ADD " + sec
-			if name, _ := d.Payload.Get("name").AsString(); oneLine(name) != "" {
-				anchor += " " + oneLine(name)
+			if name, _ := d.Payload.Get("name").AsString(); diag.CollapseSpace(name) != "" {
+				anchor += " " + diag.CollapseSpace(name)
 			}
 			m.event(RuleSectionLimit, diag.Error, anchor, "",
 				fmt.Sprintf("The hypothesis slate already has %d active hypotheses; this ADD would exceed the limit of %d and was rejected.", n, MaxHypotheses),

@@ -137,7 +137,7 @@ func sectionTitle(plain string) (int, string) {
 		num, _ = strconv.Atoi(m[1])
 		t = t[len(m[0]):]
 	}
-	t = strings.ToLower(strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(t), ":")), " "))
+	t = strings.ToLower(diag.CollapseSpace(strings.TrimSuffix(strings.TrimSpace(t), ":")))
 	if id, ok := sectionNames[t]; ok {
 		return num, id
 	}

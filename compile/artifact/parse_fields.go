@@ -58,7 +58,7 @@ var killLabels = map[string]string{
 // normLabel folds a label for lookup: trimmed, lower case, single spaces,
 // without a trailing colon.
 func normLabel(l string) string {
-	return strings.ToLower(strings.Join(strings.Fields(strings.TrimSuffix(strings.TrimSpace(l), ":")), " "))
+	return strings.ToLower(diag.CollapseSpace(strings.TrimSuffix(strings.TrimSpace(l), ":")))
 }
 
 // lookupLabel returns the canonical key of a label in a section.

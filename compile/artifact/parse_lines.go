@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	mdbody "github.com/brenner-ci/brenner-ci/compile/body"
+	"github.com/brenner-ci/brenner-ci/diag"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -202,7 +203,7 @@ func (d *doc) addHeading(x *ast.Heading, body []byte, base, l0, last int) {
 	h := heading{level: x.Level, l0: l0, l1: l0}
 	var sb strings.Builder
 	mdbody.PlainText(x, body, &sb)
-	h.plain = strings.Join(strings.Fields(sb.String()), " ")
+	h.plain = diag.CollapseSpace(sb.String())
 	ln := d.lines[l0]
 	s := d.src[ln.start:ln.end]
 	i := 0

@@ -13,6 +13,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/testutil"
 )
 
@@ -94,7 +95,7 @@ func normalized(a *Artifact) *Artifact {
 func normItem(a *Artifact, it *Item) *Item {
 	out := &Item{ID: it.ID, Section: it.Section, Fields: jsonv.NewObject(), Killed: it.Killed}
 	if it.Killed {
-		out.KilledBy = oneLine(it.KilledBy)
+		out.KilledBy = diag.CollapseSpace(it.KilledBy)
 		if out.KilledBy == "" {
 			out.KilledBy = "unknown"
 		}
@@ -155,7 +156,7 @@ func normItem(a *Artifact, it *Item) *Item {
 		if pr != nil && pr.Kind == jsonv.Object {
 			for _, k := range pr.Keys() {
 				if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
-					preds.Set(oneLine(k), nText(inlineValue(pr.Get(k))))
+					preds.Set(diag.CollapseSpace(k), nText(inlineValue(pr.Get(k))))
 				}
 			}
 		}
@@ -192,7 +193,7 @@ func normItem(a *Artifact, it *Item) *Item {
 			case jsonv.Object:
 				var items []string
 				for _, k := range v.Keys() {
-					items = append(items, strings.TrimSpace(oneLine(k)+": "+inlineValue(v.Get(k))))
+					items = append(items, strings.TrimSpace(diag.CollapseSpace(k)+": "+inlineValue(v.Get(k))))
 				}
 				fields = append(fields, rf{label: label, items: items, outline: true})
 				return

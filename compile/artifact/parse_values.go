@@ -6,6 +6,7 @@ import (
 
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // The value codec: how the text of a field reads back as a payload value.
@@ -192,7 +193,7 @@ func parseRefs(t string) *jsonv.Value {
 
 // scoreKey maps a score part label to its key ("" when it is not one).
 func scoreKey(label string) string {
-	switch strings.ToLower(strings.Join(strings.Fields(strings.Trim(label, "*_ ")), " ")) {
+	switch strings.ToLower(diag.CollapseSpace(strings.Trim(label, "*_ "))) {
 	case "lr", "likelihood ratio", "likelihood_ratio", "likelihood-ratio":
 		return "likelihood_ratio"
 	case "cost":

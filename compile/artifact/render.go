@@ -11,6 +11,7 @@ import (
 	"github.com/brenner-ci/brenner-ci/compile/delta"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/schema"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // NoneRegistered is the anomaly register's line when no anomaly is active.
@@ -197,7 +198,7 @@ func (a *Artifact) RenderInto(buf []byte) []byte {
 	w := &lines{b: buf[:0]}
 	a.frontMatter(w)
 	w.add("")
-	w.line("# Brenner Protocol Artifact: ", oneLine(a.SessionID))
+	w.line("# Brenner Protocol Artifact: ", diag.CollapseSpace(a.SessionID))
 	w.add("")
 	for i, s := range delta.Sections {
 		w.add(headings[i], "")
@@ -298,10 +299,10 @@ func (a *Artifact) renderRT(w *lines) {
 // title returns an item's display name: its name without a repeated id
 // prefix ("H1: Foo" → "Foo"), on one line.
 func title(it *Item) string {
-	name := oneLine(it.Str("name"))
+	name := diag.CollapseSpace(it.Str("name"))
 	if name == "" {
 		if v := it.Get("name"); v != nil && !v.IsNull() {
-			name = oneLine(v.Text())
+			name = diag.CollapseSpace(v.Text())
 		}
 	}
 	if len(name) > len(it.ID) && strings.EqualFold(name[:len(it.ID)], it.ID) {
@@ -375,7 +376,7 @@ const NoKillReason = "no reason given"
 // killLines writes who killed the item and why, each line after prefix.
 func killLines(w *lines, it *Item, prefix string) {
 	w.put(prefix, "**Killed by**: ")
-	if by := oneLine(it.KilledBy); by != "" {
+	if by := diag.CollapseSpace(it.KilledBy); by != "" {
 		w.put(by)
 	} else {
 		w.put("unknown")
@@ -502,7 +503,7 @@ func putScoreLine(w *lines, first string, it *Item) bool {
 	vals := sc.Vals()
 	for i, k := range sc.Keys() {
 		if !slices.ContainsFunc(scoreParts, func(p scorePart) bool { return p.Key == k }) {
-			w.put(", ", oneLine(k), "=", inlineValue(vals[i]))
+			w.put(", ", diag.CollapseSpace(k), "=", inlineValue(vals[i]))
 		}
 	}
 	w.line(c)
@@ -531,7 +532,7 @@ var labelSpaces = strings.NewReplacer("_", " ", "-", " ")
 
 // labelOf turns a payload key into a field label: "why_it_matters" → "Why it matters".
 func labelOf(k string) string {
-	s := strings.TrimSpace(labelSpaces.Replace(oneLine(k)))
+	s := strings.TrimSpace(labelSpaces.Replace(diag.CollapseSpace(k)))
 	if s == "" {
 		return "(unnamed field)"
 	}
@@ -587,7 +588,7 @@ func renderField(w *lines, first, rest, head string, v *jsonv.Value, kind schema
 			for _, k := range v.Keys() {
 				x := inlineValue(v.Get(k))
 				o, c := strikes(x, killed)
-				w.line(rest, "- ", oneLine(k), ": ", o, x, c)
+				w.line(rest, "- ", diag.CollapseSpace(k), ": ", o, x, c)
 			}
 			for _, e := range v.Arr() {
 				if !empty(e) {
@@ -699,30 +700,6 @@ func text(s string) string {
 	return strings.ReplaceAll(s, "\n", "<br>")
 }
 
-// oneLine trims a string and joins its lines with spaces (headings, labels):
-// its fields (strings.Fields) joined by one space. Most names already are
-// that, and come back as they are.
-func oneLine(s string) string {
-	if isOneLine(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// isOneLine reports whether s is ASCII without white space other than
-// single spaces between other bytes: what oneLine would return unchanged.
-func isOneLine(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
-			return false
-		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
-			return false
-		}
-	}
-	return true
-}
-
 // cell renders a table cell: pipes escaped, line breaks as <br>.
 func cell(s string) string {
 	return strings.ReplaceAll(text(s), "|", `\|`)
@@ -786,7 +763,7 @@ func (a *Artifact) renderPredictions(w *lines) {
 					if a.resolveHyp(k) == "" && !empty(pr.Get(k)) {
 						x := inlineValue(pr.Get(k))
 						o, c := strikes(x, p.Killed)
-						w.line("- **", oneLine(k), "** (no such hypothesis): ", o, x, c)
+						w.line("- **", diag.CollapseSpace(k), "** (no such hypothesis): ", o, x, c)
 					}
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
+	"github.com/brenner-ci/brenner-ci/diag"
 )
 
 // The plain forms of text, quote and lines.bytes, which the rendering's
@@ -63,7 +64,7 @@ func scoreLinePlain(it *Item) string {
 	}
 	for _, k := range sc.Keys() {
 		if !known[k] {
-			parts = append(parts, oneLine(k)+"="+inlineValue(sc.Get(k)))
+			parts = append(parts, diag.CollapseSpace(k)+"="+inlineValue(sc.Get(k)))
 		}
 	}
 	return label + strike(strings.Join(parts, ", "), it.Killed)
@@ -215,26 +216,4 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("quote(%q) = %q, want %q", s, got, want)
 		}
 	})
-}
-
-// TestOneLine holds oneLine's shortcut (a string already on one line comes
-// back as it is) to the fields joined by single spaces.
-func TestOneLine(t *testing.T) {
-	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\r\n", "a\u00a0b", "a\u0085b", "é b", "H1: x — y", "\v", "x\fy"} {
-		checkOneLine(t, s)
-	}
-}
-
-func checkOneLine(t *testing.T, s string) {
-	t.Helper()
-	if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
-		t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
-	}
-}
-
-func FuzzOneLine(f *testing.F) {
-	for _, s := range []string{"a b", " a  b ", "a\u2003b", "x\ty"} {
-		f.Add(s)
-	}
-	f.Fuzz(checkOneLine)
 }

@@ -272,7 +272,7 @@ func redact(t string) string {
 			return "(text withheld: it mentions credentials)"
 		}
 	}
-	t = strings.Join(strings.Fields(diag.RedactSecrets(t)), " ")
+	t = diag.CollapseSpace(diag.RedactSecrets(t))
 	if r := []rune(t); len(r) > 160 {
 		t = string(r[:160]) + "…"
 	}

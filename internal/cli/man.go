@@ -9,6 +9,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/internal/run"
 )
 
@@ -199,7 +200,7 @@ func cumulative(v *kong.Value) string {
 // firstParagraph is text up to its first blank line, on one line.
 func firstParagraph(text string) string {
 	p, _, _ := strings.Cut(strings.TrimSpace(text), "\n\n")
-	return strings.Join(strings.Fields(p), " ")
+	return diag.CollapseSpace(p)
 }
 
 // roff builds a man page: every text goes through esc, so no input can
@@ -356,7 +357,7 @@ func (m *roff) doc(text string) {
 			for j < len(lines) && strings.TrimSpace(lines[j]) != "" && !indented(lines[j]) {
 				j++
 			}
-			p := strings.Join(strings.Fields(strings.Join(lines[i:j], " ")), " ")
+			p := diag.CollapseSpace(strings.Join(lines[i:j], " "))
 			if j == i+1 && strings.HasSuffix(p, ":") {
 				m.subheading(p)
 			} else {

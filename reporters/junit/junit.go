@@ -496,7 +496,7 @@ func token(s string) string {
 
 // tokenAll is token without the shortcut: the plain form TestTokenShortcut
 // holds token to.
-func tokenAll(s string) string { return attr(strings.Join(strings.Fields(xmlChars(s)), " ")) }
+func tokenAll(s string) string { return attr(diag.CollapseSpace(xmlChars(s))) }
 
 // collapses reports whether collapsing the white space of s, printable
 // ASCII (asIs), changes it: a space at either end or two in a row.
