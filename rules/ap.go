@@ -4,6 +4,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,14 +65,15 @@ var apRules = []Rule{
 		Check: checkFrontMatterVersion},
 }
 
-func compiledMsgs(t *compile.Thread) []*compile.Msg {
-	var out []*compile.Msg
-	for _, m := range t.Msgs {
-		if m.Subject.Kind == subject.Compiled {
-			out = append(out, m)
+// compiledMsgs yields the thread's COMPILED messages in order.
+func compiledMsgs(t *compile.Thread) iter.Seq[*compile.Msg] {
+	return func(yield func(*compile.Msg) bool) {
+		for _, m := range t.Msgs {
+			if m.Subject.Kind == subject.Compiled && !yield(m) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 func checkCompiledSubject(c *Ctx) {
@@ -88,7 +90,7 @@ func checkCompiledSubject(c *Ctx) {
 
 func checkCompiledVersionOrder(c *Ctx) {
 	prev := 0
-	for _, m := range compiledMsgs(c.T) {
+	for m := range compiledMsgs(c.T) {
 		n := m.Subject.Version
 		if n == 0 {
 			continue // AP-001 reports it

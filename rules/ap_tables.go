@@ -37,7 +37,7 @@ var apTableRules = []Rule{
 
 func checkVersionSkipped(c *Ctx) {
 	prev := 0
-	for _, m := range compiledMsgs(c.T) {
+	for m := range compiledMsgs(c.T) {
 		n := m.Subject.Version
 		if n == 0 {
 			continue // AP-001
@@ -143,7 +143,7 @@ func checkBodyVersion(c *Ctx) {
 
 func checkPreviousVersion(c *Ctx) {
 	prev := 0
-	for _, m := range compiledMsgs(c.T) {
+	for m := range compiledMsgs(c.T) {
 		n := m.Subject.Version
 		if v, s, e, ok := c.metaField(m, "Previous Version"); ok {
 			low := strings.ToLower(strings.Trim(v, "*_ ."))
