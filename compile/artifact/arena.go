@@ -12,6 +12,8 @@ import (
 // for concurrent use.
 type Arena struct {
 	items  chunk.Chunk[Item]
+	lists  chunk.Chunk[*Item]        // the sections' lists of items (appendItem)
+	ids    chunk.Chunk[string]       // the contributors' lists of item ids (appendID)
 	lent   []map[fieldKey]fieldWrite // to artifacts since the last Reset
 	writes []map[fieldKey]fieldWrite // empty, for the next artifacts
 }
@@ -34,6 +36,8 @@ var poisonItem = func() Item {
 // Reset takes back every item and map handed out since the last Reset.
 func (r *Arena) Reset() {
 	r.items.Reset(PoisonOnReset, poisonItem)
+	r.lists.Reset(PoisonOnReset, &poisonItem)
+	r.ids.Reset(PoisonOnReset, poisonItem.ID)
 	for i, m := range r.lent {
 		r.lent[i] = nil
 		if len(m) <= maxKeptWrites {
@@ -64,4 +68,34 @@ func (r *Arena) writesMap() map[fieldKey]fieldWrite {
 	}
 	r.lent = append(r.lent, m)
 	return m
+}
+
+// grow returns l with room for one more element: from c when l is full
+// and the artifact has an arena (a list twice as long, l copied into it;
+// the full one stays in the chunk until Reset), else l itself (append
+// then grows it on the heap).
+func grow[T any](a *Artifact, c *chunk.Chunk[T], l []T) []T {
+	if a.own == nil || len(l) < cap(l) {
+		return l
+	}
+	n := chunk.Take(c, max(2*cap(l), 4), false)
+	return n[:copy(n, l)]
+}
+
+// appendItem adds it to the end of its section's list.
+func (a *Artifact) appendItem(sec string, it *Item) {
+	var c *chunk.Chunk[*Item]
+	if a.own != nil {
+		c = &a.own.lists
+	}
+	a.Items[sec] = append(grow(a, c, a.Items[sec]), it)
+}
+
+// appendID adds id to the end of a contributor's list of items.
+func (a *Artifact) appendID(k *Contributor, id string) {
+	var c *chunk.Chunk[string]
+	if a.own != nil {
+		c = &a.own.ids
+	}
+	k.Items = append(grow(a, c, k.Items), id)
 }

@@ -57,3 +57,42 @@ func TestArenaReset(t *testing.T) {
 		t.Error("two heap items at one address")
 	}
 }
+
+// TestArenaLists: a section's list of items and a contributor's list of
+// ids grow in the arena's chunks with every element kept in order, with
+// or without an arena; with poison, a list taken back reads poisonItem.
+func TestArenaLists(t *testing.T) {
+	for _, own := range []*Arena{nil, new(Arena)} {
+		a := New("s")
+		a.UseArena(nil, own)
+		a.Items = map[string][]*Item{}
+		k := &Contributor{Agent: "X"}
+		var want []*Item
+		for i := range 100 {
+			it := a.newItem()
+			it.ID = fmt.Sprint("H", i)
+			want = append(want, it)
+			a.appendItem("hypothesis_slate", it)
+			a.appendID(k, it.ID)
+		}
+		got := a.Items["hypothesis_slate"]
+		if len(got) != 100 || len(k.Items) != 100 {
+			t.Fatalf("arena %v: %d items, %d ids, want 100 each", own != nil, len(got), len(k.Items))
+		}
+		for i := range got {
+			if got[i] != want[i] || k.Items[i] != want[i].ID {
+				t.Fatalf("arena %v: element %d is %p %q, want %p %q", own != nil, i, got[i], k.Items[i], want[i], want[i].ID)
+			}
+		}
+		if own == nil {
+			continue
+		}
+		PoisonOnReset = true
+		own.Reset()
+		PoisonOnReset = false
+		if got[0] != &poisonItem || k.Items[99] != poisonItem.ID {
+			t.Errorf("with poison a list taken back reads %p %q", got[0], k.Items[99])
+		}
+		own.Reset()
+	}
+}

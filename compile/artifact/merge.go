@@ -194,7 +194,7 @@ func (a *Artifact) credit(d Applied, id string) {
 		if slices.Contains(c.Items, id) {
 			return
 		}
-		c.Items = append(c.Items, id)
+		a.appendID(c, id)
 		return
 	}
 	if c.touched == nil {
@@ -207,7 +207,7 @@ func (a *Artifact) credit(d Applied, id string) {
 		return
 	}
 	c.touched[id] = true
-	c.Items = append(c.Items, id)
+	a.appendID(c, id)
 }
 
 func knownSection(s string) bool {
@@ -255,7 +255,7 @@ func (m *merger) add() (string, bool) {
 	id := m.a.nextID(sec)
 	it := m.a.newItem()
 	*it = Item{ID: id, Section: sec, Fields: fields, AddedBy: m.d.Agent, AddedAt: m.d.At}
-	m.a.Items[sec] = append(m.a.Items[sec], it)
+	m.a.appendItem(sec, it)
 	if sec == delta.PredictionsTable {
 		m.checkPredictions(it, d.Payload, "ADD "+id+" "+sec)
 	}
