@@ -15,21 +15,32 @@ import (
 // phase (docs/performance.md, seventeenth round).
 type ordered struct {
 	pool  *pool.Pool
-	queue chan chan func()
+	queue chan turn
 	calls conc.WaitGroup
+}
+
+// turn is one callback's place in the queue: the callback itself when it
+// was ready when queued (Ready), else the channel its task hands it over
+// on (Go).
+type turn struct {
+	ready func()
+	ch    chan func()
 }
 
 // newOrdered starts the goroutine that calls the callbacks.
 func newOrdered(jobs, window int) *ordered {
-	o := &ordered{pool: pool.New().WithMaxGoroutines(jobs), queue: make(chan chan func(), window)}
+	o := &ordered{pool: pool.New().WithMaxGoroutines(jobs), queue: make(chan turn, window)}
 	o.calls.Go(func() {
 		// After a callback panics the rest are not called, but every
 		// task's is still taken: a task waits to hand over its callback,
 		// and Go waits for room in the queue, so stopping here would leave
 		// the run waiting forever instead of failing. Wait re-panics.
 		var failed any
-		for ch := range o.queue {
-			f := <-ch
+		for t := range o.queue {
+			f := t.ready
+			if f == nil {
+				f = <-t.ch
+			}
 			if failed == nil {
 				failed = call(f)
 			}
@@ -52,7 +63,7 @@ func call(f func()) (failed any) {
 // while window callbacks wait, or while jobs tasks run.
 func (o *ordered) Go(task func() func()) {
 	ch := make(chan func(), 1)
-	o.queue <- ch
+	o.queue <- turn{ch: ch}
 	o.pool.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -67,9 +78,7 @@ func (o *ordered) Go(task func() func()) {
 // Ready queues callback, whose task is done already, in turn. It blocks
 // while window callbacks wait.
 func (o *ordered) Ready(callback func()) {
-	ch := make(chan func(), 1)
-	ch <- callback
-	o.queue <- ch
+	o.queue <- turn{ready: callback}
 }
 
 // Wait waits for every task and callback; a task's or a callback's panic

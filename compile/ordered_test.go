@@ -15,8 +15,8 @@ import (
 )
 
 // TestOrderedCallsInOrder: callbacks run one at a time in the order the
-// tasks were given, whatever order the tasks finish in, and at most jobs
-// tasks run at once.
+// tasks (and the callbacks queued ready, Ready) were given, whatever order
+// the tasks finish in, and at most jobs tasks run at once.
 func TestOrderedCallsInOrder(t *testing.T) {
 	const n, jobs = 300, 3
 	o := newOrdered(jobs, 8)
@@ -24,6 +24,10 @@ func TestOrderedCallsInOrder(t *testing.T) {
 	var got []int
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
+		if i%3 == 2 { // a callback ready when queued (an early result) between tasks
+			o.Ready(func() { got = append(got, i) })
+			continue
+		}
 		d := time.Duration(r.IntN(300)) * time.Microsecond
 		o.Go(func() func() {
 			k := running.Add(1)
