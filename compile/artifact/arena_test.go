@@ -53,7 +53,7 @@ func TestArenaReset(t *testing.T) {
 	// Without an arena: the heap.
 	d := New("s")
 	d.UseArena(nil, nil)
-	if d.newItem() == d.newItem() {
+	if x, y := d.newItem(), d.newItem(); x == y {
 		t.Error("two heap items at one address")
 	}
 }

@@ -9,6 +9,7 @@
 package artifact
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,7 +96,7 @@ type Artifact struct {
 	round int
 	// idTop is, per section, the highest item number among its first n
 	// items (nextID), so that adding an item scans only those added since.
-	idTop map[string]idTop
+	idTop [maxTopSections]idTop
 	// arena holds the fields of the items ADDs create, as it holds the
 	// deltas' values they share, and own the items and the writes map
 	// (nil: the heap; see UseArena).
@@ -114,6 +115,10 @@ func (a *Artifact) UseArena(arena *jsonv.Arena, own *Arena) {
 		a.writes = own.writesMap()
 	}
 }
+
+// maxTopSections is how many of delta.Sections, in order, nextID keeps an
+// idTop for (all of them: the schema has fewer).
+const maxTopSections = 16
 
 // idTop is what nextID has seen of a section: its first n items, the
 // last of them, and their highest number.
@@ -156,8 +161,8 @@ func (a *Artifact) EndRound() { a.round++ }
 
 func (a *Artifact) Clone() *Artifact {
 	c := *a
-	c.idTop = nil             // rebuilt when first needed: never shared with a
-	c.arena, c.own = nil, nil // an arena is not safe for concurrent use
+	c.idTop = [maxTopSections]idTop{} // rebuilt when first needed: never shared with a
+	c.arena, c.own = nil, nil         // an arena is not safe for concurrent use
 	c.Contributors = make([]*Contributor, len(a.Contributors))
 	for i, k := range a.Contributors {
 		kk := *k
@@ -449,7 +454,11 @@ func sectionOf(id string) string {
 func (a *Artifact) nextID(section string) string {
 	prefix := delta.Prefix[section]
 	items := a.Items[section]
-	t := a.idTop[section]
+	k := slices.Index(delta.Sections, section)
+	var t idTop
+	if k >= 0 && k < maxTopSections {
+		t = a.idTop[k]
+	}
 	if t.n > len(items) || t.n > 0 && items[t.n-1] != t.last {
 		t = idTop{} // not the list seen, grown: scan it again
 	}
@@ -462,9 +471,8 @@ func (a *Artifact) nextID(section string) string {
 	if t.n > 0 {
 		t.last = items[t.n-1]
 	}
-	if a.idTop == nil {
-		a.idTop = map[string]idTop{}
+	if k >= 0 && k < maxTopSections {
+		a.idTop[k] = t
 	}
-	a.idTop[section] = t
 	return prefix + strconv.Itoa(t.max+1)
 }

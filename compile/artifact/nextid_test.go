@@ -88,3 +88,12 @@ func TestCreditListsEachItemOnce(t *testing.T) {
 		t.Fatalf("Items %v, want %v", got, want)
 	}
 }
+
+// TestNextIDKeepsEverySection: nextID keeps what it has seen of every
+// section of the schema (a section past maxTopSections would be scanned
+// whole at each ADD: right, but quadratic in a long thread).
+func TestNextIDKeepsEverySection(t *testing.T) {
+	if len(delta.Sections) > maxTopSections {
+		t.Fatalf("the schema has %d sections; nextID keeps %d (maxTopSections)", len(delta.Sections), maxTopSections)
+	}
+}
