@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
@@ -145,8 +146,13 @@ func (s *scanner) keep(m *Message, r *recInfo) {
 		kept := res.newRec()
 		kept.recInfo, *kept.m = *r, *m
 		// views of the file's bytes (jdoc.view), which the next read reuses,
-		// and the scanner's recipient arrays, which the next message reuses
-		kept.m.Subject, kept.m.CreatedRaw = strings.Clone(m.Subject), strings.Clone(m.CreatedRaw)
+		// copied (the two in one allocation), and the scanner's recipient
+		// arrays, which the next message reuses
+		if n := len(m.Subject) + len(m.CreatedRaw); n > 0 {
+			b := append(append(make([]byte, 0, n), m.Subject...), m.CreatedRaw...)
+			both := unsafe.String(unsafe.SliceData(b), n)
+			kept.m.Subject, kept.m.CreatedRaw = both[:len(m.Subject)], both[len(m.Subject):]
+		}
 		kept.m.To, kept.m.CC, kept.m.BCC = ownList(m.To), ownList(m.CC), ownList(m.BCC)
 		res.recs = append(res.recs, kept)
 		return
