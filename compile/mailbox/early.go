@@ -303,7 +303,7 @@ func (res *fileResult) recycle() {
 		}
 	}
 	res.arrays = res.arrays[:0]
-	res.recs, res.recArr, res.msgArr = nil, nil, nil
+	res.recs, res.recArr, res.msgArr, res.names = nil, nil, nil, nil
 }
 
 // poisoned is what a recycled message reads with PoisonOnRelease.

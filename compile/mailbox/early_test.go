@@ -485,3 +485,29 @@ func TestRecycledSlotsAreZero(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnListsAreApart: the recipient lists of a file's kept records
+// share one array of names, each capped at its length, so appending to
+// one list never writes into the next; an empty list is nil.
+func TestOwnListsAreApart(t *testing.T) {
+	var res fileResult
+	if l := res.ownList(nil); l != nil {
+		t.Errorf("an empty list is %v, want nil", l)
+	}
+	scratch := []string{"x", "y"}
+	a := res.ownList(scratch)
+	b := res.ownList([]string{"z"})
+	scratch[0] = "changed" // the scanner's array, reused for the next message
+	a = append(a, "w")
+	if a[0] != "x" || a[1] != "y" || a[2] != "w" || len(b) != 1 || b[0] != "z" {
+		t.Errorf("lists %q and %q, want [x y w] and [z]", a, b)
+	}
+	first := &res.names[0]
+	var last []string
+	for i := range 40 { // past the array's room: a new one, the old lists intact
+		last = res.ownList([]string{fmt.Sprint(i)})
+	}
+	if &res.names[0] == first || b[0] != "z" || a[2] != "w" || len(last) != 1 || last[0] != "39" {
+		t.Errorf("after growing: %q, %q, %q (a new array: %t)", a, b, last, &res.names[0] != first)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -153,7 +152,7 @@ func (s *scanner) keep(m *Message, r *recInfo) {
 			both := unsafe.String(unsafe.SliceData(b), n)
 			kept.m.Subject, kept.m.CreatedRaw = both[:len(m.Subject)], both[len(m.Subject):]
 		}
-		kept.m.To, kept.m.CC, kept.m.BCC = ownList(m.To), ownList(m.CC), ownList(m.BCC)
+		kept.m.To, kept.m.CC, kept.m.BCC = res.ownList(m.To), res.ownList(m.CC), res.ownList(m.BCC)
 		res.recs = append(res.recs, kept)
 		return
 	}
@@ -386,12 +385,19 @@ func (s *scanner) internText(d *jdoc, n int32) string {
 }
 
 // ownList copies a recipient list out of the scanner's arrays (nil when
-// empty, as a list unpacked from a record is).
-func ownList(l []string) []string {
+// empty, as a list unpacked from a record is) into the file's array of
+// names, which holds the lists of many messages: a list is sliced with its
+// capacity capped, so that appending to one never writes into the next.
+func (res *fileResult) ownList(l []string) []string {
 	if len(l) == 0 {
 		return nil
 	}
-	return slices.Clone(l)
+	if cap(res.names)-len(res.names) < len(l) {
+		res.names = make([]string, 0, max(2*cap(res.names), 16, len(l)))
+	}
+	i := len(res.names)
+	res.names = append(res.names, l...)
+	return res.names[i:len(res.names):len(res.names)]
 }
 
 // recipients reads to/cc/bcc, an array of names or a comma-joined string,

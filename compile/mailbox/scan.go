@@ -740,6 +740,7 @@ type fileResult struct {
 	msgArr   []Message    // and their messages
 	arrays   []*recArrays // the pairs they were taken from (recycle)
 	slots    *[]loadSlot  // the load slots of the file's thread checked early (recycle)
+	names    []string     // where the kept records' recipient lists are (ownList)
 	early    *ThreadRef   // the file's thread, checked during the scan (Early), or nil
 	earlyKey string       // its thread key
 	rescan   bool         // the early check gave up: scan the file again
