@@ -361,8 +361,7 @@ func (t *Thread) merge(art *artifact.Artifact, deltas []pending) (*artifact.Arti
 // newArtifact is the artifact before any delta: the thread's id and the
 // research thread its KICKOFF seeds.
 func (t *Thread) newArtifact() *artifact.Artifact {
-	art := artifact.New(t.ID())
-	art.UseArena(t.arena, t.arts)
+	art := artifact.NewIn(t.ID(), t.arena, t.arts)
 	if k, question, context := t.kickoffQuestion(); k != nil {
 		art.SeedRT(question, context, strings.TrimSpace(k.From), k.Created)
 	}

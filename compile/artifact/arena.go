@@ -6,19 +6,52 @@ import (
 )
 
 // Arena is where the artifacts merged during one thread's work take the
-// items their ADDs create and the maps of their EDITs' writes (UseArena):
-// a worker keeps one from thread to thread. Reset takes them back, and
-// every artifact that used the arena is invalid from then on. Not safe
-// for concurrent use.
+// items their ADDs create, their lists, and their maps of items and of
+// EDITs' writes (NewIn): a worker keeps one from thread to thread. Reset
+// takes them back, and every artifact made in the arena is invalid from
+// then on. Not safe for concurrent use.
 type Arena struct {
 	items  chunk.Chunk[Item]
-	lists  chunk.Chunk[*Item]        // the sections' lists of items (appendItem)
-	ids    chunk.Chunk[string]       // the contributors' lists of item ids (appendID)
-	lent   []map[fieldKey]fieldWrite // to artifacts since the last Reset
-	writes []map[fieldKey]fieldWrite // empty, for the next artifacts
+	lists  chunk.Chunk[*Item]  // the sections' lists of items (appendItem)
+	ids    chunk.Chunk[string] // the contributors' lists of item ids (appendID)
+	writes maps[fieldKey, fieldWrite]
+	byID   maps[string, []*Item] // Artifact.Items
 }
 
-// maxKeptWrites is the most writes a map may have held to be kept by an
+// maps lends empty maps and takes them back cleared.
+type maps[K comparable, V any] struct {
+	lent []map[K]V // since the last reset
+	free []map[K]V // empty
+}
+
+// take returns an empty map.
+func (ms *maps[K, V]) take() map[K]V {
+	var m map[K]V
+	if n := len(ms.free); n > 0 {
+		m = ms.free[n-1]
+		ms.free[n-1] = nil
+		ms.free = ms.free[:n-1]
+	} else {
+		m = map[K]V{}
+	}
+	ms.lent = append(ms.lent, m)
+	return m
+}
+
+// reset takes back every map lent, cleared, but those that held more
+// than maxKeptWrites entries.
+func (ms *maps[K, V]) reset() {
+	for i, m := range ms.lent {
+		ms.lent[i] = nil
+		if len(m) <= maxKeptWrites {
+			clear(m)
+			ms.free = append(ms.free, m)
+		}
+	}
+	ms.lent = ms.lent[:0]
+}
+
+// maxKeptWrites is the most entries a map may have held to be kept by an
 // arena's Reset: a thread with far more does not leave its map that large
 // in the worker.
 const maxKeptWrites = 4096
@@ -38,14 +71,8 @@ func (r *Arena) Reset() {
 	r.items.Reset(PoisonOnReset, poisonItem)
 	r.lists.Reset(PoisonOnReset, &poisonItem)
 	r.ids.Reset(PoisonOnReset, poisonItem.ID)
-	for i, m := range r.lent {
-		r.lent[i] = nil
-		if len(m) <= maxKeptWrites {
-			clear(m)
-			r.writes = append(r.writes, m)
-		}
-	}
-	r.lent = r.lent[:0]
+	r.writes.reset()
+	r.byID.reset()
 }
 
 // newItem returns a zero item, from the artifact's arena when it has one.
@@ -56,18 +83,18 @@ func (a *Artifact) newItem() *Item {
 	return &chunk.Take(&a.own.items, 1, false)[0]
 }
 
-// writesMap returns an empty map for an artifact's writes.
-func (r *Arena) writesMap() map[fieldKey]fieldWrite {
-	var m map[fieldKey]fieldWrite
-	if n := len(r.writes); n > 0 {
-		m = r.writes[n-1]
-		r.writes[n-1] = nil
-		r.writes = r.writes[:n-1]
-	} else {
-		m = map[fieldKey]fieldWrite{}
+// NewIn is New, with the merge's values in arena (the fields of the items
+// ADDs create, where the thread's delta values are) and the artifact's
+// items, lists and maps in own; either may be nil (the heap). Such an
+// artifact is invalid once either is reset: not for one that outlives its
+// thread's work.
+func NewIn(sessionID string, arena *jsonv.Arena, own *Arena) *Artifact {
+	if own == nil {
+		a := New(sessionID)
+		a.arena = arena
+		return a
 	}
-	r.lent = append(r.lent, m)
-	return m
+	return &Artifact{SessionID: sessionID, Items: own.byID.take(), writes: own.writes.take(), arena: arena, own: own}
 }
 
 // grow returns l with room for one more element: from c when l is full

@@ -5,25 +5,24 @@ import (
 	"testing"
 )
 
-// TestArenaReset: after Reset an artifact that uses the arena gets zero
-// items and an empty writes map, though the last one's were filled; a map
-// that held more than maxKeptWrites writes is not kept; with poison, the
-// items taken back read as poisonItem.
+// TestArenaReset: after Reset an artifact made in the arena gets zero
+// items and empty maps of items and writes, though the last one's were
+// filled; a map that held more than maxKeptWrites writes is not kept;
+// with poison, the items taken back read as poisonItem.
 func TestArenaReset(t *testing.T) {
 	var r Arena
-	a := New("s")
-	a.UseArena(nil, &r)
+	a := NewIn("s", nil, &r)
 	it := a.newItem()
 	it.ID, it.AddedBy = "H1", "X"
 	a.writes[fieldKey{"s", "H1", "f", ""}] = fieldWrite{Agent: "X"}
+	a.Items["hypothesis_slate"] = []*Item{it}
 	r.Reset()
 	if *it != (Item{}) {
 		t.Errorf("an item taken back reads %+v, want zero", *it)
 	}
-	b := New("s")
-	b.UseArena(nil, &r)
-	if len(b.writes) != 0 {
-		t.Errorf("the next artifact's writes map holds %d writes, want 0", len(b.writes))
+	b := NewIn("s", nil, &r)
+	if len(b.writes) != 0 || len(b.Items) != 0 {
+		t.Errorf("the next artifact's maps hold %d writes and %d sections, want none", len(b.writes), len(b.Items))
 	}
 	if got := b.newItem(); *got != (Item{}) || got != it {
 		t.Errorf("the next item is %+v at %p, want the zero item at %p (the arena's memory again)", *got, got, it)
@@ -32,11 +31,10 @@ func TestArenaReset(t *testing.T) {
 		b.writes[fieldKey{"s", fmt.Sprint(i), "f", ""}] = fieldWrite{}
 	}
 	r.Reset()
-	if len(r.writes) != 0 {
+	if len(r.writes.free) != 0 {
 		t.Errorf("a map of %d writes was kept", maxKeptWrites+1)
 	}
-	c := New("s")
-	c.UseArena(nil, &r)
+	c := NewIn("s", nil, &r)
 	if len(c.writes) != 0 {
 		t.Errorf("a new map holds %d writes", len(c.writes))
 	}
@@ -51,8 +49,7 @@ func TestArenaReset(t *testing.T) {
 		t.Errorf("a poisoned arena handed out %+v, want a zero item", *got)
 	}
 	// Without an arena: the heap.
-	d := New("s")
-	d.UseArena(nil, nil)
+	d := NewIn("s", nil, nil)
 	if x, y := d.newItem(), d.newItem(); x == y {
 		t.Error("two heap items at one address")
 	}
@@ -63,9 +60,7 @@ func TestArenaReset(t *testing.T) {
 // or without an arena; with poison, a list taken back reads poisonItem.
 func TestArenaLists(t *testing.T) {
 	for _, own := range []*Arena{nil, new(Arena)} {
-		a := New("s")
-		a.UseArena(nil, own)
-		a.Items = map[string][]*Item{}
+		a := NewIn("s", nil, own)
 		k := &Contributor{Agent: "X"}
 		var want []*Item
 		for i := range 100 {

@@ -98,22 +98,10 @@ type Artifact struct {
 	// items (nextID), so that adding an item scans only those added since.
 	idTop [maxTopSections]idTop
 	// arena holds the fields of the items ADDs create, as it holds the
-	// deltas' values they share, and own the items and the writes map
-	// (nil: the heap; see UseArena).
+	// deltas' values they share, and own the items, lists and maps
+	// (nil: the heap; see NewIn).
 	arena *jsonv.Arena
 	own   *Arena
-}
-
-// UseArena has the merge take the fields of the items ADDs create from
-// arena, where the thread's delta values are, and the items themselves
-// and the map of the EDITs' writes from own: the artifact is then invalid
-// once either is reset. Not for an artifact that outlives its thread's
-// work. Either may be nil (the heap).
-func (a *Artifact) UseArena(arena *jsonv.Arena, own *Arena) {
-	a.arena, a.own = arena, own
-	if own != nil && len(a.writes) == 0 {
-		a.writes = own.writesMap()
-	}
 }
 
 // maxTopSections is how many of delta.Sections, in order, nextID keeps an
