@@ -195,13 +195,14 @@ func (s *scanner) packing() {
 // arrays, not two allocations each, and the arrays go to the next file
 // once the records are packed or checked (recycle).
 func (res *fileResult) newRec() *rec {
-	if len(res.recArr) == cap(res.recArr) {
+	u := res.unp()
+	if len(u.recArr) == cap(u.recArr) {
 		res.reserve(8)
 	}
-	n := len(res.recArr)
-	res.recArr, res.msgArr = res.recArr[:n+1], res.msgArr[:n+1]
-	r := &res.recArr[n]
-	r.m = &res.msgArr[n]
+	n := len(u.recArr)
+	u.recArr, u.msgArr = u.recArr[:n+1], u.msgArr[:n+1]
+	r := &u.recArr[n]
+	r.m = &u.msgArr[n]
 	return r
 }
 
@@ -209,15 +210,16 @@ func (res *fileResult) newRec() *rec {
 // less: a list of messages is counted before it is read. The arrays come
 // from the pool when its pair is large enough.
 func (res *fileResult) reserve(n int) {
-	if cap(res.recArr)-len(res.recArr) < n {
+	u := res.unp()
+	if cap(u.recArr)-len(u.recArr) < n {
 		n = min(n, maxPooledMerge)
-		res.used()
+		u.used()
 		a := recArraysPool.Get().(*recArrays)
 		if cap(a.recs) < n {
 			a.recs, a.msgs = make([]rec, 0, n), make([]Message, 0, n)
 		}
-		res.arrays = append(res.arrays, a)
-		res.recArr, res.msgArr = a.recs[:0], a.msgs[:0]
+		u.arrays = append(u.arrays, a)
+		u.recArr, u.msgArr = a.recs[:0], a.msgs[:0]
 	}
 }
 
@@ -235,9 +237,9 @@ type recArrays struct {
 var recArraysPool = sync.Pool{New: func() any { return new(recArrays) }}
 
 // used notes how many records newRec took from the arrays in use.
-func (res *fileResult) used() {
-	if k := len(res.arrays); k > 0 {
-		res.arrays[k-1].n = len(res.recArr)
+func (u *unpacked) used() {
+	if k := len(u.arrays); k > 0 {
+		u.arrays[k-1].n = len(u.recArr)
 	}
 }
 
@@ -249,7 +251,7 @@ func (res *fileResult) takeSlots(n int) []loadSlot {
 	if cap(*p) < n {
 		*p = make([]loadSlot, n)
 	}
-	res.slots = p
+	res.unp().slots = p
 	return (*p)[:n]
 }
 
@@ -269,8 +271,13 @@ var poisonedFields = map[string]diag.Pos{}
 // reused, so that a message, or a field or body position of one, read
 // after this shows the poison in a report.
 func (res *fileResult) recycle() {
-	if p := res.slots; p != nil {
-		res.slots = nil
+	res.recs = nil
+	u := res.unpacked
+	if u == nil {
+		return
+	}
+	res.unpacked = nil
+	if p := u.slots; p != nil {
 		slots := *p
 		switch {
 		case PoisonOnRelease:
@@ -285,9 +292,8 @@ func (res *fileResult) recycle() {
 			slotsPool.Put(p)
 		}
 	}
-	res.used()
-	for i, a := range res.arrays {
-		res.arrays[i] = nil
+	u.used()
+	for _, a := range u.arrays {
 		if PoisonOnRelease {
 			msgs := a.msgs[:a.n]
 			for j := range msgs {
@@ -302,9 +308,12 @@ func (res *fileResult) recycle() {
 			recArraysPool.Put(a)
 		}
 	}
-	res.arrays = res.arrays[:0]
-	res.recs, res.recArr, res.msgArr, res.names = nil, nil, nil, nil
+	clear(u.arrays)
+	*u = unpacked{arrays: u.arrays[:0]}
+	unpackedPool.Put(u)
 }
+
+var unpackedPool = sync.Pool{New: func() any { return new(unpacked) }}
 
 // poisoned is what a recycled message reads with PoisonOnRelease.
 var poisoned = func() Message {

@@ -416,12 +416,13 @@ func TestRecycledArraysAreZero(t *testing.T) {
 	if len(res.recs) != 30 {
 		t.Fatalf("%d records, want 30", len(res.recs))
 	}
-	if len(res.arrays) < 2 {
-		t.Fatalf("the records came from %d pairs of arrays; the test wants the nested list to take a second", len(res.arrays))
+	u := res.unpacked
+	if u == nil || len(u.arrays) < 2 {
+		t.Fatalf("the records came from fewer than two pairs of arrays; the test wants the nested list to take a second")
 	}
-	arrays := slices.Clone(res.arrays)
+	arrays := slices.Clone(u.arrays)
 	taken := 0
-	res.used()
+	u.used()
 	for _, a := range arrays {
 		taken += a.n
 	}
@@ -429,8 +430,11 @@ func TestRecycledArraysAreZero(t *testing.T) {
 		t.Fatalf("the pairs say %d records were taken, want 30", taken)
 	}
 	packRecs(res)
-	if len(res.refs) != 30 || res.recs != nil || res.recArr != nil || res.msgArr != nil || len(res.arrays) != 0 {
-		t.Fatalf("after packing: %d packed, records %v, arrays %d; want 30 packed and nothing else held", len(res.refs), res.recs != nil, len(res.arrays))
+	if len(res.refs) != 30 || res.recs != nil || res.unpacked != nil {
+		t.Fatalf("after packing: %d packed, records %v, unpacked parts %v; want 30 packed and nothing else held", len(res.refs), res.recs != nil, res.unpacked != nil)
+	}
+	if u.recArr != nil || u.msgArr != nil || len(u.arrays) != 0 || u.names != nil || u.slots != nil {
+		t.Fatal("the pooled unpacked parts still refer to the file's arrays")
 	}
 	for i, a := range arrays {
 		if a.n != 0 {
@@ -465,18 +469,18 @@ func TestRecycledSlotsAreZero(t *testing.T) {
 		asked = th.Messages[0].Pos("subject") // fills the first slot's fields
 		return "checked", true
 	}})
-	if res.early == nil || res.slots == nil || len(*res.slots) < 2 {
+	if res.early == nil || res.unpacked == nil || res.unpacked.slots == nil || len(*res.unpacked.slots) < 2 {
 		t.Fatalf("the thread was not checked early with its slots (early %v)", res.early != nil)
 	}
 	if asked.Line != 2 {
 		t.Fatalf("the subject's position during the check is %v, want line 2", asked)
 	}
-	slots := *res.slots
+	slots := *res.unpacked.slots
 	if slots[0].fields.fp == nil || slots[1].bm.line == 0 {
 		t.Fatal("the slots were not filled: the test shows less than it says")
 	}
 	packRecs(res)
-	if res.slots != nil {
+	if res.unpacked != nil {
 		t.Error("the file still refers to its slots after recycling")
 	}
 	for i := range slots {
@@ -502,12 +506,12 @@ func TestOwnListsAreApart(t *testing.T) {
 	if a[0] != "x" || a[1] != "y" || a[2] != "w" || len(b) != 1 || b[0] != "z" {
 		t.Errorf("lists %q and %q, want [x y w] and [z]", a, b)
 	}
-	first := &res.names[0]
+	first := &res.unpacked.names[0]
 	var last []string
 	for i := range 40 { // past the array's room: a new one, the old lists intact
 		last = res.ownList([]string{fmt.Sprint(i)})
 	}
-	if &res.names[0] == first || b[0] != "z" || a[2] != "w" || len(last) != 1 || last[0] != "39" {
-		t.Errorf("after growing: %q, %q, %q (a new array: %t)", a, b, last, &res.names[0] != first)
+	if &res.unpacked.names[0] == first || b[0] != "z" || a[2] != "w" || len(last) != 1 || last[0] != "39" {
+		t.Errorf("after growing: %q, %q, %q (a new array: %t)", a, b, last, &res.unpacked.names[0] != first)
 	}
 }

@@ -392,12 +392,13 @@ func (res *fileResult) ownList(l []string) []string {
 	if len(l) == 0 {
 		return nil
 	}
-	if cap(res.names)-len(res.names) < len(l) {
-		res.names = make([]string, 0, max(2*cap(res.names), 16, len(l)))
+	u := res.unp()
+	if cap(u.names)-len(u.names) < len(l) {
+		u.names = make([]string, 0, max(2*cap(u.names), 16, len(l)))
 	}
-	i := len(res.names)
-	res.names = append(res.names, l...)
-	return res.names[i:len(res.names):len(res.names)]
+	i := len(u.names)
+	u.names = append(u.names, l...)
+	return u.names[i:len(u.names):len(u.names)]
 }
 
 // recipients reads to/cc/bcc, an array of names or a comma-joined string,
