@@ -51,26 +51,7 @@ func HasControl(s string) bool {
 // which FuzzCollapseSpace holds it to, without the list of fields, and s itself
 // when it is already so (the usual case: a name, a heading).
 func CollapseSpace(s string) string {
-	// Already one line when nothing is white space but single ASCII
-	// spaces between other characters.
-	clean := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				clean = false
-				break
-			}
-			i += size - 1
-			continue
-		}
-		if c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c != ' ' && asciiSpace[c] {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if collapsed(s) {
 		return s
 	}
 	var b strings.Builder
@@ -96,6 +77,26 @@ func CollapseSpace(s string) string {
 		b.WriteString(s[start:])
 	}
 	return b.String()
+}
+
+// collapsed reports whether s is already as CollapseSpace makes it: no
+// white space but single ASCII spaces between other characters.
+func collapsed(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size - 1
+			continue
+		}
+		if c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') || c != ' ' && asciiSpace[c] {
+			return false
+		}
+	}
+	return true
 }
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace takes for white space.
