@@ -39,11 +39,14 @@ func (ms *maps[K, V]) take() map[K]V {
 }
 
 // reset takes back every map lent, cleared, but those that held more
-// than maxKeptWrites entries.
-func (ms *maps[K, V]) reset() {
+// than maxKeptWrites entries. With poison it keeps none and leaves them
+// as they are: an artifact read after the reset then sees its own maps,
+// where without poison it would see another thread's, and the two runs'
+// reports differ.
+func (ms *maps[K, V]) reset(poison bool) {
 	for i, m := range ms.lent {
 		ms.lent[i] = nil
-		if len(m) <= maxKeptWrites {
+		if !poison && len(m) <= maxKeptWrites {
 			clear(m)
 			ms.free = append(ms.free, m)
 		}
@@ -71,8 +74,8 @@ func (r *Arena) Reset() {
 	r.items.Reset(PoisonOnReset, poisonItem)
 	r.lists.Reset(PoisonOnReset, &poisonItem)
 	r.ids.Reset(PoisonOnReset, poisonItem.ID)
-	r.writes.reset()
-	r.byID.reset()
+	r.writes.reset(PoisonOnReset)
+	r.byID.reset(PoisonOnReset)
 }
 
 // newItem returns a zero item, from the artifact's arena when it has one.

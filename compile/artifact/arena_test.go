@@ -39,11 +39,15 @@ func TestArenaReset(t *testing.T) {
 		t.Errorf("a new map holds %d writes", len(c.writes))
 	}
 	it = c.newItem()
+	c.writes[fieldKey{"s", "H9", "f", ""}] = fieldWrite{Agent: "Y"}
 	PoisonOnReset = true
 	defer func() { PoisonOnReset = false }()
 	r.Reset()
 	if it.ID != poisonItem.ID || !it.Killed {
 		t.Errorf("with poison an item taken back reads %+v", *it)
+	}
+	if len(c.writes) != 1 || len(r.writes.free) != 0 || len(r.byID.free) != 0 {
+		t.Errorf("with poison the maps were cleared or kept: %d writes left, %d and %d maps kept", len(c.writes), len(r.writes.free), len(r.byID.free))
 	}
 	if got := c.newItem(); *got != (Item{}) {
 		t.Errorf("a poisoned arena handed out %+v, want a zero item", *got)
