@@ -100,12 +100,12 @@ func NewIn(sessionID string, arena *jsonv.Arena, own *Arena) *Artifact {
 	return &Artifact{SessionID: sessionID, Items: own.byID.take(), writes: own.writes.take(), arena: arena, own: own}
 }
 
-// grow returns l with room for one more element: from c when l is full
-// and the artifact has an arena (a list twice as long, l copied into it;
-// the full one stays in the chunk until Reset), else l itself (append
-// then grows it on the heap).
-func grow[T any](a *Artifact, c *chunk.Chunk[T], l []T) []T {
-	if a.own == nil || len(l) < cap(l) {
+// grow returns l with room for one more element: from c (the artifact's
+// arena's) when l is full (a list twice as long, l copied into it; the
+// full one stays in the chunk until Reset), else l itself (without an
+// arena, c is nil and append grows l on the heap).
+func grow[T any](c *chunk.Chunk[T], l []T) []T {
+	if c == nil || len(l) < cap(l) {
 		return l
 	}
 	n := chunk.Take(c, max(2*cap(l), 4), false)
@@ -118,7 +118,7 @@ func (a *Artifact) appendItem(sec string, it *Item) {
 	if a.own != nil {
 		c = &a.own.lists
 	}
-	a.Items[sec] = append(grow(a, c, a.Items[sec]), it)
+	a.Items[sec] = append(grow(c, a.Items[sec]), it)
 }
 
 // appendID adds id to the end of a contributor's list of items.
@@ -127,5 +127,5 @@ func (a *Artifact) appendID(k *Contributor, id string) {
 	if a.own != nil {
 		c = &a.own.ids
 	}
-	k.Items = append(grow(a, c, k.Items), id)
+	k.Items = append(grow(c, k.Items), id)
 }

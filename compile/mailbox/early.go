@@ -309,7 +309,8 @@ func (res *fileResult) recycle() {
 		}
 	}
 	clear(u.arrays)
-	*u = unpacked{arrays: u.arrays[:0]}
+	u.names.Reset(PoisonOnRelease, poisoned.ID)
+	*u = unpacked{arrays: u.arrays[:0], names: u.names}
 	unpackedPool.Put(u)
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules/ruleid"
 )
@@ -385,20 +386,14 @@ func (s *scanner) internText(d *jdoc, n int32) string {
 }
 
 // ownList copies a recipient list out of the scanner's arrays (nil when
-// empty, as a list unpacked from a record is) into the file's array of
-// names, which holds the lists of many messages: a list is sliced with its
-// capacity capped, so that appending to one never writes into the next.
+// empty, as a list unpacked from a record is) into the file's chunk of
+// names, which holds the lists of many messages, each capped at its
+// length (chunk.Copy), and is reset with the records (recycle).
 func (res *fileResult) ownList(l []string) []string {
 	if len(l) == 0 {
 		return nil
 	}
-	u := res.unp()
-	if cap(u.names)-len(u.names) < len(l) {
-		u.names = make([]string, 0, max(2*cap(u.names), 16, len(l)))
-	}
-	i := len(u.names)
-	u.names = append(u.names, l...)
-	return u.names[i:len(u.names):len(u.names)]
+	return chunk.Copy(&res.unp().names, l, false)
 }
 
 // recipients reads to/cc/bcc, an array of names or a comma-joined string,

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,10 +33,11 @@ func TestPackRoundTrip(t *testing.T) {
 			f := newInFile(p, filepath.ToSlash(p), filepath.ToSlash(p), true)
 			f.maxBytes = DefaultMaxFileBytes
 			res := scanRecs(&f)
-			// Copies: packing recycles the records' arrays.
+			// Copies: packing recycles the records' arrays and names.
 			want := make([]*rec, len(res.recs))
 			for i, r := range res.recs {
 				m := *r.m
+				m.To, m.CC, m.BCC = slices.Clone(m.To), slices.Clone(m.CC), slices.Clone(m.BCC)
 				c := *r
 				c.m = &m
 				want[i] = &c

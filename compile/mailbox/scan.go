@@ -22,6 +22,7 @@ import (
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/iter"
 
+	"github.com/brenner-ci/brenner-ci/compile/chunk"
 	"github.com/brenner-ci/brenner-ci/compile/jsonv"
 	"github.com/brenner-ci/brenner-ci/compile/limits"
 	"github.com/brenner-ci/brenner-ci/diag"
@@ -747,11 +748,11 @@ type fileResult struct {
 // merge, every file's at once (200,000 in a nightly audit), so it holds
 // only a pointer to this, which recycle lets go.
 type unpacked struct {
-	recArr []rec        // where newRec takes records from
-	msgArr []Message    // and their messages
-	arrays []*recArrays // the pairs they were taken from (recycle)
-	slots  *[]loadSlot  // the load slots of the file's thread checked early (recycle)
-	names  []string     // where the kept records' recipient lists are (ownList)
+	recArr []rec               // where newRec takes records from
+	msgArr []Message           // and their messages
+	arrays []*recArrays        // the pairs they were taken from (recycle)
+	slots  *[]loadSlot         // the load slots of the file's thread checked early (recycle)
+	names  chunk.Chunk[string] // where the kept records' recipient lists are (ownList)
 }
 
 // unp returns the file's unpacked parts, made when first needed.
