@@ -380,11 +380,12 @@ func BenchmarkRules(b *testing.B) {
 		eng := run.NewPlan(nil, nil, 0).Engine()
 		findings := 0
 		loop(b, c, func() {
-			res := make([]rules.ThreadResult, len(threads))
+			res := make([]rules.ThreadFacts, len(threads))
 			findings = 0
 			for i, t := range threads {
-				res[i] = eng.CheckThread(t, nil)
-				findings += len(res[i].Findings)
+				r := eng.CheckThread(t, nil)
+				res[i] = rules.ThreadFacts{Facts: r.Facts, File: r.Summary.File}
+				findings += len(r.Findings)
 			}
 			fs, _ := eng.CheckBatch(&rules.Batch{Threads: res})
 			findings += len(fs)

@@ -38,11 +38,11 @@ func ArtifactPathThread(file string) string {
 // with its thread among the inputs, by session_id or else by file name.
 // Artifacts whose thread is not an input are left out: the rules that use
 // this compare a file with its mailbox thread.
-func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)) {
+func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadFacts)) {
 	if len(b.Artifacts) == 0 {
 		return // no artifact to pair: the index of the threads would go unread
 	}
-	threads := make(map[string]*ThreadResult, 2*len(b.Threads))
+	threads := make(map[string]*ThreadFacts, 2*len(b.Threads))
 	for i := range b.Threads {
 		threads[b.Threads[i].Facts.Key] = &b.Threads[i]
 		if id := b.Threads[i].Facts.ThreadID; id != "" {
@@ -70,8 +70,8 @@ func persistedThreads(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult)
 // path names (artifacts/<id>.md, artifacts/<id>/artifact.md): the file is
 // saved under another name than its thread's, or its session_id is not its
 // thread's id. An artifact without a session_id is EM-002's.
-func misnamedArtifacts(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string)) {
-	persistedThreads(b, func(p *artifact.Parsed, tr *ThreadResult) {
+func misnamedArtifacts(b *Batch, visit func(p *artifact.Parsed, tr *ThreadFacts, sid *artifact.FrontField, sidText, base string)) {
+	persistedThreads(b, func(p *artifact.Parsed, tr *ThreadFacts) {
 		base := ArtifactPathThread(p.File)
 		sid := p.Field("session_id")
 		sidText, _ := frontString(sid)
@@ -84,7 +84,7 @@ func misnamedArtifacts(b *Batch, visit func(p *artifact.Parsed, tr *ThreadResult
 
 // checkArtifactFileName (DR-002): the file is named after its session_id.
 func checkArtifactFileName(c *Ctx) {
-	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string) {
+	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadFacts, sid *artifact.FrontField, sidText, base string) {
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Artifact file %s holds session_id %q; its path must be artifacts/%s.md.", p.File, sidText, sidText),
 			Hint:    "Name the file after the thread id, or fix session_id.", Pos: sid.Pos, Thread: tr.Facts.Key,
@@ -98,7 +98,7 @@ func checkArtifactFileName(c *Ctx) {
 // artifacts/{thread_id}.md"; thread_subject_conventions_v0.1.md, Artifact
 // storage layout and "session_id: \"{thread_id}\"").
 func checkPersistedArtifactPath(c *Ctx) {
-	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadResult, sid *artifact.FrontField, sidText, base string) {
+	misnamedArtifacts(c.Batch, func(p *artifact.Parsed, tr *ThreadFacts, sid *artifact.FrontField, sidText, base string) {
 		tid := tr.Facts.ThreadID
 		if tid == "" {
 			tid = tr.Facts.Key
@@ -117,7 +117,7 @@ func checkPersistedArtifactPath(c *Ctx) {
 // checkFrontMatterVersion (AP-010): the front-matter version is the
 // thread's latest COMPILED version.
 func checkFrontMatterVersion(c *Ctx) {
-	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadResult) {
+	persistedThreads(c.Batch, func(p *artifact.Parsed, tr *ThreadFacts) {
 		ver := p.Field("version")
 		latest := tr.Facts.Latest
 		if ver == nil || latest == 0 {

@@ -42,10 +42,21 @@ type ItemFact struct {
 
 // HypFact is what the genealogy rules and graph keep of a hypothesis.
 type HypFact struct {
-	Name     string   `json:"name,omitempty"` // at most maxFactName bytes
-	ClaimKey uint64   `json:"claim_key,omitempty"`
-	Pos      diag.Pos `json:"pos"` // the ADD block's claim, when found
-	MsgID    string   `json:"message_id,omitempty"`
+	Name     string `json:"name,omitempty"` // at most maxFactName bytes
+	ClaimKey uint64 `json:"claim_key,omitempty"`
+	// Claim is where the ADD block's claim is written, looked for only in
+	// facts that reference other sessions (RF-006 reports there); nil in
+	// the rest, most of a run's. A nightly audit of 200,000 threads held
+	// 790,000 hypotheses' facts through its batch rules: 88 bytes each
+	// with the place inline, 32 without.
+	Claim *ClaimAt `json:"claim,omitempty"`
+}
+
+// ClaimAt is where a hypothesis's claim is written: the ADD block's claim
+// in its message, or the item's entry in an artifact file (MsgID empty).
+type ClaimAt struct {
+	Pos   diag.Pos `json:"pos"`
+	MsgID string   `json:"message_id,omitempty"`
 }
 
 // Name is the item's name when the facts keep it (hypotheses), else "".
@@ -69,17 +80,6 @@ type RefFact struct {
 	Relation string   `json:"relation,omitempty"`
 	Pos      diag.Pos `json:"pos"`
 	MsgID    string   `json:"message_id,omitempty"`
-}
-
-// Item returns the item with id, or nil. It reads the packed list from
-// the start: a thread has a few dozen items.
-func (f *Facts) Item(id string) *ItemFact {
-	for it := range f.Items.All() {
-		if it.ID == id {
-			return &it
-		}
-	}
-	return nil
 }
 
 // CollectFacts extracts a compiled thread's facts.
@@ -119,7 +119,8 @@ func collectFacts(t *compile.Thread, sc *itemScratch) Facts {
 	if len(f.Refs) > 0 {
 		for i, it := range items {
 			if h := it.Hyp; h != nil && !it.Killed && claims[i] != "" {
-				h.Pos, h.MsgID = claimPos(t, claims[i])
+				pos, msgID := claimPos(t, claims[i])
+				h.Claim = &ClaimAt{Pos: pos, MsgID: msgID}
 			}
 		}
 	}

@@ -28,13 +28,13 @@ func genealogy(g *refGraph) diag.Genealogy {
 		seen[node{key, id}] = true
 		it := diag.GenItem{ID: id}
 		if f != nil {
-			if fact := f.Item(id); fact != nil {
+			if fact, ok := f.Items.Find(id); ok {
 				it.Name, it.Killed, it.Known = fact.Name(), fact.Killed, true
 			}
 		}
 		s.Items = append(s.Items, it)
 	}
-	var out diag.Genealogy
+	out := diag.Genealogy{Edges: make([]diag.GenEdge, 0, len(g.edges))}
 	for _, e := range g.edges {
 		addItem(e.from.Key, true, e.src, e.From)
 		to := e.Session
@@ -45,6 +45,7 @@ func genealogy(g *refGraph) diag.Genealogy {
 		out.Edges = append(out.Edges, diag.GenEdge{FromSession: e.from.Key, From: e.From, ToSession: to, To: e.Item, Relation: e.Relation,
 			Artifact: e.src.Artifact})
 	}
+	out.Sessions = make([]diag.GenSession, 0, len(sessions))
 	for _, s := range sessions {
 		sort.Slice(s.Items, func(i, j int) bool { return s.Items[i].ID < s.Items[j].ID })
 		out.Sessions = append(out.Sessions, *s)

@@ -16,7 +16,7 @@ import (
 func TestItemListRoundTrip(t *testing.T) {
 	items := []ItemFact{
 		{ID: "RT", Section: "research_thread"},
-		{ID: "H1", Section: "hypothesis_slate", Hyp: &HypFact{Name: "Cache latency", ClaimKey: 42, Pos: diag.Pos{File: "t.json", Line: 3, Col: 5}, MsgID: "7"}},
+		{ID: "H1", Section: "hypothesis_slate", Hyp: &HypFact{Name: "Cache latency", ClaimKey: 42, Claim: &ClaimAt{Pos: diag.Pos{File: "t.json", Line: 3, Col: 5}, MsgID: "7"}}},
 		{ID: "H2", Section: "hypothesis_slate", Killed: true, Hyp: &HypFact{Name: "ünïcode"}},
 		{ID: "T1", Section: "discriminative_tests"},
 		{ID: "X\xff9", Section: "not_a_section", Killed: true},
@@ -27,11 +27,11 @@ func TestItemListRoundTrip(t *testing.T) {
 		t.Fatalf("Slice() = %+v, want %+v", l.Slice(), items)
 	}
 	f := Facts{Key: "k", Items: l}
-	if it := f.Item("H2"); it == nil || !it.Killed || it.Hyp.Name != "ünïcode" {
-		t.Errorf("Item(H2) = %+v", it)
+	if it, ok := f.Items.Find("H2"); !ok || !it.Killed || it.Hyp.Name != "ünïcode" {
+		t.Errorf("Find(H2) = %+v", it)
 	}
-	if f.Item("H9") != nil {
-		t.Error("Item(H9) found")
+	if f.Items.Has("H9") || !f.Items.Has("H1") {
+		t.Error("Has(H9) or not Has(H1)")
 	}
 	got, _ := json.Marshal(f)
 	want, _ := json.Marshal(struct {

@@ -70,7 +70,7 @@ func refPos(t *compile.Thread, session, item string) (diag.Pos, string) {
 }
 
 func checkUnknownReferences(c *Ctx) {
-	reportEdges(c, func(e *refEdge) bool { return e.target != nil && e.target.Item(e.Item) == nil },
+	reportEdges(c, func(e *refEdge) bool { return e.target != nil && !e.target.Items.Has(e.Item) },
 		"which has no such item", "Reference an item id that exists in that session's artifact.")
 }
 
@@ -163,7 +163,14 @@ func (b *Batch) facts() []*Facts {
 }
 
 func newRefGraph(facts []*Facts) *refGraph {
-	g := &refGraph{sessions: make(map[string]*Facts, 2*len(facts)), next: map[refNode][]refNode{}, edge: map[[2]refNode]*refEdge{}}
+	names := len(facts) // a thread's key, and its id when it is another
+	for _, f := range facts {
+		if f.Artifact == "" && f.ThreadID != "" && f.ThreadID != f.Key {
+			names++
+		}
+	}
+	g := &refGraph{facts: make([]*Facts, 0, len(facts)), sessions: make(map[string]*Facts, names),
+		next: map[refNode][]refNode{}, edge: map[[2]refNode]*refEdge{}}
 	for _, f := range facts {
 		if f.Artifact == "" {
 			g.facts = append(g.facts, f)
@@ -173,6 +180,7 @@ func newRefGraph(facts []*Facts) *refGraph {
 			}
 		}
 	}
+	threads := len(g.facts)
 	for _, f := range facts {
 		if f.Artifact != "" {
 			g.facts = append(g.facts, f)
@@ -181,8 +189,13 @@ func newRefGraph(facts []*Facts) *refGraph {
 			}
 		}
 	}
+	// The references held so far, which an artifact's do not repeat; kept
+	// only when there are artifacts (80 bytes a reference).
 	type refKey struct{ session, from, toSession, to, relation string }
-	held := map[refKey]bool{}
+	var held map[refKey]bool
+	if threads < len(g.facts) {
+		held = map[refKey]bool{}
+	}
 	for _, f := range g.facts {
 		from := f
 		if f.Artifact != "" {
@@ -193,7 +206,9 @@ func newRefGraph(facts []*Facts) *refGraph {
 			if f.Artifact != "" && held[k] {
 				continue // the session's thread (or an artifact before) holds it
 			}
-			held[k] = true
+			if held != nil {
+				held[k] = true
+			}
 			e := &refEdge{RefFact: r, src: f, from: from, target: g.sessions[r.Session]}
 			g.edges = append(g.edges, e)
 			if e.target != nil {
@@ -279,11 +294,10 @@ func checkBuildsOnKilled(c *Ctx) {
 		if e.target == nil || !buildsOn[e.Relation] {
 			continue
 		}
-		to := e.target.Item(e.Item)
-		if to == nil || !to.Killed {
+		if to, ok := e.target.Items.Find(e.Item); !ok || !to.Killed {
 			continue
 		}
-		if from := e.src.Item(e.From); from != nil && from.Killed {
+		if from, ok := e.src.Items.Find(e.From); ok && from.Killed {
 			continue
 		}
 		c.emit(diag.Finding{
@@ -317,10 +331,14 @@ func checkReproposesKilled(c *Ctx) {
 			for _, t := range targets[f] {
 				for old := range t.Items.All() {
 					if old.Killed && old.Hyp != nil && old.Hyp.ClaimKey == it.Hyp.ClaimKey {
+						var at ClaimAt // not found: the finding has no place
+						if it.Hyp.Claim != nil {
+							at = *it.Hyp.Claim
+						}
 						c.emit(diag.Finding{
 							Message: fmt.Sprintf("%s repeats the claim of %s, which was killed in session %s.", it.ID, old.ID, t.Key),
 							Hint:    "Say what is new since the kill, or drop the hypothesis.",
-							Pos:     it.Hyp.Pos, Thread: f.Key, MsgID: it.Hyp.MsgID, Anchor: fmt.Sprintf("%s repeats killed %s:%s", it.ID, t.Key, old.ID)})
+							Pos:     at.Pos, Thread: f.Key, MsgID: at.MsgID, Anchor: fmt.Sprintf("%s repeats killed %s:%s", it.ID, t.Key, old.ID)})
 					}
 				}
 			}

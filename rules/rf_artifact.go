@@ -216,9 +216,9 @@ func artifactFacts(p *artifact.Parsed, session string) *Facts {
 			for j := range sources {
 				if s := &sources[j]; s.Section == delta.HypothesisSlate && s.ID == it.ID {
 					if v, pos := s.Field("claim"); v != nil {
-						h.Pos = s.At(v, pos).Normalize()
+						h.Claim = &ClaimAt{Pos: s.At(v, pos).Normalize()}
 					} else {
-						h.Pos = s.Pos.Normalize()
+						h.Claim = &ClaimAt{Pos: s.Pos.Normalize()}
 					}
 					break
 				}

@@ -16,7 +16,7 @@ func TestReferenceCyclesIterative(t *testing.T) {
 		to := fmt.Sprintf("H%d", (i+1)%n)
 		f.Refs = append(f.Refs, RefFact{From: fmt.Sprintf("H%d", i), Session: "S", Item: to})
 	}
-	b := &Batch{Threads: []ThreadResult{{Facts: f}}}
+	b := &Batch{Threads: []ThreadFacts{{Facts: f}}}
 	var got [][]refNode
 	b.refGraph().cycles(func(c []refNode) { got = append(got, c) })
 	if len(got) != 1 || len(got[0]) != n {

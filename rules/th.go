@@ -118,7 +118,7 @@ func windowsDevice(name string) bool {
 // checkThreadIDCollision (TH-008): two threads whose ids differ only in
 // case would write one artifact file on a case-insensitive file system.
 func checkThreadIDCollision(c *Ctx) {
-	first := map[string]*ThreadResult{}
+	first := make(map[string]*ThreadFacts, len(c.Batch.Threads))
 	for i := range c.Batch.Threads {
 		tr := &c.Batch.Threads[i]
 		id := tr.Facts.ThreadID
@@ -141,7 +141,7 @@ func checkThreadIDCollision(c *Ctx) {
 		c.emit(diag.Finding{
 			Message: fmt.Sprintf("Thread id %q differs from thread %q only in case: both would be artifacts/%s.md on a case-insensitive file system (Windows, macOS); the second artifact is not written.", id, pid, id),
 			Hint:    "Use one spelling of the thread id (ids are lower case by convention).",
-			Pos:     diag.Pos{File: tr.Summary.File, Line: 1, Col: 1}, Thread: tr.Facts.Key, Anchor: "case collision " + strings.ToLower(id)})
+			Pos:     diag.Pos{File: tr.File, Line: 1, Col: 1}, Thread: tr.Facts.Key, Anchor: "case collision " + strings.ToLower(id)})
 	}
 }
 

@@ -33,15 +33,51 @@ func appendPos(b []byte, p diag.Pos) []byte {
 type decoder struct {
 	binenc.Reader
 	in *interner
+	// key and file: the entry's thread's, once read (ownThread).
+	key, file string
 }
 
 // shared reads a string that other entries are likely to hold too.
-func (r *decoder) shared() string {
-	b := r.Bytes()
+func (r *decoder) shared() string { return r.intern(r.Bytes()) }
+
+func (r *decoder) intern(b []byte) string {
 	if r.in == nil {
 		return string(b)
 	}
 	return r.in.get(b)
+}
+
+// ownThread reads the entry's thread key and file, which the entry
+// repeats: every finding names its thread, and nearly every position is in
+// its file. owned returns them again instead of making them once more, also
+// past the interner's limit (a nightly audit's read-back made the file's
+// name again for every position of the 135,000 threads past the first
+// 65,536: 20 MB).
+func (r *decoder) ownThread() (key, file string) {
+	r.key = r.Str() // a key is one thread's: not interned
+	r.file = r.shared()
+	return r.key, r.file
+}
+
+// owned reads a string that is likely the entry's thread key or file, and
+// interns it when it is neither.
+func (r *decoder) owned() string {
+	switch b := r.Bytes(); string(b) {
+	case r.key:
+		return r.key
+	case r.file:
+		return r.file
+	default:
+		return r.intern(b)
+	}
+}
+
+// ownKey reads a thread key or id, likely the entry's thread key.
+func (r *decoder) ownKey() string {
+	if b := r.Bytes(); string(b) != r.key {
+		return string(b)
+	}
+	return r.key
 }
 
 // interner keeps one copy of each string it is given, and of each list of
@@ -93,7 +129,7 @@ func (in *interner) get(b []byte) string {
 }
 
 func readPos(r *decoder) diag.Pos {
-	return diag.Pos{File: r.shared(), Line: r.Int(), Col: r.Int(), EndLine: r.Int(), EndCol: r.Int()}
+	return diag.Pos{File: r.owned(), Line: r.Int(), Col: r.Int(), EndLine: r.Int(), EndCol: r.Int()}
 }
 
 func appendStrings(b []byte, l []string) []byte {
@@ -148,7 +184,7 @@ func readFindings(r *decoder) []diag.Finding {
 	for i := range fs {
 		f := &fs[i]
 		f.Rule, f.Code, f.Severity = r.shared(), r.shared(), diag.Severity(r.Varint())
-		f.Message, f.Pos, f.Thread, f.MsgID, f.Hint = r.Str(), readPos(r), r.shared(), r.Str(), r.shared()
+		f.Message, f.Pos, f.Thread, f.MsgID, f.Hint = r.Str(), readPos(r), r.owned(), r.Str(), r.shared()
 		if r.Bool() {
 			f.Fix = &diag.Fix{Description: r.shared(), Pos: readPos(r), Text: r.Str()}
 		}
@@ -179,7 +215,7 @@ func readComments(r *decoder) []diag.Comment {
 	}
 	cs := make([]diag.Comment, n)
 	for i := range cs {
-		cs[i] = diag.Comment{Text: r.Str(), Pos: readPos(r), From: readPos(r), To: readPos(r), File: r.shared(), Thread: r.shared(), MsgID: r.Str()}
+		cs[i] = diag.Comment{Text: r.Str(), Pos: readPos(r), From: readPos(r), To: readPos(r), File: r.owned(), Thread: r.owned(), MsgID: r.Str()}
 	}
 	return cs
 }
@@ -195,8 +231,11 @@ func appendFacts(b []byte, f *rules.Facts) []byte {
 	for _, h := range hyps {
 		b = binenc.AppendString(b, h.Name)
 		b = binary.LittleEndian.AppendUint64(b, h.ClaimKey)
-		b = appendPos(b, h.Pos)
-		b = binenc.AppendString(b, h.MsgID)
+		b = binenc.AppendBool(b, h.Claim != nil)
+		if h.Claim != nil {
+			b = appendPos(b, h.Claim.Pos)
+			b = binenc.AppendString(b, h.Claim.MsgID)
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Refs)))
 	for _, rf := range f.Refs {
@@ -211,13 +250,16 @@ func appendFacts(b []byte, f *rules.Facts) []byte {
 }
 
 func readFacts(r *decoder) (rules.Facts, error) {
-	f := rules.Facts{Key: r.Str(), ThreadID: r.Str(), Latest: r.Int()}
+	f := rules.Facts{Key: r.ownKey(), ThreadID: r.ownKey(), Latest: r.Int()}
 	n, enc := r.Count(), r.Str()
 	var hyps []rules.HypFact
 	if nh := r.Count(); nh > 0 {
 		hyps = make([]rules.HypFact, nh)
 		for i := range hyps {
-			hyps[i] = rules.HypFact{Name: r.Str(), ClaimKey: r.U64(), Pos: readPos(r), MsgID: r.Str()}
+			hyps[i] = rules.HypFact{Name: r.Str(), ClaimKey: r.U64()}
+			if r.Bool() {
+				hyps[i].Claim = &rules.ClaimAt{Pos: readPos(r), MsgID: r.Str()}
+			}
 		}
 	}
 	l, err := rules.UnpackItemList(enc, n, hyps)
@@ -276,7 +318,7 @@ func decodeBinary(data []byte, e *threadEntry, in *interner) error {
 	e.Format = int(r.Uvarint())
 	e.Key = r.Str()
 	s := &e.Summary
-	s.Key, s.File = r.Str(), r.shared()
+	s.Key, s.File = r.ownThread()
 	s.Messages, s.Blocks, s.Valid, s.Invalid, s.Applied, s.Version = r.Int(), r.Int(), r.Int(), r.Int(), r.Int(), r.Int()
 	s.Rules = r.in.list(readStrings(r))
 	e.Findings = readFindings(r)

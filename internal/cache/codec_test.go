@@ -13,8 +13,9 @@ func sampleEntry() *threadEntry {
 	pos := diag.Pos{File: "threads/a\xffb.json", Line: 3, Col: 7, EndLine: 3, EndCol: 19}
 	items := rules.PackItems([]rules.ItemFact{
 		{ID: "RT", Section: "research_thread"},
-		{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "Connection churn", ClaimKey: 0xfeedface12345678, Pos: pos, MsgID: "1207"}},
+		{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "Connection churn", ClaimKey: 0xfeedface12345678, Claim: &rules.ClaimAt{Pos: pos, MsgID: "1207"}}},
 		{ID: "X9", Section: "custom_section", Killed: true},
+		{ID: "H2", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "Placed nowhere", ClaimKey: 3}},
 	})
 	return &threadEntry{
 		Format: threadFormat, Key: "k",

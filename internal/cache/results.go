@@ -18,11 +18,11 @@ import (
 // Results is a rules.Results for a run of many threads: the first KeepFirst
 // results stay as they are; every later one is encoded (the binary form of
 // a cache entry's thread) and written to a temporary file, deleted as soon
-// as it is made, and read back once for the batch rules. A nightly audit
-// of 200,000 threads held 120 MB of results and item facts through its
-// whole check, and the collector scanned their pointers at every cycle.
-// A record that cannot be written stays in memory, encoded. All returns
-// what a slice would have held (TestSpilledResultsMatch).
+// as it is made, and read back once, one at a time, for the batch rules.
+// A nightly audit of 200,000 threads held 120 MB of results and item facts
+// through its whole check, and the collector scanned their pointers at
+// every cycle. A record that cannot be written stays in memory, encoded.
+// Each gives what a slice would have held (TestSpilledResultsMatch).
 type Results struct {
 	KeepFirst int
 	// Expect is how many results the run will add, if known: the list
@@ -40,6 +40,8 @@ type Results struct {
 	bad     bool       // the file could not be made or written: records stay in memory
 	n       int        // records encoded
 	longest int        // the longest record encoded
+
+	findings, comments int // in every result added
 }
 
 // part is a run of encoded records: in the spill file, or in memory.
@@ -54,6 +56,8 @@ var flushAt = 1 << 20
 
 // Add keeps the next result.
 func (s *Results) Add(t rules.ThreadResult) {
+	s.findings += len(t.Findings)
+	s.comments += len(t.Comments)
 	if len(s.head) < s.KeepFirst {
 		if s.head == nil && s.Expect > 0 {
 			s.head = make([]rules.ThreadResult, 0, min(s.KeepFirst, s.Expect))
@@ -102,19 +106,29 @@ func (s *Results) open() error {
 	return nil
 }
 
-// All returns every result, in order, and closes (and removes) the file.
-// The records are read back and decoded; one that does not (a bug, or a
-// disk that lost what it held) ends the reading with an error, and the
-// results before it are returned.
-func (s *Results) All() ([]rules.ThreadResult, error) {
+// Sizes reports how many results were added, and how many findings and
+// comments they hold.
+func (s *Results) Sizes() (threads, findings, comments int) {
+	return len(s.head) + s.n, s.findings, s.comments
+}
+
+// Each calls fn with every result, in order, and closes (and removes) the
+// file. The records are read back and decoded one at a time; one that
+// does not decode (a bug, or a disk that lost what it held) ends the
+// reading with an error, after fn has seen the results before it.
+func (s *Results) Each(fn func(*rules.ThreadResult)) error {
 	s.flush()
 	if s.done != nil {
 		defer s.done()
 	}
-	total := len(s.head) + s.n
-	out := slices.Grow(s.head, s.n)
+	for i := range s.head {
+		fn(&s.head[i])
+		s.head[i] = rules.ThreadResult{} // what fn took is its own now
+	}
+	seen, total := len(s.head), len(s.head)+s.n
 	s.head = nil
 	in := &interner{}
+	rec := make([]byte, 0, s.longest) // decoding copies what it keeps
 	read := func(r *bufio.Reader) error {
 		for {
 			n, err := binary.ReadUvarint(r)
@@ -124,9 +138,8 @@ func (s *Results) All() ([]rules.ThreadResult, error) {
 			if err == nil && n > uint64(s.longest) {
 				err = errors.New("a record longer than any written")
 			}
-			var rec []byte
 			if err == nil {
-				rec = make([]byte, n)
+				rec = rec[:n]
 				_, err = io.ReadFull(r, rec)
 			}
 			var t rules.ThreadResult
@@ -136,7 +149,8 @@ func (s *Results) All() ([]rules.ThreadResult, error) {
 			if err != nil {
 				return err
 			}
-			out = append(out, t)
+			fn(&t)
+			seen++
 		}
 	}
 	for _, p := range s.parts {
@@ -147,11 +161,11 @@ func (s *Results) All() ([]rules.ThreadResult, error) {
 			err = read(bufio.NewReaderSize(io.NewSectionReader(s.f, p.off, p.n), 1<<16))
 		}
 		if err != nil {
-			return out, fmt.Errorf("reading back the results of thread %d of %d: %v", len(out)+1, total, err)
+			return fmt.Errorf("reading back the results of thread %d of %d: %v", seen+1, total, err)
 		}
 	}
 	s.parts = nil
-	return out, nil
+	return nil
 }
 
 // encode appends t's record to b. Summary.Rules is the index of its list
@@ -188,7 +202,7 @@ func (s *Results) decode(rec []byte, in *interner) (rules.ThreadResult, error) {
 	r := &decoder{Reader: binenc.Reader{B: rec}, in: in}
 	var t rules.ThreadResult
 	sum := &t.Summary
-	sum.Key, sum.File = r.Str(), r.shared()
+	sum.Key, sum.File = r.ownThread()
 	sum.Messages, sum.Blocks, sum.Valid, sum.Invalid, sum.Applied, sum.Version = r.Int(), r.Int(), r.Int(), r.Int(), r.Int(), r.Int()
 	if list := r.Uvarint(); list < uint64(len(s.lists)) {
 		sum.Rules = s.lists[list]

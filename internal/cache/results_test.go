@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/brenner-ci/brenner-ci/diag"
 	"github.com/brenner-ci/brenner-ci/rules"
@@ -70,7 +71,7 @@ func results() []rules.ThreadResult {
 		r.Findings[0].Severity = diag.Warning // severities are 0-2
 		r.Findings[1].Severity = diag.Note
 		r.Facts.Items = rules.PackItems([]rules.ItemFact{{ID: "H1", Section: "hypothesis_slate", Hyp: &rules.HypFact{Name: "n", ClaimKey: 7,
-			Pos: diag.Pos{File: "a.json", Line: 3, Col: 4, EndLine: 3, EndCol: 9}, MsgID: "2"}}, {ID: "T1", Section: "custom_section", Killed: true}})
+			Claim: &rules.ClaimAt{Pos: diag.Pos{File: "a.json", Line: 3, Col: 4, EndLine: 3, EndCol: 9}, MsgID: "2"}}}, {ID: "T1", Section: "custom_section", Killed: true}})
 		out = append(out, r)
 	}
 	return out
@@ -83,6 +84,10 @@ func results() []rules.ThreadResult {
 func TestResultsRoundTrip(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	in := results()
+	wantF, wantC := 0, 0
+	for _, r := range in {
+		wantF, wantC = wantF+len(r.Findings), wantC+len(r.Comments)
+	}
 	defer func(v int) { flushAt = v }(flushAt)
 	for _, c := range []struct {
 		name   string
@@ -98,7 +103,10 @@ func TestResultsRoundTrip(t *testing.T) {
 		for _, r := range in {
 			s.Add(r)
 		}
-		out, err := s.All()
+		if nt, nf, nc := s.Sizes(); nt != len(in) || nf != wantF || nc != wantC {
+			t.Errorf("%s: sizes %d threads, %d findings, %d comments; want %d, %d, %d", c.name, nt, nf, nc, len(in), wantF, wantC)
+		}
+		out, err := all(s)
 		if err != nil || !reflect.DeepEqual(out, in) {
 			t.Errorf("%s: read back (%v)\n%+v\nwant\n%+v", c.name, err, out, in)
 		}
@@ -122,8 +130,48 @@ func TestResultsLostRecord(t *testing.T) {
 	}
 	s.flush()
 	s.parts[0].mem = s.parts[0].mem[:10] // the first encoded record cut short
-	out, err := s.All()
+	out, err := all(s)
 	if err == nil || !strings.Contains(err.Error(), "thread 2 of 3") || len(out) != 1 {
 		t.Fatalf("got %d results and %v, want the first and an error about thread 2 of 3", len(out), err)
+	}
+}
+
+// all is every result s gives, in order.
+func all(s *Results) ([]rules.ThreadResult, error) {
+	var out []rules.ThreadResult
+	err := s.Each(func(t *rules.ThreadResult) { out = append(out, *t) })
+	return out, err
+}
+
+// TestOwnedStringsMadeOnce: a record's thread key and file, repeated by
+// its findings, positions and facts, are read back as one string each,
+// also without an interner (past its limit); equal strings of different
+// records are not confused.
+func TestOwnedStringsMadeOnce(t *testing.T) {
+	s := &Results{}
+	var got []rules.ThreadResult
+	for i, file := range []string{"a.json", "b.json"} {
+		r := filled[rules.ThreadResult](10 * i)
+		r.Summary.Key, r.Summary.File = "key-"+file, file
+		r.Facts.Key, r.Facts.ThreadID = r.Summary.Key, r.Summary.Key
+		for j := range r.Findings {
+			r.Findings[j].Thread, r.Findings[j].Pos.File = r.Summary.Key, file
+		}
+		back, err := s.decode(s.encode(nil, &r), nil)
+		if err != nil || !reflect.DeepEqual(back, r) {
+			t.Fatalf("%s: read back (%v)\n%+v\nwant\n%+v", file, err, back, r)
+		}
+		got = append(got, back)
+	}
+	for _, r := range got {
+		key, file := unsafe.StringData(r.Summary.Key), unsafe.StringData(r.Summary.File)
+		for _, s := range []string{r.Facts.Key, r.Facts.ThreadID, r.Findings[0].Thread, r.Findings[1].Thread} {
+			if unsafe.StringData(s) != key {
+				t.Errorf("%s: the thread key %q is made again", r.Summary.File, s)
+			}
+		}
+		if unsafe.StringData(r.Findings[0].Pos.File) != file || unsafe.StringData(r.Findings[1].Pos.File) != file {
+			t.Errorf("%s: the file is made again for a position", r.Summary.File)
+		}
 	}
 }

@@ -32,7 +32,7 @@ import (
 )
 
 // threadFormat changes whenever an entry's meaning changes.
-const threadFormat = 6
+const threadFormat = 7
 
 // Threads is a folder of per-thread results; it is the engine's
 // rules.Reuser. The entries of a run are one bundle file (internal/bundle),

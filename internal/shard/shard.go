@@ -35,7 +35,7 @@ import (
 // Format names the shard file format; FormatVersion is its version.
 const (
 	Format        = "brenner-ci-shard"
-	FormatVersion = 4
+	FormatVersion = 5
 )
 
 // Of returns the shard (0 ≤ shard < n) of key.
@@ -224,8 +224,9 @@ func New(out *rules.Output, batch *rules.Batch, part *Part) *Shard {
 			ai++
 		}
 	}
+	// The threads' summaries follow the kept artifacts' in out.Threads.
 	for i := range batch.Threads {
-		sum := batch.Threads[i].Summary
+		sum := out.Threads[ai+i]
 		sum.Rules = nil
 		f := batch.Threads[i].Facts
 		s.Threads = append(s.Threads, Thread{Order: part.ThreadOrder[i], Summary: sum, Facts: &f})
@@ -309,7 +310,7 @@ func Merge(shards []*Shard, e *rules.Engine) (*rules.Output, *rules.Batch, time.
 		}
 		out.Threads = append(out.Threads, sum)
 		if t.Facts != nil {
-			batch.Threads = append(batch.Threads, rules.ThreadResult{Summary: sum, Facts: *t.Facts})
+			batch.Threads = append(batch.Threads, rules.ThreadFacts{Facts: *t.Facts, File: sum.File})
 		}
 	}
 	return out, batch, last, nil
