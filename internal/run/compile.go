@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,10 +89,20 @@ type compiledOut struct {
 	line     string
 	findings []diag.Finding
 	comments []diag.Comment
-	files    map[string][]byte     // relative path → content
-	staged   map[string]stagedFile // or, for a thread compiled early (stage), its files already written
-	buf      *[]byte               // the renderBufs buffer the artifact's content is in
+	files    []outFile // at most two: the artifact, and the COMPILED body
+	buf      *[]byte   // the renderBufs buffer the artifact's content is in
 	err      string
+}
+
+// outFile is a file of a thread's result: its path under --out and its
+// content, or, for a thread compiled early, where stage wrote it. (Two
+// maps a thread, of names to contents and to staged files, were a fifth
+// of what compile allocated besides its arenas.)
+type outFile struct {
+	name   string
+	data   []byte
+	staged bool
+	st     stagedFile // when staged
 }
 
 // renderBufs are the buffers compileThread renders artifacts into (most are
@@ -271,9 +282,10 @@ func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 	o.buf = renderBufs.Get().(*[]byte)
 	rendered := t.Current.RenderInto(*o.buf)
 	*o.buf = rendered // keep the array it grew to
-	o.files = map[string][]byte{"artifacts/" + name: rendered}
+	o.files = make([]outFile, 1, 2)
+	o.files[0] = outFile{name: "artifacts/" + name, data: rendered}
 	if c.CompiledBody {
-		o.files[fmt.Sprintf("compiled/%s.v%d.md", id, t.Version)] = compiledBody(t, id, name, rendered)
+		o.files = append(o.files, outFile{name: fmt.Sprintf("compiled/%s.v%d.md", id, t.Version), data: compiledBody(t, id, name, rendered)})
 	}
 	return o
 }
@@ -293,26 +305,19 @@ var afterCompileScan func()
 // placed keeps its bytes, for writeFiles to write if this thread claims
 // the name.
 func (c *compiler) stage(o compiledOut) compiledOut {
-	if len(o.files) > 0 {
-		o.staged = make(map[string]stagedFile, len(o.files))
-		var kept map[string][]byte
-		for n, b := range o.files {
-			if nf, name := folderOf(c.fresh, n); nf != nil {
-				placed, err := nf.place(o.key, name, b)
-				if placed || err != nil {
-					o.staged[n] = stagedFile{placed: placed, err: err}
-					continue
-				}
-				if kept == nil {
-					kept = map[string][]byte{}
-				}
-				kept[n] = bytes.Clone(b) // b is in o.buf, given back below
+	for i := range o.files {
+		f := &o.files[i]
+		if nf, name := folderOf(c.fresh, f.name); nf != nil {
+			placed, err := nf.place(o.key, name, f.data)
+			if placed || err != nil {
+				*f = outFile{name: f.name, staged: true, st: stagedFile{placed: placed, err: err}}
 				continue
 			}
-			set, err := stageUnder(c.Out, n, bytesWriter(b))
-			o.staged[n] = stagedFile{set: set, err: err}
+			f.data = bytes.Clone(f.data) // kept: it is in o.buf, given back below
+			continue
 		}
-		o.files = kept
+		set, err := stageUnder(c.Out, f.name, bytesWriter(f.data))
+		*f = outFile{name: f.name, staged: true, st: stagedFile{set: set, err: err}}
 	}
 	if o.buf != nil {
 		renderBufs.Put(o.buf)
@@ -323,12 +328,13 @@ func (c *compiler) stage(o compiledOut) compiledOut {
 
 // discard removes the files stage wrote for o.
 func (c *compiler) discard(o compiledOut) {
-	for n, st := range o.staged {
+	for _, f := range o.files {
 		switch {
-		case st.set != nil:
-			st.set.Discard()
-		case st.placed:
-			nf, name := folderOf(c.fresh, n)
+		case !f.staged:
+		case f.st.set != nil:
+			f.st.set.Discard()
+		case f.st.placed:
+			nf, name := folderOf(c.fresh, f.name)
 			nf.unplace(o.key, name)
 		}
 	}
@@ -386,15 +392,15 @@ type heldCompiled tempfile.At
 // when it holds more than names of placed files (bytes kept, files staged
 // beside their targets, an error of one) or cannot be written.
 func (h *compileHeld) hold(o compiledOut) any {
-	if len(o.files) > 0 || o.buf != nil {
+	if o.buf != nil {
 		return o
 	}
-	names := make([]string, 0, len(o.staged))
-	for n, st := range o.staged {
-		if !st.placed || st.set != nil || st.err != nil {
+	names := make([]string, 0, len(o.files))
+	for _, f := range o.files {
+		if !f.staged || !f.st.placed || f.st.set != nil || f.st.err != nil {
 			return o
 		}
-		names = append(names, n)
+		names = append(names, f.name)
 	}
 	b := binenc.AppendString(nil, o.key)
 	b = binenc.AppendString(b, o.line)
@@ -420,9 +426,9 @@ func (h *compileHeld) take(v heldCompiled) (compiledOut, error) {
 	r := binenc.Reader{B: data}
 	o := compiledOut{key: r.Str(), line: r.Str(), err: r.Str()}
 	if n := r.Count(); n > 0 {
-		o.staged = make(map[string]stagedFile, n)
-		for range n {
-			o.staged[r.Str()] = stagedFile{placed: true}
+		o.files = make([]outFile, n)
+		for i := range o.files {
+			o.files[i] = outFile{name: r.Str(), staged: true, st: stagedFile{placed: true}}
 		}
 	}
 	fs, cs, rest, ok := cache.ReadNotes(r.B)
@@ -475,17 +481,10 @@ func (c *compiler) writeFiles(key string, o compiledOut, claims nameClaims) []st
 	if o.err != "" {
 		errs = append(errs, o.err)
 	}
-	names := make([]string, 0, len(o.files)+len(o.staged))
-	for n := range o.files {
-		names = append(names, n)
-	}
-	for n := range o.staged {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	slices.SortFunc(o.files, func(a, b outFile) int { return strings.Compare(a.name, b.name) })
+	for _, f := range o.files {
+		n, st, staged := f.name, f.st, f.staged
 		err := claims.claim(n, key)
-		st, staged := o.staged[n]
 		nf, name := folderOf(c.fresh, n)
 		switch {
 		case err != nil && staged && st.set != nil:
@@ -500,9 +499,9 @@ func (c *compiler) writeFiles(key string, o compiledOut, claims nameClaims) []st
 		case staged:
 			err = st.set.Commit()
 		case nf != nil:
-			err = nf.commit(key, name, o.files[n])
+			err = nf.commit(key, name, f.data)
 		default:
-			err = writeUnder(c.Out, n, bytesWriter(o.files[n]))
+			err = writeUnder(c.Out, n, bytesWriter(f.data))
 		}
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", key, err))
