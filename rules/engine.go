@@ -769,8 +769,9 @@ func (r *threadRun) output() (*Output, *Batch) {
 	// appends, the lists ended up to twice their size, and each doubling
 	// held the old list beside the new one while every thread's results
 	// were in memory: the live peak of a nightly audit of 200,000 threads.
-	nt, nf, nc := r.threads.Sizes()
-	threads := make([]ThreadFacts, 0, nt)
+	nthreads, nf, nc := r.threads.Sizes()
+	threads := make([]ThreadFacts, 0, nthreads)
+	nt := nthreads
 	for i := range arts {
 		if !arts[i].Skipped {
 			nt, nf, nc = nt+1, nf+len(arts[i].Findings), nc+len(arts[i].Comments)
