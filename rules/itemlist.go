@@ -130,7 +130,8 @@ func (l *ItemList) Has(id string) bool {
 }
 
 // next reads the item s starts with, h the hypotheses before it; ok is
-// false when s was not written by PackItems (which cannot happen).
+// false when s was not written by PackItems (a corrupt record: consistent
+// refuses it, so All and Find never see one).
 func (l *ItemList) next(s string, h int) (it ItemFact, rest string, hyps int, ok bool) {
 	n, k := uvarintString(s)
 	if k <= 0 || uint64(len(s)-k) < n+2 {
@@ -147,39 +148,18 @@ func (l *ItemList) next(s string, h int) (it ItemFact, rest string, hyps int, ok
 		it.Section, s = s[k:k+int(n)], s[k+int(n):]
 	} else if int(code) <= len(itemSections) {
 		it.Section = itemSections[code-1]
+	} else {
+		return it, "", h, false
 	}
 	fl := s[0]
 	it.Killed = fl&1 != 0
-	if fl&2 != 0 && h < len(l.hyps) {
-		it.Hyp = &l.hyps[h]
+	if fl&2 != 0 { // a hypothesis: counted even without its fact (consistent)
+		if h < len(l.hyps) {
+			it.Hyp = &l.hyps[h]
+		}
 		h++
 	}
 	return it, s[1:], h, true
-}
-
-// wellFormed reports whether All reads enc to its end.
-func (l *ItemList) wellFormed() bool {
-	s := l.enc
-	for len(s) > 0 {
-		n, k := uvarintString(s)
-		if k <= 0 || uint64(len(s)-k) < n+2 {
-			return false
-		}
-		s = s[k+int(n):]
-		code := s[0]
-		s = s[1:]
-		if code == 0 {
-			n, k := uvarintString(s)
-			if k <= 0 || uint64(len(s)-k) < n+1 {
-				return false
-			}
-			s = s[k+int(n):]
-		} else if int(code) > len(itemSections) {
-			return false
-		}
-		s = s[1:]
-	}
-	return true
 }
 
 // Slice unpacks the items.
@@ -255,11 +235,11 @@ var errCorruptItems = errors.New("facts: corrupt item list")
 // list).
 func (l *ItemList) consistent() bool {
 	n, h := 0, 0
-	for it := range l.All() {
-		n++
-		if it.Hyp != nil {
-			h++
+	for s := l.enc; len(s) > 0; n++ {
+		var ok bool
+		if _, s, h, ok = l.next(s, h); !ok {
+			return false
 		}
 	}
-	return n == l.n && h == len(l.hyps) && l.wellFormed()
+	return n == l.n && h == len(l.hyps)
 }

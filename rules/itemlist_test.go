@@ -70,3 +70,33 @@ func TestItemListRoundTrip(t *testing.T) {
 		t.Error("a truncated list decoded without error")
 	}
 }
+
+// TestUnpackItemListRefusesCorrupt: a packed list read back from a file
+// (cache entry, spilled result) is refused when it does not unpack to its
+// count of items with one HypFact per hypothesis: cut short, with a
+// section code past the schema's, or with counts that disagree.
+func TestUnpackItemListRefusesCorrupt(t *testing.T) {
+	l := PackItems([]ItemFact{{ID: "H1", Section: "hypothesis_slate", Hyp: &HypFact{Name: "n"}}, {ID: "X1", Section: "own_section"}})
+	enc, n, hyps := l.Packed()
+	if _, err := UnpackItemList(enc, n, hyps); err != nil {
+		t.Fatalf("the list as packed: %v", err)
+	}
+	badCode := []byte(enc)
+	badCode[len("\x02H1")] = byte(len(itemSections) + 1) // H1's section code
+	for name, c := range map[string]struct {
+		enc  string
+		n    int
+		hyps []HypFact
+	}{
+		"cut short":          {enc[:len(enc)-1], n, hyps},
+		"section code":       {string(badCode), n, hyps},
+		"one item more":      {enc, n + 1, hyps},
+		"one item fewer":     {enc, n - 1, hyps},
+		"no hypothesis fact": {enc, n, nil},
+		"one fact too many":  {enc, n, append(hyps, HypFact{})},
+	} {
+		if _, err := UnpackItemList(c.enc, c.n, c.hyps); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
