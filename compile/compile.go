@@ -52,6 +52,13 @@ type Options struct {
 	// Limits bound the parsers: a body over Limits.Body() is not parsed
 	// (IN-008); delta JSON deeper than Limits.Depth() is a syntax error.
 	Limits limits.Parse
+	// ArtifactOnly is for a caller that reads of a thread only what the
+	// compiler makes (its artifact, findings and suppression comments),
+	// not the messages' outlines: the compile command. A body the artifact
+	// is not built from (a message neither DELTA nor KICKOFF) and without
+	// an HTML comment is then only guarded (IN-008), not parsed, and its
+	// message has no Doc. Check's rules read every outline.
+	ArtifactOnly bool
 }
 
 // Defaults of Options.MaxMessages and Options.MaxBlocks: far above real
@@ -65,7 +72,7 @@ const (
 type Msg struct {
 	*mailbox.Message
 	Subject subject.Subject
-	Doc     *body.Doc     // nil when the message has no body
+	Doc     *body.Doc     // nil when the message has no body, or it is not parsed (IN-008, Options.ArtifactOnly)
 	Blocks  []delta.Block // delta blocks (DELTA messages only)
 	// agent is who its deltas are credited to (agentOf), and agentKey
 	// that name lower-cased, as agent priorities and known agents are
@@ -199,8 +206,15 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *
 		*msg = Msg{Message: m, Subject: subject.Parse(m.Subject)}
 		if m.HasBody {
 			// Only delta extraction reads code spans: the body of a message
-			// that is not a DELTA gets its outline.
-			doc, why := body.ParseGuardedIn(t.docs, m.Body, opt.Limits.Body(), msg.Subject.Kind == subject.Delta)
+			// that is not a DELTA gets its outline, or, when nothing reads
+			// it, only the guard's test.
+			var doc *body.Doc
+			var why string
+			if opt.ArtifactOnly && !buildsArtifact(msg.Subject.Kind) && !strings.Contains(m.Body, "<!--") {
+				why = body.Guard(m.Body, opt.Limits.Body())
+			} else {
+				doc, why = body.ParseGuardedIn(t.docs, m.Body, opt.Limits.Body(), msg.Subject.Kind == subject.Delta)
+			}
 			if why != "" {
 				t.Findings = append(t.Findings, diag.Finding{Rule: ruleid.IN008, Severity: diag.Error,
 					Message: "Message body is not parsed as markdown: " + why + ". Its delta blocks are not extracted and its sections are not checked.",
@@ -246,6 +260,11 @@ func compile(mt *mailbox.Thread, opt Options, stop *atomic.Bool, w *workArena) *
 	t.Current = art
 	return t
 }
+
+// buildsArtifact reports whether the compiler reads the bodies of
+// messages of kind k: DELTA messages' delta blocks, and the KICKOFF's
+// research question and context (kickoffQuestion).
+func buildsArtifact(k subject.Kind) bool { return k == subject.Delta || k == subject.Kickoff }
 
 // pending is a valid delta and where it was posted.
 type pending struct {

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -154,5 +155,58 @@ func TestRunnersAreReused(t *testing.T) {
 	}
 	if _, err := withBudget(time.Minute, false, new(atomic.Bool), func() (int, error) { return 1, nil }); err != nil {
 		t.Fatalf("the call after a stuck one: %v", err)
+	}
+}
+
+// TestArtifactOnly: with Options.ArtifactOnly a body the artifact is not
+// built from and without an HTML comment is guarded, not parsed (its
+// message has no Doc), and the thread compiles to the same artifact,
+// findings and comments as without: a body past the guard is still
+// reported (IN-008), a KICKOFF's question still reaches the artifact and a
+// suppression comment in any body is still read.
+func TestArtifactOnly(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	mt := &mailbox.Thread{Key: "RS-20260301-only"}
+	add := func(subj, body string) {
+		mt.Messages = append(mt.Messages, &mailbox.Message{ID: strconv.Itoa(len(mt.Messages) + 1), Subject: subj, From: "Amy",
+			Body: body, HasBody: true, Created: t0.Add(time.Duration(len(mt.Messages)) * time.Minute)})
+	}
+	add("KICKOFF: only (RS-20260301-only)", "## Research Question\nWhy?\n\n## Context\nBecause.\n")
+	add("DELTA[gpt]: A1", "```delta\n{\"operation\": \"ADD\", \"section\": \"assumption_ledger\", \"target_id\": null, \"payload\": {\"name\": \"a\", \"statement\": \"s\", \"load\": \"l\", \"test\": \"t\"}}\n```\n")
+	add("COMPILED: v1", "# Artifact\n\n## 1. Research Thread\n\n- a\n- b\n")
+	add("CRITIQUE: deep", strings.Repeat("> ", 150)+"too deep\n")
+	add("ACK: ok", "Fine.\n\n<!-- brenner-ci-disable MB-006 -- not needed here -->\n")
+	whole := compile(mt, Options{}, new(atomic.Bool), nil)
+	only := compile(mt, Options{ArtifactOnly: true}, new(atomic.Bool), nil)
+	if a, b := string(whole.Current.RenderInto(nil)), string(only.Current.RenderInto(nil)); a != b || !strings.Contains(a, "Why?") {
+		t.Errorf("the artifacts differ, or lack the question:\n%s\nagainst\n%s", a, b)
+	}
+	if !reflect.DeepEqual(whole.Findings, only.Findings) {
+		t.Errorf("the findings differ:\n%+v\nagainst\n%+v", whole.Findings, only.Findings)
+	}
+	in008 := 0
+	for _, f := range only.Findings {
+		if f.Rule == "IN-008" && f.MsgID == "4" {
+			in008++
+		}
+	}
+	if in008 != 1 {
+		t.Errorf("the guarded CRITIQUE has %d IN-008 findings, want 1", in008)
+	}
+	for i, m := range only.Msgs {
+		w := whole.Msgs[i]
+		switch {
+		case m.Subject.Kind == subject.Compiled:
+			if m.Doc != nil || w.Doc == nil {
+				t.Errorf("COMPILED: parsed %v with ArtifactOnly, %v without; want false, true", m.Doc != nil, w.Doc != nil)
+			}
+		case (m.Doc == nil) != (w.Doc == nil):
+			t.Errorf("message %s: parsed %v with ArtifactOnly, %v without", m.ID, m.Doc != nil, w.Doc != nil)
+		case m.Doc != nil && !reflect.DeepEqual(m.Doc.Comments, w.Doc.Comments):
+			t.Errorf("message %s: comments %+v, want %+v", m.ID, m.Doc.Comments, w.Doc.Comments)
+		}
+	}
+	if ack := only.Msgs[4]; ack.Doc == nil || len(ack.Doc.Comments) != 1 {
+		t.Errorf("the ACK's comment is not read with ArtifactOnly")
 	}
 }

@@ -150,6 +150,7 @@ func (c *compiler) run(e *Env) error {
 	// in a temporary file (compileHeld), and only when no file is staged
 	// beside its target (which a result must hold in memory).
 	earlyOpt := plan.CompileOptions(nil)
+	earlyOpt.ArtifactOnly = artifactOnly
 	past := in.Files() > keepResults
 	if earlyCompile && (!past || allFresh) {
 		if past {
@@ -184,6 +185,7 @@ func (c *compiler) run(e *Env) error {
 		return err
 	}
 	opt := plan.CompileOptions(batch.Agents)
+	opt.ArtifactOnly = artifactOnly
 	// A line per thread: buffered (a write per line was a system call per
 	// thread), and flushed before anything goes to standard error, so that
 	// a terminal shows the two in order.
@@ -292,6 +294,10 @@ func (c *compiler) compileThread(t *compile.Thread) compiledOut {
 
 // earlyCompile turns compile's early threads on (tests compare without).
 var earlyCompile = true
+
+// artifactOnly lets compile leave unparsed the bodies nothing it writes
+// reads (compile.Options.ArtifactOnly; tests compare without).
+var artifactOnly = true
 
 // afterCompileScan, when set, is called when compile's scan is done (tests
 // let the run's time run out there).

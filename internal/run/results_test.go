@@ -145,6 +145,25 @@ func TestArenaReuseIsInvisible(t *testing.T) {
 	}
 }
 
+// TestCompileArtifactOnlyMatch: compile leaves unparsed the bodies nothing
+// it writes reads (compile.Options.ArtifactOnly); its output is that of a
+// compile that parses every body, on the generated threads, the rules'
+// golden inputs (IN-008 refusals and suppression comments among them) and
+// the shared corpus.
+func TestCompileArtifactOnlyMatch(t *testing.T) {
+	defer func() { artifactOnly = true }()
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	for _, root := range bigRunRoots(t) {
+		artifactOnly = false
+		want := compileOutput(t, root, 2)
+		artifactOnly = true
+		if got := compileOutput(t, root, 2); !bytes.Equal(got, want) {
+			t.Errorf("%s: compile's output differs with the bodies it does not read left unparsed", root)
+			diffLines(t, want, got)
+		}
+	}
+}
+
 // compileOutput runs compile on root with jobs workers and returns its
 // standard output and error and every file it wrote.
 func compileOutput(t *testing.T, root string, jobs int) []byte {
