@@ -771,13 +771,13 @@ func (r *threadRun) output() (*Output, *Batch) {
 	// were in memory: the live peak of a nightly audit of 200,000 threads.
 	nthreads, nf, nc := r.threads.Sizes()
 	threads := make([]ThreadFacts, 0, nthreads)
-	nt := nthreads
+	nsum := nthreads // summaries: the threads' and the artifacts'
 	for i := range arts {
 		if !arts[i].Skipped {
-			nt, nf, nc = nt+1, nf+len(arts[i].Findings), nc+len(arts[i].Comments)
+			nsum, nf, nc = nsum+1, nf+len(arts[i].Findings), nc+len(arts[i].Comments)
 		}
 	}
-	out.Threads = slices.Grow(out.Threads, nt)
+	out.Threads = slices.Grow(out.Threads, nsum)
 	out.Findings = slices.Grow(out.Findings, nf)
 	out.Comments = slices.Grow(out.Comments, nc)
 	for i := range arts {
