@@ -10,6 +10,8 @@
 #   linear, 40,000 against 20,000        BenchmarkLongThreadScaling
 #   100,000 messages in one thread       BenchmarkLongThreadCheck/msgs=100000
 #   pull-request mode                    BenchmarkPullRequest, 5,000 threads
+#   the floor, beside the table          BenchmarkFloor on the c10k corpus: read,
+#                                        encoding/json and goldmark's GFM parse
 #
 #   bench/goals.sh REFHARNESS [ITERATIONS [RUNS]]
 #
@@ -57,6 +59,7 @@ while [ "$r" -le "$runs" ]; do
 	f=$out.$r
 	: >"$f"
 	bench "$f" 'BesideReference' "$iters" BRENNER_REFHARNESS="$ref" BRENNER_BENCH_DIR="$c10k"
+	bench "$f" 'Floor' "$iters" BRENNER_BENCH_DIR="$c10k"
 	bench "$f" 'CompileBesideCheck' 6 BRENNER_BENCH_DIR="$c10k" TMPDIR="$fast"
 	bench "$f" 'LongThreadScaling' "$iters"
 	bench "$f" 'LongThreadCheck/msgs=100000$' 1
@@ -106,4 +109,6 @@ row "40,000 messages against 20,000, CPU" le 2.2 "$(values BenchmarkLongThreadSc
 row "100,000 messages in one thread, seconds" le 10 "$(values BenchmarkLongThreadCheck/msgs=100000 ns/msg 0.0001)"
 row "pull-request mode against a plain run, wall" le 1.3 "$(values BenchmarkPullRequest pr/plain)"
 echo
-echo "The reference's warm pass, seconds:$(values BenchmarkBesideReference ref-s/op); the check in-process:$(values BenchmarkBesideReference check-s/op). Benchmark lines: $out.1 to $out.$runs"
+echo "The reference's warm pass, seconds:$(values BenchmarkBesideReference ref-s/op); the check in-process:$(values BenchmarkBesideReference check-s/op)."
+echo "The floor (read, encoding/json and the GFM parse, two files at a time), seconds:$(values BenchmarkFloor/ ns/op 1e-9); CPU-s:$(values BenchmarkFloor/ cpu-s/op)."
+echo "Benchmark lines: $out.1 to $out.$runs"
